@@ -1,0 +1,215 @@
+// allocore/kernel.h — the allocation kernel: YuniKorn's scheduling decisions, incrementally.
+//
+// A Kernel owns one or more partitions, each with a queue tree, applications, asks and nodes.
+// Callers feed it events (nodes, applications, asks, releases, config reloads, clock ticks)
+// and call Schedule(); every observable outcome is appended to a caller-supplied decision
+// list in the order it happened.
+//
+// Guarantees:
+//   1. Deterministic: the same calls produce the same decisions, byte for byte.
+//   2. A call that returns a non-OK status changed nothing (no state, no decisions).
+//   3. Not thread-safe: one caller at a time. No I/O, no wall clock, no globals.
+//   4. Decision string views point into names the kernel interned; they stay valid for the
+//      kernel's lifetime.
+//
+// Example:
+//   auto kernel = allocore::Kernel::Create(config).value();
+//   std::vector<allocore::Decision> out;
+//   kernel->AddNode({.id = "node-1", .capacity = {{"memory", 1000}, {"vcore", 100}}}, &out);
+//   kernel->AddApplication({.id = "app-1", .queue = "root.a", .user = "alice"}, &out);
+//   kernel->AddAsk({.app = "app-1", .id = "ask-1", .resources = {{"memory", 10}}}, &out);
+//   kernel->Schedule(/*max=*/0, /*partition=*/"", &out);   // out now holds the allocation
+
+#ifndef ALLOCORE_KERNEL_H_
+#define ALLOCORE_KERNEL_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "allocore/config.h"
+#include "allocore/resource.h"
+
+namespace allocore {
+
+using Quantities = std::vector<std::pair<std::string, int64_t>>;
+using Tags = std::vector<std::pair<std::string, std::string>>;
+
+inline constexpr char kDefaultPartition[] = "default";
+
+enum class AppState : uint8_t {
+  kNew,
+  kAccepted,
+  kStarting,
+  kRunning,
+  kCompleting,
+  kCompleted,
+  kFailing,
+  kFailed,
+  kRejected,
+  kExpired,
+};
+std::string_view AppStateName(AppState state);
+
+struct NodeSpec {
+  std::string partition = kDefaultPartition;
+  std::string id;
+  Quantities capacity;
+  Quantities occupied;  // used outside the scheduler; reduces what is available
+  bool schedulable = true;
+};
+
+struct NodeUpdate {
+  std::string partition = kDefaultPartition;
+  std::string id;
+  std::optional<Quantities> capacity;
+  std::optional<Quantities> occupied;
+  std::optional<bool> schedulable;
+};
+
+struct AppSpec {
+  std::string partition = kDefaultPartition;
+  std::string id;
+  std::string queue;  // fully qualified ("root.a.b"); empty when placement rules decide
+  std::string user;
+  std::vector<std::string> groups;
+  Tags tags;
+};
+
+struct AskSpec {
+  std::string partition = kDefaultPartition;
+  std::string app;
+  std::string id;
+  Quantities resources;
+  int32_t priority = 0;
+  int64_t count = 1;
+};
+
+enum class DecisionType : uint8_t { kAllocation, kAppRejected, kAppState, kRelease };
+
+struct Decision {
+  DecisionType type = DecisionType::kAllocation;
+  std::string_view partition;
+  std::string_view queue;
+  std::string_view app;
+  std::string_view ask;
+  std::string_view node;
+  int32_t priority = 0;            // kAllocation: the ask's priority
+  int64_t seq = 0;                 // kAllocation: 1, 2, 3, ... over the kernel's lifetime
+  AppState from = AppState::kNew;  // kAppState
+  AppState to = AppState::kNew;    // kAppState
+  std::string reason;              // kAppRejected
+};
+
+struct QueueInfo {
+  std::string path;
+  bool is_leaf = false;
+  bool dynamic = false;
+  std::string state;                  // Active | Draining | Stopped
+  int32_t priority = 0;               // effective priority presented to the parent
+  bool has_pending_priority = false;  // false: "nothing pending" (MinInt32)
+  int32_t offset = 0;
+  bool fenced = false;
+  bool priority_sort_enabled = true;
+  std::string sort_policy;  // fifo | fair | stateaware (parents: fair)
+  std::optional<Resource> guaranteed;
+  std::optional<Resource> max;
+  Resource allocated;
+  Resource pending;
+  uint64_t max_applications = 0;
+  uint64_t running_applications = 0;
+  int depth = 0;
+};
+
+struct AppInfo {
+  std::string id;
+  std::string queue;
+  AppState state = AppState::kNew;
+  int32_t priority = 0;  // max priority of pending asks (MinInt32 when none)
+  Resource allocated;
+  Resource pending;
+};
+
+// Why an ask is still pending, as answered by Kernel::ExplainPending (no state change).
+struct PendingExplanation {
+  std::string partition;
+  std::string queue;
+  std::string app;
+  std::string ask;
+  int64_t pending_count = 0;
+  std::string reason;
+};
+
+class Kernel {
+ public:
+  // Validates and applies `config`. Errors carry every validation problem, one per line.
+  static absl::StatusOr<std::unique_ptr<Kernel>> Create(SchedulerConfig config);
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // Hot reload: validated against the running state and applied whole, or refused whole.
+  absl::Status UpdateConfig(SchedulerConfig config, std::vector<Decision>* out);
+
+  absl::Status AddNode(const NodeSpec& node, std::vector<Decision>* out);
+  absl::Status UpdateNode(const NodeUpdate& update, std::vector<Decision>* out);
+  // Releases (and reports) every allocation on the node, then removes it.
+  absl::Status RemoveNode(std::string_view partition, std::string_view id,
+                          std::vector<Decision>* out);
+
+  // Admission: an application that is refused becomes a kAppRejected decision (OK status).
+  // Non-OK only for malformed calls (unknown partition, empty id).
+  absl::Status AddApplication(const AppSpec& app, std::vector<Decision>* out);
+  // Releases everything of the application and forgets it.
+  absl::Status RemoveApplication(std::string_view partition, std::string_view id,
+                                 std::vector<Decision>* out);
+
+  absl::Status AddAsk(const AskSpec& ask, std::vector<Decision>* out);
+  // Drops the still-pending part of an ask; its live allocations stay.
+  absl::Status RemoveAsk(std::string_view partition, std::string_view app, std::string_view ask,
+                         std::vector<Decision>* out);
+  // Releases the oldest live allocation of the ask (on `node` when given).
+  absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
+                                 std::string_view ask, std::string_view node,
+                                 std::vector<Decision>* out);
+
+  // Moves the logical clock forward and fires the timers that became due.
+  absl::Status Advance(int64_t millis, std::vector<Decision>* out);
+  int64_t now_millis() const;
+
+  // Runs scheduling cycles until nothing more can be allocated or `max` allocations were made
+  // (`max` <= 0: no limit). An empty `partition` schedules every partition in config order.
+  // Returns the number of allocations made.
+  absl::StatusOr<int64_t> Schedule(int64_t max, std::string_view partition,
+                                   std::vector<Decision>* out);
+
+  // --- Read-only queries ---------------------------------------------------------------
+  std::vector<std::string> PartitionNames() const;
+  // Every queue of the partition in depth-first configuration order (root first).
+  absl::StatusOr<std::vector<QueueInfo>> ListQueues(std::string_view partition) const;
+  absl::StatusOr<QueueInfo> GetQueue(std::string_view partition, std::string_view path) const;
+  absl::StatusOr<AppInfo> GetApplication(std::string_view partition, std::string_view id) const;
+  // One entry per ask with pending repeats, with the reason it is not allocated now.
+  std::vector<PendingExplanation> ExplainPending() const;
+  const ResourceTypes& resource_types() const;
+
+  // Recomputes every cached value (priorities, orders, usage, pending) from scratch and
+  // compares; returns the first difference. For tests and fuzzers.
+  absl::Status CheckConsistency() const;
+
+  class Impl;
+
+ private:
+  explicit Kernel(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace allocore
+
+#endif  // ALLOCORE_KERNEL_H_

@@ -1,0 +1,92 @@
+// allocore/resource.h — fixed-width resource vectors with a presence mask.
+//
+// A Resource holds up to kMaxResourceTypes int64 quantities indexed by an interned resource
+// type id (see ResourceTypes). The presence mask distinguishes "type not set" from "set to 0",
+// which YuniKorn's rules depend on (a node that reports `gpu: 0` defines gpu; an unset type in
+// a queue limit is unlimited).
+//
+// Invariants:
+//   1. value[i] == 0 whenever bit i of `present` is clear.
+//   2. Arithmetic saturates at the int64 bounds instead of wrapping.
+//
+// All functions are pure and O(kMaxResourceTypes).
+
+#ifndef ALLOCORE_RESOURCE_H_
+#define ALLOCORE_RESOURCE_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace allocore {
+
+inline constexpr int kMaxResourceTypes = 8;
+
+using ResourceMask = uint32_t;
+
+struct Resource {
+  std::array<int64_t, kMaxResourceTypes> value{};
+  ResourceMask present = 0;
+
+  bool Has(int type) const { return (present >> type) & 1u; }
+  int64_t Get(int type) const { return value[static_cast<size_t>(type)]; }
+  void Set(int type, int64_t v) {
+    value[static_cast<size_t>(type)] = v;
+    present |= ResourceMask{1} << type;
+  }
+  bool operator==(const Resource&) const = default;
+};
+
+// Saturating int64 arithmetic (YuniKorn §1.3: overflow gives MaxInt64, or MinInt64 when the
+// left operand was negative).
+int64_t SaturatingAdd(int64_t a, int64_t b);
+int64_t SaturatingSub(int64_t a, int64_t b);
+int64_t SaturatingMul(int64_t a, int64_t b);
+
+// Union of types; per-type saturating sum / difference. Zero results stay present.
+Resource Add(const Resource& a, const Resource& b);
+Resource Sub(const Resource& a, const Resource& b);
+// Union subtraction, then negative entries clamped to 0.
+Resource SubClampNegative(const Resource& a, const Resource& b);
+// Per-type saturating multiply; multiplying by 0 gives an empty resource.
+Resource Multiply(const Resource& r, int64_t factor);
+
+// For every type of `smaller`: smaller[k] <= max(0, larger[k]); a type missing from `larger`
+// counts as 0 (strict fit: a node without a type has none of it).
+bool FitIn(const Resource& larger, const Resource& smaller);
+// As FitIn, but a type absent from `larger` is unlimited. Negative larger[k] counts as 0.
+bool FitInMaxUndef(const Resource& larger, const Resource& smaller);
+// No negative entry and at least one positive entry.
+bool StrictlyGreaterThanZero(const Resource& r);
+// Every entry is 0 (or nothing is present).
+bool IsZero(const Resource& r);
+// Over the union of types (missing = 0): a >= b everywhere and a != b somewhere.
+bool StrictlyGreaterThan(const Resource& a, const Resource& b);
+// Per-type minimum; a type set on one side only keeps its value ("permissive" minimum).
+Resource PermissiveMin(const Resource& a, const Resource& b);
+
+// Interns resource type names into dense ids, in first-seen order. One registry per kernel.
+class ResourceTypes {
+ public:
+  // Returns the id of `name`, registering it if new. Fails when kMaxResourceTypes distinct
+  // names are already registered.
+  absl::StatusOr<int> Intern(std::string_view name);
+  // Returns the id of `name`, or -1 when unknown.
+  int Find(std::string_view name) const;
+  const std::string& Name(int type) const { return names_[static_cast<size_t>(type)]; }
+  int size() const { return static_cast<int>(names_.size()); }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+// "{memory:10,vcore:1}" using the registry's names, in type id order.
+std::string ToString(const Resource& r, const ResourceTypes& types);
+
+}  // namespace allocore
+
+#endif  // ALLOCORE_RESOURCE_H_

@@ -1,0 +1,163 @@
+#include "allocore/resource.h"
+
+#include <limits>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace allocore {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+
+template <typename Fn>
+void ForEachType(ResourceMask mask, Fn&& fn) {
+  while (mask != 0) {
+    int type = __builtin_ctz(mask);
+    fn(type);
+    mask &= mask - 1;
+  }
+}
+
+}  // namespace
+
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t out;
+  if (__builtin_add_overflow(a, b, &out)) return a < 0 ? kMin : kMax;
+  return out;
+}
+
+int64_t SaturatingSub(int64_t a, int64_t b) {
+  // YuniKorn adds the negated right value; negating MinInt64 wraps to MinInt64.
+  int64_t negated = b == kMin ? kMin : -b;
+  return SaturatingAdd(a, negated);
+}
+
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t out;
+  if (__builtin_mul_overflow(a, b, &out)) return ((a < 0) != (b < 0)) ? kMin : kMax;
+  return out;
+}
+
+Resource Add(const Resource& a, const Resource& b) {
+  Resource out;
+  out.present = a.present | b.present;
+  ForEachType(out.present, [&](int k) { out.Set(k, SaturatingAdd(a.Get(k), b.Get(k))); });
+  return out;
+}
+
+Resource Sub(const Resource& a, const Resource& b) {
+  Resource out;
+  out.present = a.present | b.present;
+  ForEachType(out.present, [&](int k) { out.Set(k, SaturatingSub(a.Get(k), b.Get(k))); });
+  return out;
+}
+
+Resource SubClampNegative(const Resource& a, const Resource& b) {
+  Resource out = Sub(a, b);
+  ForEachType(out.present, [&](int k) {
+    if (out.Get(k) < 0) out.Set(k, 0);
+  });
+  return out;
+}
+
+Resource Multiply(const Resource& r, int64_t factor) {
+  Resource out;
+  if (factor == 0) return out;
+  ForEachType(r.present, [&](int k) { out.Set(k, SaturatingMul(r.Get(k), factor)); });
+  return out;
+}
+
+bool FitIn(const Resource& larger, const Resource& smaller) {
+  bool fits = true;
+  ForEachType(smaller.present, [&](int k) {
+    int64_t cap = larger.Get(k) > 0 ? larger.Get(k) : 0;
+    if (smaller.Get(k) > cap) fits = false;
+  });
+  return fits;
+}
+
+bool FitInMaxUndef(const Resource& larger, const Resource& smaller) {
+  bool fits = true;
+  ForEachType(smaller.present & larger.present, [&](int k) {
+    int64_t cap = larger.Get(k) > 0 ? larger.Get(k) : 0;
+    if (smaller.Get(k) > cap) fits = false;
+  });
+  return fits;
+}
+
+bool StrictlyGreaterThanZero(const Resource& r) {
+  bool positive = false;
+  bool negative = false;
+  ForEachType(r.present, [&](int k) {
+    if (r.Get(k) > 0) positive = true;
+    if (r.Get(k) < 0) negative = true;
+  });
+  return positive && !negative;
+}
+
+bool IsZero(const Resource& r) {
+  bool zero = true;
+  ForEachType(r.present, [&](int k) {
+    if (r.Get(k) != 0) zero = false;
+  });
+  return zero;
+}
+
+bool StrictlyGreaterThan(const Resource& a, const Resource& b) {
+  bool differs = false;
+  bool smaller_somewhere = false;
+  ForEachType(a.present | b.present, [&](int k) {
+    if (a.Get(k) < b.Get(k)) smaller_somewhere = true;
+    if (a.Get(k) != b.Get(k)) differs = true;
+  });
+  return differs && !smaller_somewhere;
+}
+
+Resource PermissiveMin(const Resource& a, const Resource& b) {
+  Resource out;
+  ForEachType(a.present | b.present, [&](int k) {
+    if (!a.Has(k)) {
+      out.Set(k, b.Get(k));
+    } else if (!b.Has(k)) {
+      out.Set(k, a.Get(k));
+    } else {
+      out.Set(k, a.Get(k) < b.Get(k) ? a.Get(k) : b.Get(k));
+    }
+  });
+  return out;
+}
+
+absl::StatusOr<int> ResourceTypes::Intern(std::string_view name) {
+  int found = Find(name);
+  if (found >= 0) return found;
+  if (names_.size() >= static_cast<size_t>(kMaxResourceTypes)) {
+    return absl::ResourceExhaustedError(absl::StrCat("resource type '", std::string(name),
+                                                     "' is one too many: at most ",
+                                                     kMaxResourceTypes, " distinct types"));
+  }
+  names_.emplace_back(name);
+  return static_cast<int>(names_.size()) - 1;
+}
+
+int ResourceTypes::Find(std::string_view name) const {
+  for (size_t i = 0; i < names_.size(); ++i) {
+    if (names_[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string ToString(const Resource& r, const ResourceTypes& types) {
+  std::string out = "{";
+  bool first = true;
+  ForEachType(r.present, [&](int k) {
+    if (!first) out += ",";
+    first = false;
+    absl::StrAppend(&out, k < types.size() ? types.Name(k) : absl::StrCat("#", k), ":", r.Get(k));
+  });
+  out += "}";
+  return out;
+}
+
+}  // namespace allocore
