@@ -1,12 +1,44 @@
-// allocore — command-line front end (run, check, tree, gen).
+// allocore — command-line front end: run, check, tree, gen.
 #include <cstdio>
 #include <cstring>
+#include <string_view>
+
+#include "commands.h"
+
+namespace {
+
+void PrintUsage(std::FILE* to) {
+  std::fprintf(to,
+               "usage: allocore <command> [args]\n"
+               "\n"
+               "commands:\n"
+               "  run [SCENARIO]   replay a scenario and print the decisions (default: the\n"
+               "                   built-in priority-tree demo)\n"
+               "  check FILE...    validate YuniKorn queues.yaml files\n"
+               "  tree CONFIG|SCENARIO\n"
+               "                   print the queue tree with priorities and usage\n"
+               "  gen              write synthetic scenario files\n"
+               "\n"
+               "`allocore <command> --help` describes each command.\n");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-    std::printf("usage: allocore <run|check|tree|gen> [args]\n");
+  if (argc < 2) {
+    PrintUsage(stderr);
+    return 2;
+  }
+  std::string_view command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    PrintUsage(stdout);
     return 0;
   }
-  std::fprintf(stderr, "allocore: not implemented yet\n");
-  return 1;
+  if (command == "run") return allocore::cli::RunCommand(argc - 1, argv + 1);
+  if (command == "check") return allocore::cli::CheckCommand(argc - 1, argv + 1);
+  if (command == "tree") return allocore::cli::TreeCommand(argc - 1, argv + 1);
+  if (command == "gen") return allocore::cli::GenCommand(argc - 1, argv + 1);
+  std::fprintf(stderr, "allocore: unknown command '%s'\n\n", argv[1]);
+  PrintUsage(stderr);
+  return 2;
 }

@@ -1,0 +1,15 @@
+// tools/cli/commands.h — the subcommands of `allocore`. Each returns the process exit code.
+#ifndef ALLOCORE_TOOLS_CLI_COMMANDS_H_
+#define ALLOCORE_TOOLS_CLI_COMMANDS_H_
+
+namespace allocore::cli {
+
+// argv[0] is the subcommand name itself ("run", "check", ...).
+int RunCommand(int argc, char** argv);    // run_command.cc
+int CheckCommand(int argc, char** argv);  // check_command.cc
+int TreeCommand(int argc, char** argv);   // tree_command.cc
+int GenCommand(int argc, char** argv);    // gen_command.cc
+
+}  // namespace allocore::cli
+
+#endif  // ALLOCORE_TOOLS_CLI_COMMANDS_H_
