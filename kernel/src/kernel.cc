@@ -1,0 +1,263 @@
+// Kernel: the public API over the partitions. Routes calls by partition name, owns the
+// logical clock and the shared name/resource-type tables.
+#include "allocore/kernel.h"
+
+#include "absl/strings/str_join.h"
+#include "message.h"
+#include "partition.h"
+
+namespace allocore {
+
+using internal::Cat;
+using internal::KernelContext;
+using internal::Partition;
+
+std::string_view AppStateName(AppState state) {
+  switch (state) {
+    case AppState::kNew:
+      return "New";
+    case AppState::kAccepted:
+      return "Accepted";
+    case AppState::kStarting:
+      return "Starting";
+    case AppState::kRunning:
+      return "Running";
+    case AppState::kCompleting:
+      return "Completing";
+    case AppState::kCompleted:
+      return "Completed";
+    case AppState::kFailing:
+      return "Failing";
+    case AppState::kFailed:
+      return "Failed";
+    case AppState::kRejected:
+      return "Rejected";
+    case AppState::kExpired:
+      return "Expired";
+  }
+  return "New";
+}
+
+class Kernel::Impl {
+ public:
+  KernelContext context;
+  std::vector<std::unique_ptr<Partition>> partitions;  // configuration order
+
+  Partition* Find(std::string_view name) {
+    for (auto& p : partitions) {
+      if (p->name() == name) return p.get();
+    }
+    return nullptr;
+  }
+  const Partition* Find(std::string_view name) const { return const_cast<Impl*>(this)->Find(name); }
+  absl::StatusOr<Partition*> Require(std::string_view name, std::string_view what) {
+    Partition* p = Find(name);
+    if (p == nullptr) {
+      return absl::NotFoundError(Cat(what, ": unknown partition ", name));
+    }
+    return p;
+  }
+};
+
+namespace {
+
+absl::Status ValidationStatus(SchedulerConfig& config) {
+  std::vector<ConfigError> errors = ValidateConfig(config);
+  std::vector<std::string> messages;
+  for (const ConfigError& e : errors) {
+    if (!e.warning) messages.push_back(e.ToString(config.source_name));
+  }
+  if (messages.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrJoin(messages, "\n"));
+}
+
+}  // namespace
+
+Kernel::Kernel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Kernel::~Kernel() = default;
+
+absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config) {
+  if (config.partitions.empty()) config = DefaultSchedulerConfig();
+  absl::Status valid = ValidationStatus(config);
+  if (!valid.ok()) return valid;
+  auto impl = std::make_unique<Impl>();
+  std::vector<Decision> ignored;
+  for (const PartitionConfig& pc : config.partitions) {
+    auto partition = std::make_unique<Partition>(&impl->context, pc.name);
+    absl::Status status = partition->ApplyConfig(pc, /*dry_run=*/true, &ignored);
+    if (status.ok()) status = partition->ApplyConfig(pc, /*dry_run=*/false, &ignored);
+    if (!status.ok()) return status;
+    impl->partitions.push_back(std::move(partition));
+  }
+  return std::unique_ptr<Kernel>(new Kernel(std::move(impl)));
+}
+
+absl::Status Kernel::UpdateConfig(SchedulerConfig config, std::vector<Decision>* out) {
+  if (config.partitions.empty()) config = DefaultSchedulerConfig();
+  absl::Status valid = ValidationStatus(config);
+  if (!valid.ok()) return valid;
+  // Dry run every partition first: the reload is applied whole or not at all.
+  std::vector<Decision> ignored;
+  for (const PartitionConfig& pc : config.partitions) {
+    Partition* existing = impl_->Find(pc.name);
+    if (existing == nullptr) continue;
+    absl::Status status = existing->ApplyConfig(pc, /*dry_run=*/true, &ignored);
+    if (!status.ok()) {
+      return absl::FailedPreconditionError(Cat("partition ", pc.name, ": ", status.message()));
+    }
+  }
+  std::vector<std::unique_ptr<Partition>> next;
+  for (const PartitionConfig& pc : config.partitions) {
+    std::unique_ptr<Partition> partition;
+    for (auto& p : impl_->partitions) {
+      if (p && p->name() == pc.name) partition = std::move(p);
+    }
+    if (!partition) partition = std::make_unique<Partition>(&impl_->context, pc.name);
+    absl::Status status = partition->ApplyConfig(pc, /*dry_run=*/false, out);
+    if (!status.ok()) return status;  // unreachable after the dry run
+    next.push_back(std::move(partition));
+  }
+  for (auto& removed : impl_->partitions) {
+    if (removed) removed->Shutdown(out);
+  }
+  impl_->partitions = std::move(next);
+  return absl::OkStatus();
+}
+
+absl::Status Kernel::AddNode(const NodeSpec& node, std::vector<Decision>* out) {
+  auto p = impl_->Require(node.partition, "add_node");
+  if (!p.ok()) return p.status();
+  return (*p)->AddNode(node, out);
+}
+
+absl::Status Kernel::UpdateNode(const NodeUpdate& update, std::vector<Decision>* out) {
+  auto p = impl_->Require(update.partition, "update_node");
+  if (!p.ok()) return p.status();
+  return (*p)->UpdateNode(update, out);
+}
+
+absl::Status Kernel::RemoveNode(std::string_view partition, std::string_view id,
+                                std::vector<Decision>* out) {
+  auto p = impl_->Require(partition, "remove_node");
+  if (!p.ok()) return p.status();
+  return (*p)->RemoveNode(id, out);
+}
+
+absl::Status Kernel::AddApplication(const AppSpec& app, std::vector<Decision>* out) {
+  auto p = impl_->Require(app.partition, "add_app");
+  if (!p.ok()) return p.status();
+  return (*p)->AddApplication(app, out);
+}
+
+absl::Status Kernel::RemoveApplication(std::string_view partition, std::string_view id,
+                                       std::vector<Decision>* out) {
+  auto p = impl_->Require(partition, "remove_app");
+  if (!p.ok()) return p.status();
+  return (*p)->RemoveApplication(id, out);
+}
+
+absl::Status Kernel::AddAsk(const AskSpec& ask, std::vector<Decision>* out) {
+  auto p = impl_->Require(ask.partition, "add_ask");
+  if (!p.ok()) return p.status();
+  return (*p)->AddAsk(ask, out);
+}
+
+absl::Status Kernel::RemoveAsk(std::string_view partition, std::string_view app,
+                               std::string_view ask, std::vector<Decision>* out) {
+  auto p = impl_->Require(partition, "remove_ask");
+  if (!p.ok()) return p.status();
+  return (*p)->RemoveAsk(app, ask, out);
+}
+
+absl::Status Kernel::ReleaseAllocation(std::string_view partition, std::string_view app,
+                                       std::string_view ask, std::string_view node,
+                                       std::vector<Decision>* out) {
+  auto p = impl_->Require(partition, "release");
+  if (!p.ok()) return p.status();
+  return (*p)->ReleaseAllocation(app, ask, node, out);
+}
+
+absl::Status Kernel::Advance(int64_t millis, std::vector<Decision>* out) {
+  if (millis < 0) {
+    return absl::InvalidArgumentError(
+        Cat("advance: the clock only moves forward, got ", millis, " ms"));
+  }
+  if (impl_->context.now > std::numeric_limits<int64_t>::max() - millis) {
+    return absl::OutOfRangeError("advance: the logical clock would overflow");
+  }
+  impl_->context.now += millis;
+  for (auto& p : impl_->partitions) p->FireTimers(out);
+  return absl::OkStatus();
+}
+
+int64_t Kernel::now_millis() const { return impl_->context.now; }
+
+absl::StatusOr<int64_t> Kernel::Schedule(int64_t max, std::string_view partition,
+                                         std::vector<Decision>* out) {
+  std::vector<Partition*> targets;
+  if (partition.empty()) {
+    for (auto& p : impl_->partitions) targets.push_back(p.get());
+  } else {
+    auto p = impl_->Require(partition, "schedule");
+    if (!p.ok()) return p.status();
+    targets.push_back(*p);
+  }
+  int64_t allocations = 0;
+  bool changed = true;
+  while (changed && (max <= 0 || allocations < max)) {
+    changed = false;
+    for (Partition* p : targets) {
+      if (max > 0 && allocations >= max) break;
+      auto [made, cycle_changed] = p->Cycle(out);
+      allocations += made;
+      changed |= cycle_changed;
+      // Timers that became due at once (stateaware disabled) fire between cycles.
+      p->FireTimers(out);
+    }
+  }
+  return allocations;
+}
+
+std::vector<std::string> Kernel::PartitionNames() const {
+  std::vector<std::string> names;
+  for (const auto& p : impl_->partitions) names.emplace_back(p->name());
+  return names;
+}
+
+absl::StatusOr<std::vector<QueueInfo>> Kernel::ListQueues(std::string_view partition) const {
+  const Partition* p = impl_->Find(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  return p->ListQueues();
+}
+
+absl::StatusOr<QueueInfo> Kernel::GetQueue(std::string_view partition,
+                                           std::string_view path) const {
+  const Partition* p = impl_->Find(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  return p->GetQueue(path);
+}
+
+absl::StatusOr<AppInfo> Kernel::GetApplication(std::string_view partition,
+                                               std::string_view id) const {
+  const Partition* p = impl_->Find(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  return p->GetApplication(id);
+}
+
+std::vector<PendingExplanation> Kernel::ExplainPending() const {
+  std::vector<PendingExplanation> out;
+  for (const auto& p : impl_->partitions) p->ExplainPending(&out);
+  return out;
+}
+
+const ResourceTypes& Kernel::resource_types() const { return impl_->context.types; }
+
+absl::Status Kernel::CheckConsistency() const {
+  for (const auto& p : impl_->partitions) {
+    absl::Status status = p->CheckConsistency();
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace allocore

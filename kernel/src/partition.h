@@ -1,0 +1,319 @@
+// kernel/src/partition.h — one partition: queue tree, applications, asks, nodes, and the
+// scheduling walk over them.
+//
+// Entities live in flat vectors addressed by dense uint32 slots; removed slots go to a free
+// list. Every order the walk needs is kept in a btree and repaired by erase + insert when the
+// key of one entity changes (never re-sorted):
+//   - Queue::order of a parent: its children with pending > 0 (OrderKey, §5.1);
+//   - Queue::order of a leaf: its applications with pending > 0 (OrderKey, §5.2);
+//   - App::ask_order: asks with pending repeats (priority desc, creation order);
+//   - Partition::node_order_: all nodes by (score, id).
+// Invariants (checked from scratch by CheckConsistency):
+//   1. Queue/app allocated and pending equal the sums of their parts.
+//   2. Queue::child_priorities holds exactly the non-"nothing pending" priorities of the
+//      children (parents) or applications (leaves); Queue::priority is derived from it.
+//   3. Every btree holds exactly the members its rule admits, under their current keys.
+//   4. Node allocated equals the sum of its live allocations; node_order_ keys are current.
+//   5. A node carries at most one reservation; reservation counts match on both sides.
+#ifndef ALLOCORE_KERNEL_SRC_PARTITION_H_
+#define ALLOCORE_KERNEL_SRC_PARTITION_H_
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/btree_map.h"
+#include "absl/container/btree_set.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "acl.h"
+#include "allocore/config.h"
+#include "allocore/kernel.h"
+#include "allocore/resource.h"
+#include "names.h"
+#include "order_key.h"
+#include "queue_properties.h"
+
+namespace allocore::internal {
+
+inline constexpr int32_t kNoPriority = std::numeric_limits<int32_t>::min();
+inline constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
+// Exact sums of int64 quantities (pending totals for dominance sweeps).
+__extension__ typedef __int128 WideInt;
+
+inline constexpr int64_t kReservationDelayMs = 2'000;
+inline constexpr int64_t kStartingTimeoutMs = 5 * 60 * 1'000;
+inline constexpr int64_t kCompletingTimeoutMs = 30 * 1'000;
+inline constexpr int64_t kTerminatedTimeoutMs = int64_t{3} * 24 * 60 * 60 * 1'000;
+
+// State shared by all partitions of a kernel.
+struct KernelContext {
+  NameTable names;
+  ResourceTypes types;
+  int64_t now = 0;
+  int64_t next_allocation_seq = 1;
+  int64_t next_submission_seq = 1;
+  int64_t next_ask_seq = 1;
+};
+
+enum class QueueState : uint8_t { kActive, kDraining, kStopped };
+
+struct Queue {
+  std::string_view name;  // lower-case
+  std::string_view path;
+  uint32_t parent = kNoSlot;
+  std::vector<uint32_t> children;
+  int64_t sibling_order = 0;  // tie-break among siblings: config order, dynamic after
+  bool leaf = true;
+  bool dynamic = false;
+  bool alive = true;
+  QueueState state = QueueState::kActive;
+  PropertyMap properties;  // effective (merged) raw properties
+  QueueProperties props;
+  std::optional<Resource> guaranteed;
+  std::optional<Resource> max;
+  uint64_t max_apps = 0;
+  Acl submit_acl;
+  Acl admin_acl;
+
+  Resource allocated;
+  Resource pending;
+  absl::btree_map<int32_t, int32_t> child_priorities;  // priority -> count
+  int32_t priority = kNoPriority;                      // effective, presented to the parent
+  absl::btree_set<OrderKey> order;                     // children or applications
+  std::optional<OrderKey> key_in_parent;
+  uint64_t running_apps = 0;
+  absl::flat_hash_set<uint32_t> allocating_accepted;
+  int64_t reservations = 0;  // reservations held by applications in this subtree
+
+  // Leaves only.
+  absl::btree_set<std::pair<int64_t, uint32_t>> apps;  // (submission seq, app slot)
+  int32_t starting_apps = 0;
+  absl::btree_set<std::pair<int64_t, uint32_t>> accepted_with_pending;
+};
+
+struct AskKey {
+  int64_t neg_priority;
+  int64_t create_time;
+  int64_t add_seq;
+  uint32_t slot;
+  friend bool operator<(const AskKey& a, const AskKey& b) {
+    return std::tie(a.neg_priority, a.create_time, a.add_seq, a.slot) <
+           std::tie(b.neg_priority, b.create_time, b.add_seq, b.slot);
+  }
+};
+
+struct Ask {
+  std::string_view id;
+  uint32_t app = kNoSlot;
+  Resource resource;
+  int32_t priority = 0;
+  int64_t pending = 0;  // pending repeats
+  int64_t create_time = 0;
+  int64_t add_seq = 0;
+  std::vector<uint32_t> allocations;  // live allocations, oldest first
+  int32_t reservations = 0;
+  bool alive = false;
+  AskKey key() const { return {-int64_t{priority}, create_time, add_seq, 0}; }
+};
+
+struct Reservation {
+  uint32_t ask;
+  uint32_t node;
+};
+
+enum class TimerKind : uint8_t { kNone, kStarting, kCompleting, kExpire };
+
+struct App {
+  std::string_view id;
+  uint32_t queue = kNoSlot;
+  std::string_view user;
+  std::vector<std::string_view> groups;
+  AppState state = AppState::kNew;
+  int64_t submission_seq = 0;
+  bool stateaware_disabled = false;
+  bool alive = false;
+  bool in_queue = false;
+  Resource allocated;
+  Resource pending;
+  int32_t priority = kNoPriority;
+  absl::btree_set<AskKey> ask_order;
+  absl::flat_hash_map<std::string_view, uint32_t> asks_by_id;
+  std::vector<uint32_t> asks;  // every live ask slot, in add order
+  std::vector<Reservation> reservations;
+  std::optional<OrderKey> key_in_leaf;
+  int64_t live_allocations = 0;
+  TimerKind timer = TimerKind::kNone;
+  int64_t timer_due = 0;
+};
+
+struct NodeKey {
+  double score;
+  std::string_view id;
+  uint32_t slot;
+  friend bool operator<(const NodeKey& a, const NodeKey& b) {
+    if (a.score != b.score) return a.score < b.score;
+    return a.id < b.id;
+  }
+};
+
+struct Node {
+  std::string_view id;
+  Resource capacity;
+  Resource occupied;
+  Resource allocated;
+  bool schedulable = true;
+  bool alive = false;
+  double score = 0;
+  std::optional<std::pair<uint32_t, uint32_t>> reservation;  // (app, ask)
+  std::vector<uint32_t> allocations;                         // live, oldest first
+  Resource Available() const { return Sub(Sub(capacity, allocated), occupied); }
+};
+
+struct Allocation {
+  uint32_t app = kNoSlot;
+  uint32_t ask = kNoSlot;
+  uint32_t node = kNoSlot;
+  Resource resource;
+  int64_t seq = 0;
+  bool live = false;
+};
+
+enum class NodePolicy : uint8_t { kFair, kBinPacking };
+
+class Partition {
+ public:
+  Partition(KernelContext* context, std::string_view name);
+
+  // Builds or reconciles the queue tree and policies from a validated partition config.
+  // `dry_run` checks that the change can be applied to the running state without changing it.
+  absl::Status ApplyConfig(const PartitionConfig& config, bool dry_run, std::vector<Decision>* out);
+
+  absl::Status AddNode(const NodeSpec& spec, std::vector<Decision>* out);
+  absl::Status UpdateNode(const NodeUpdate& update, std::vector<Decision>* out);
+  absl::Status RemoveNode(std::string_view id, std::vector<Decision>* out);
+  absl::Status AddApplication(const AppSpec& spec, std::vector<Decision>* out);
+  absl::Status RemoveApplication(std::string_view id, std::vector<Decision>* out);
+  absl::Status AddAsk(const AskSpec& spec, std::vector<Decision>* out);
+  absl::Status RemoveAsk(std::string_view app, std::string_view ask, std::vector<Decision>* out);
+  absl::Status ReleaseAllocation(std::string_view app, std::string_view ask, std::string_view node,
+                                 std::vector<Decision>* out);
+
+  // Fires every timer due at or before context->now, in due order.
+  void FireTimers(std::vector<Decision>* out);
+  // One scheduling cycle (§6.2). Returns {allocations made, anything changed}.
+  std::pair<int64_t, bool> Cycle(std::vector<Decision>* out);
+  // Removes everything (partition dropped from the config): releases all allocations.
+  void Shutdown(std::vector<Decision>* out);
+
+  std::string_view name() const { return name_; }
+  std::vector<QueueInfo> ListQueues() const;
+  absl::StatusOr<QueueInfo> GetQueue(std::string_view path) const;
+  absl::StatusOr<AppInfo> GetApplication(std::string_view id) const;
+  void ExplainPending(std::vector<PendingExplanation>* out) const;
+  absl::Status CheckConsistency() const;
+
+ private:
+  enum class Outcome : uint8_t { kNone, kAllocated, kReserved };
+
+  // --- queue tree ---------------------------------------------------------------------
+  uint32_t NewQueue(std::string_view name, uint32_t parent, bool dynamic);
+  uint32_t FindQueue(std::string_view path) const;
+  std::vector<uint32_t> PathToRoot(uint32_t queue) const;
+  absl::Status ApplyQueueConfig(const QueueConfig& config, uint32_t parent,
+                                const PropertyMap& parent_properties, int64_t order,
+                                absl::flat_hash_set<uint32_t>* seen);
+  void RemoveDrainedQueues();
+  bool SubmitAllowed(uint32_t queue, std::string_view user,
+                     const std::vector<std::string_view>& groups) const;
+
+  // --- caches -------------------------------------------------------------------------
+  OrderKey ChildKey(uint32_t queue) const;
+  OrderKey AppKey(uint32_t app) const;
+  int32_t EffectivePriority(const Queue& queue) const;
+  // Re-derives the app's priority, leaf position and stateaware membership, then walks the
+  // queue path up to the root repairing priorities and positions.
+  void AppChanged(uint32_t app);
+  void QueuePathChanged(uint32_t queue);
+  void RefreshNode(uint32_t node);
+  double NodeScore(const Node& node) const;
+  void RebuildCaches();
+
+  // --- accounting ---------------------------------------------------------------------
+  void AddToPath(uint32_t queue, Resource Queue::*field, const Resource& delta);
+  void SubFromPath(uint32_t queue, Resource Queue::*field, const Resource& delta);
+  void SetPending(uint32_t ask, int64_t pending);
+  void Transition(uint32_t app, AppState to, std::vector<Decision>* out);
+  void SetTimer(uint32_t app, TimerKind kind, int64_t due);
+  void CheckCompletion(uint32_t app, std::vector<Decision>* out);
+  void ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>* out);
+  void DetachApp(uint32_t app);
+  void FreeApp(uint32_t app);
+  void RemoveAskSlot(uint32_t ask);
+  void Unreserve(uint32_t app, size_t index);
+  void CancelReservationsOfAsk(uint32_t ask);
+  void CancelReservationOnNode(uint32_t node);
+
+  // --- scheduling ---------------------------------------------------------------------
+  Resource Headroom(uint32_t leaf) const;
+  bool CanRunApp(uint32_t app) const;
+  bool QueueMaxAllows(uint32_t leaf, const Resource& delta) const;
+  // Index (into `tied`) of the child to visit next among children that tie on their order
+  // key: the earliest whose pending is not dominated by another's (kernel/README, decision 2).
+  size_t PickFromTieGroup(const std::vector<uint32_t>& tied) const;
+  // Calls fn(child) for the children of `parent` in scheduling order until fn returns true.
+  template <typename Fn>
+  bool ForEachChildInOrder(uint32_t parent, Fn&& fn) const;
+  uint32_t AdmittedAcceptedApp(const Queue& leaf) const;
+  Outcome TryAllocate(uint32_t queue, std::vector<Decision>* out);
+  Outcome TryAllocateApp(uint32_t app, const Resource& headroom, std::vector<Decision>* out);
+  Outcome TryNodes(uint32_t ask, std::vector<Decision>* out);
+  bool NodeCanTake(uint32_t node, uint32_t ask) const;
+  void Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,
+                std::vector<Decision>* out);
+  void Reserve(uint32_t ask, uint32_t node);
+  Outcome TryReservedAllocate(uint32_t queue, bool* changed, std::vector<Decision>* out);
+  Outcome TryReservedAllocateApp(uint32_t app, const Resource& headroom, bool* changed,
+                                 std::vector<Decision>* out);
+  void MarkAllocatingAccepted(uint32_t app);
+
+  // --- helpers ------------------------------------------------------------------------
+  absl::StatusOr<Resource> ToResource(const Quantities& quantities, std::string_view what);
+  absl::StatusOr<std::optional<Resource>> ToLimit(const std::optional<QuantityMap>& quantities);
+  uint32_t FindApp(std::string_view id) const;
+  QueueInfo Info(uint32_t queue) const;
+  void EmitState(uint32_t app, AppState from, AppState to, std::vector<Decision>* out) const;
+
+  KernelContext* context_;
+  std::string_view name_;
+  uint32_t root_ = kNoSlot;
+  std::vector<Queue> queues_;
+  std::vector<App> apps_;
+  std::vector<uint32_t> free_apps_;
+  std::vector<Ask> asks_;
+  std::vector<uint32_t> free_asks_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> free_nodes_;
+  std::vector<Allocation> allocations_;
+  std::vector<uint32_t> free_allocations_;
+  absl::flat_hash_map<std::string_view, uint32_t> apps_by_id_;
+  absl::flat_hash_map<std::string_view, uint32_t> nodes_by_id_;
+  absl::btree_set<NodeKey> node_order_;
+  absl::btree_set<std::pair<int64_t, uint32_t>> timers_;  // (due, app)
+  std::vector<uint32_t> terminated_apps_;                 // completed, awaiting expiry
+  Resource cluster_capacity_;
+  bool has_nodes_ever_ = false;
+  int64_t total_reservations_ = 0;
+  NodePolicy node_policy_ = NodePolicy::kFair;
+  std::vector<std::pair<int, double>> node_weights_;  // (type, weight > 0)
+  int64_t next_sibling_order_ = 0;
+};
+
+}  // namespace allocore::internal
+
+#endif  // ALLOCORE_KERNEL_SRC_PARTITION_H_

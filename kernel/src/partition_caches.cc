@@ -1,0 +1,180 @@
+// Incremental caches of a partition: priorities, positions in the orders, node scores.
+#include <algorithm>
+#include <cmath>
+
+#include "partition.h"
+
+namespace allocore::internal {
+namespace {
+
+void AddCount(absl::btree_map<int32_t, int32_t>& counts, int32_t priority) {
+  if (priority != kNoPriority) ++counts[priority];
+}
+
+void RemoveCount(absl::btree_map<int32_t, int32_t>& counts, int32_t priority) {
+  if (priority == kNoPriority) return;
+  auto it = counts.find(priority);
+  if (it != counts.end() && --it->second == 0) counts.erase(it);
+}
+
+}  // namespace
+
+int32_t Partition::EffectivePriority(const Queue& queue) const {
+  if (queue.child_priorities.empty()) return kNoPriority;
+  int64_t raw = queue.child_priorities.rbegin()->first;
+  if (queue.props.fenced) return queue.props.offset;
+  int64_t sum = raw + queue.props.offset;
+  return static_cast<int32_t>(std::clamp<int64_t>(sum, std::numeric_limits<int32_t>::min(),
+                                                  std::numeric_limits<int32_t>::max()));
+}
+
+OrderKey Partition::ChildKey(uint32_t queue) const {
+  const Queue& q = queues_[queue];
+  const Queue& parent = queues_[q.parent];
+  OrderKey key;
+  key.shares = Shares(q.allocated, q.guaranteed);
+  if (parent.props.priority_sort_enabled) {
+    key.first = -int64_t{q.priority};
+  } else {
+    key.second = -int64_t{q.priority};
+  }
+  key.tiebreak = q.sibling_order;
+  key.slot = queue;
+  return key;
+}
+
+OrderKey Partition::AppKey(uint32_t app) const {
+  const App& a = apps_[app];
+  const Queue& leaf = queues_[a.queue];
+  OrderKey key;
+  bool by_priority = leaf.props.priority_sort_enabled;
+  if (leaf.props.sort_policy == AppSortPolicy::kFair) {
+    key.shares = Shares(a.allocated, leaf.guaranteed);
+    if (by_priority) {
+      key.first = -int64_t{a.priority};
+    } else {
+      key.second = -int64_t{a.priority};
+    }
+  } else if (by_priority) {
+    key.first = -int64_t{a.priority};
+  }
+  key.tiebreak = a.submission_seq;
+  key.slot = app;
+  return key;
+}
+
+void Partition::AppChanged(uint32_t app) {
+  App& a = apps_[app];
+  if (!a.in_queue) return;
+  Queue& leaf = queues_[a.queue];
+  int32_t priority =
+      a.ask_order.empty() ? kNoPriority : static_cast<int32_t>(-a.ask_order.begin()->neg_priority);
+  if (priority != a.priority) {
+    RemoveCount(leaf.child_priorities, a.priority);
+    AddCount(leaf.child_priorities, priority);
+    a.priority = priority;
+  }
+  if (a.key_in_leaf) {
+    leaf.order.erase(*a.key_in_leaf);
+    a.key_in_leaf.reset();
+  }
+  if (StrictlyGreaterThanZero(a.pending)) {
+    a.key_in_leaf = AppKey(app);
+    leaf.order.insert(*a.key_in_leaf);
+  }
+  std::pair<int64_t, uint32_t> member{a.submission_seq, app};
+  if (a.state == AppState::kAccepted && StrictlyGreaterThanZero(a.pending)) {
+    leaf.accepted_with_pending.insert(member);
+  } else {
+    leaf.accepted_with_pending.erase(member);
+  }
+  QueuePathChanged(a.queue);
+}
+
+void Partition::QueuePathChanged(uint32_t queue) {
+  for (uint32_t q = queue; q != kNoSlot;) {
+    Queue& current = queues_[q];
+    int32_t priority = EffectivePriority(current);
+    uint32_t parent_slot = current.parent;
+    if (parent_slot == kNoSlot) {
+      current.priority = priority;
+      break;
+    }
+    Queue& parent = queues_[parent_slot];
+    if (priority != current.priority) {
+      RemoveCount(parent.child_priorities, current.priority);
+      AddCount(parent.child_priorities, priority);
+      current.priority = priority;
+    }
+    if (current.key_in_parent) {
+      parent.order.erase(*current.key_in_parent);
+      current.key_in_parent.reset();
+    }
+    if (current.state != QueueState::kStopped && StrictlyGreaterThanZero(current.pending)) {
+      current.key_in_parent = ChildKey(q);
+      parent.order.insert(*current.key_in_parent);
+    }
+    q = parent_slot;
+  }
+}
+
+double Partition::NodeScore(const Node& node) const {
+  Resource available = node.Available();
+  double usage = 0;
+  double total_weight = 0;
+  for (auto [type, weight] : node_weights_) {
+    if (!node.capacity.Has(type)) continue;
+    double share = 1.0 - static_cast<double>(available.Get(type)) /
+                             static_cast<double>(node.capacity.Get(type));
+    if (!std::isfinite(share)) continue;
+    usage += share * weight;
+    total_weight += weight;
+  }
+  double weighted = total_weight == 0 ? 0.0 : usage / total_weight;
+  return node_policy_ == NodePolicy::kFair ? weighted : 1.0 - weighted;
+}
+
+void Partition::RefreshNode(uint32_t node) {
+  Node& n = nodes_[node];
+  node_order_.erase(NodeKey{n.score, n.id, node});
+  n.score = NodeScore(n);
+  node_order_.insert(NodeKey{n.score, n.id, node});
+}
+
+void Partition::RebuildCaches() {
+  for (Queue& q : queues_) {
+    q.child_priorities.clear();
+    q.order.clear();
+    q.key_in_parent.reset();
+    q.priority = kNoPriority;
+    q.accepted_with_pending.clear();
+  }
+  for (App& a : apps_) {
+    a.priority = kNoPriority;
+    a.key_in_leaf.reset();
+  }
+  // Leaves first (deepest first), so every parent sees final child values.
+  std::vector<uint32_t> by_depth;
+  for (uint32_t q = 0; q < queues_.size(); ++q) {
+    if (queues_[q].alive) by_depth.push_back(q);
+  }
+  auto depth = [&](uint32_t q) {
+    int d = 0;
+    for (uint32_t p = queues_[q].parent; p != kNoSlot; p = queues_[p].parent) ++d;
+    return d;
+  };
+  std::stable_sort(by_depth.begin(), by_depth.end(),
+                   [&](uint32_t a, uint32_t b) { return depth(a) > depth(b); });
+  for (uint32_t app = 0; app < apps_.size(); ++app) {
+    if (apps_[app].alive && apps_[app].in_queue) AppChanged(app);
+  }
+  for (uint32_t q : by_depth) QueuePathChanged(q);
+  node_order_.clear();
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    if (!nodes_[n].alive) continue;
+    nodes_[n].score = NodeScore(nodes_[n]);
+    node_order_.insert(NodeKey{nodes_[n].score, nodes_[n].id, n});
+  }
+}
+
+}  // namespace allocore::internal

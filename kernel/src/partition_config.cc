@@ -1,0 +1,263 @@
+// Building and reconciling a partition's queue tree and policies from configuration.
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_split.h"
+#include "message.h"
+#include "partition.h"
+
+namespace allocore::internal {
+namespace {
+
+constexpr int64_t kUnconfiguredOrderBase = int64_t{1} << 40;
+
+std::string Lower(std::string_view s) {
+  return absl::AsciiStrToLower(absl::string_view(s.data(), s.size()));
+}
+
+}  // namespace
+
+Partition::Partition(KernelContext* context, std::string_view name)
+    : context_(context), name_(context->names.Intern(name)) {}
+
+uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynamic) {
+  auto slot = static_cast<uint32_t>(queues_.size());
+  Queue& q = queues_.emplace_back();
+  std::string lower = Lower(name);
+  q.name = context_->names.Intern(lower);
+  q.path =
+      parent == kNoSlot ? q.name : context_->names.Intern(Cat(queues_[parent].path, ".", lower));
+  q.parent = parent;
+  q.dynamic = dynamic;
+  q.sibling_order = kUnconfiguredOrderBase + next_sibling_order_++;
+  if (parent != kNoSlot) {
+    queues_[parent].children.push_back(slot);
+    queues_[parent].leaf = false;
+  }
+  return slot;
+}
+
+uint32_t Partition::FindQueue(std::string_view path) const {
+  if (root_ == kNoSlot) return kNoSlot;
+  std::string lower = Lower(path);
+  std::vector<absl::string_view> parts = absl::StrSplit(lower, '.');
+  if (parts.empty() || parts[0] != "root") return kNoSlot;
+  uint32_t q = root_;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    uint32_t next = kNoSlot;
+    for (uint32_t child : queues_[q].children) {
+      if (queues_[child].alive &&
+          queues_[child].name == std::string_view(parts[i].data(), parts[i].size())) {
+        next = child;
+        break;
+      }
+    }
+    if (next == kNoSlot) return kNoSlot;
+    q = next;
+  }
+  return q;
+}
+
+std::vector<uint32_t> Partition::PathToRoot(uint32_t queue) const {
+  std::vector<uint32_t> path;
+  for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) path.push_back(q);
+  return path;
+}
+
+absl::StatusOr<Resource> Partition::ToResource(const Quantities& quantities,
+                                               std::string_view what) {
+  Resource r;
+  for (const auto& [name, value] : quantities) {
+    auto type = context_->types.Intern(name);
+    if (!type.ok()) return absl::InvalidArgumentError(Cat(what, ": ", type.status().message()));
+    if (value < 0) {
+      return absl::InvalidArgumentError(
+          Cat(what, ": negative quantity ", value, " for resource '", name, "'"));
+    }
+    r.Set(*type, value);
+  }
+  return r;
+}
+
+absl::StatusOr<std::optional<Resource>> Partition::ToLimit(
+    const std::optional<QuantityMap>& quantities) {
+  if (!quantities) return std::optional<Resource>();
+  auto r = ToResource(*quantities, "queue resources");
+  if (!r.ok()) return r.status();
+  // YuniKorn keeps guaranteed / max only when strictly positive (§3.5).
+  if (!StrictlyGreaterThanZero(*r)) return std::optional<Resource>();
+  return std::optional<Resource>(*r);
+}
+
+absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t parent,
+                                         const PropertyMap& parent_properties, int64_t order,
+                                         absl::flat_hash_set<uint32_t>* seen) {
+  uint32_t q = kNoSlot;
+  std::string lower = Lower(config.name);
+  if (parent == kNoSlot) {
+    if (root_ == kNoSlot) root_ = NewQueue(lower, kNoSlot, false);
+    q = root_;
+  } else {
+    for (uint32_t child : queues_[parent].children) {
+      if (queues_[child].alive && queues_[child].name == lower) q = child;
+    }
+    if (q == kNoSlot) q = NewQueue(lower, parent, false);
+  }
+  seen->insert(q);
+  auto guaranteed = ToLimit(config.resources.guaranteed);
+  if (!guaranteed.ok()) return guaranteed.status();
+  auto max = ToLimit(config.resources.max);
+  if (!max.ok()) return max.status();
+  {
+    Queue& queue = queues_[q];
+    queue.dynamic = false;
+    queue.sibling_order = order;
+    if (queue.state == QueueState::kDraining) queue.state = QueueState::kActive;
+    queue.properties = MergeProperties(parent_properties, config.properties);
+    queue.props = ParseQueueProperties(queue.properties);
+    queue.guaranteed = *guaranteed;
+    queue.max = *max;
+    queue.max_apps = config.max_applications;
+    queue.submit_acl = Acl::Parse(config.submit_acl);
+    queue.admin_acl = Acl::Parse(config.admin_acl);
+    queue.leaf =
+        parent != kNoSlot && !config.parent && config.queues.empty() && queue.children.empty();
+  }
+  PropertyMap properties = queues_[q].properties;
+  for (size_t i = 0; i < config.queues.size(); ++i) {
+    absl::Status status =
+        ApplyQueueConfig(config.queues[i], q, properties, static_cast<int64_t>(i), seen);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
+                                    std::vector<Decision>* out) {
+  (void)out;
+  if (config.queues.size() != 1) {
+    return absl::InvalidArgumentError("partition config must hold exactly the root queue");
+  }
+  if (dry_run) {
+    // A leaf holding applications cannot become a parent, and a queue with live children
+    // cannot become a leaf.
+    std::vector<std::pair<const QueueConfig*, uint32_t>> stack{{&config.queues[0], root_}};
+    while (!stack.empty()) {
+      auto [qc, q] = stack.back();
+      stack.pop_back();
+      if (q == kNoSlot) continue;
+      const Queue& queue = queues_[q];
+      bool wants_parent = queue.parent == kNoSlot || qc->parent || !qc->queues.empty();
+      if (wants_parent && queue.leaf && !queue.apps.empty()) {
+        return absl::FailedPreconditionError(
+            Cat("queue ", queue.path, " holds applications and cannot become a parent queue"));
+      }
+      for (const QueueConfig& child : qc->queues) {
+        uint32_t match = kNoSlot;
+        for (uint32_t c : queue.children) {
+          if (queues_[c].alive && queues_[c].name == Lower(child.name)) match = c;
+        }
+        if (match != kNoSlot) stack.push_back({&child, match});
+      }
+    }
+    ResourceTypes probe = context_->types;
+    auto check = [&](const std::optional<QuantityMap>& m) -> absl::Status {
+      if (!m) return absl::OkStatus();
+      for (const auto& [name, value] : *m) {
+        auto type = probe.Intern(name);
+        if (!type.ok()) return type.status();
+      }
+      return absl::OkStatus();
+    };
+    std::vector<const QueueConfig*> all{&config.queues[0]};
+    while (!all.empty()) {
+      const QueueConfig* qc = all.back();
+      all.pop_back();
+      absl::Status s = check(qc->resources.guaranteed);
+      if (s.ok()) s = check(qc->resources.max);
+      if (!s.ok()) return s;
+      for (const QueueConfig& child : qc->queues) all.push_back(&child);
+    }
+    for (const auto& [name, weight] : config.node_sort_policy.resource_weights) {
+      if (weight > 0 && !probe.Intern(name).ok()) {
+        return absl::ResourceExhaustedError(
+            Cat("resource weight '", name, "' is one resource type too many"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  node_policy_ =
+      config.node_sort_policy.type == "binpacking" ? NodePolicy::kBinPacking : NodePolicy::kFair;
+  node_weights_.clear();
+  if (config.node_sort_policy.resource_weights.empty()) {
+    for (std::string_view name : {"vcore", "memory"}) {
+      auto type = context_->types.Intern(name);
+      if (type.ok()) node_weights_.emplace_back(*type, 1.0);
+    }
+  } else {
+    for (const auto& [name, weight] : config.node_sort_policy.resource_weights) {
+      if (weight <= 0) continue;
+      auto type = context_->types.Intern(name);
+      if (!type.ok()) return type.status();
+      node_weights_.emplace_back(*type, weight);
+    }
+  }
+
+  absl::flat_hash_set<uint32_t> seen;
+  absl::Status status = ApplyQueueConfig(config.queues[0], kNoSlot, {}, 0, &seen);
+  if (!status.ok()) return status;
+  // Configured queues missing from the new config drain, and go once empty (§2.7).
+  for (uint32_t q = 0; q < queues_.size(); ++q) {
+    Queue& queue = queues_[q];
+    if (!queue.alive || seen.contains(q)) continue;
+    bool managed_removed = !queue.dynamic;
+    for (uint32_t p = queue.parent; p != kNoSlot && !managed_removed; p = queues_[p].parent) {
+      if (queues_[p].state == QueueState::kDraining) managed_removed = true;
+    }
+    if (managed_removed) queue.state = QueueState::kDraining;
+  }
+  RebuildCaches();
+  RemoveDrainedQueues();
+  return absl::OkStatus();
+}
+
+void Partition::RemoveDrainedQueues() {
+  bool removed = true;
+  while (removed) {
+    removed = false;
+    for (uint32_t q = 0; q < queues_.size(); ++q) {
+      Queue& queue = queues_[q];
+      if (!queue.alive || q == root_) continue;
+      bool removable = queue.state == QueueState::kDraining || queue.dynamic;
+      if (!removable || !queue.apps.empty()) continue;
+      bool has_children = false;
+      for (uint32_t c : queue.children) has_children |= queues_[c].alive;
+      if (has_children) continue;
+      queue.alive = false;
+      Queue& parent = queues_[queue.parent];
+      if (queue.key_in_parent) {
+        parent.order.erase(*queue.key_in_parent);
+        queue.key_in_parent.reset();
+      }
+      auto it = parent.child_priorities.find(queue.priority);
+      if (queue.priority != kNoPriority && it != parent.child_priorities.end() &&
+          --it->second == 0) {
+        parent.child_priorities.erase(it);
+      }
+      std::erase(parent.children, q);
+      QueuePathChanged(queue.parent);
+      removed = true;
+    }
+  }
+}
+
+bool Partition::SubmitAllowed(uint32_t queue, std::string_view user,
+                              const std::vector<std::string_view>& groups) const {
+  for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) {
+    if (queues_[q].submit_acl.Allows(user, groups) || queues_[q].admin_acl.Allows(user, groups)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace allocore::internal

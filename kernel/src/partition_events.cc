@@ -1,0 +1,514 @@
+// Events fed to a partition: nodes, applications, asks, releases, timers.
+//
+// Every method validates its whole input before changing anything, so a refused call leaves
+// the partition exactly as it was.
+#include "absl/strings/ascii.h"
+#include "message.h"
+#include "partition.h"
+
+namespace allocore::internal {
+namespace {
+
+template <typename T>
+uint32_t TakeSlot(std::vector<T>& slots, std::vector<uint32_t>& free) {
+  if (!free.empty()) {
+    uint32_t slot = free.back();
+    free.pop_back();
+    slots[slot] = T{};
+    return slot;
+  }
+  slots.emplace_back();
+  return static_cast<uint32_t>(slots.size() - 1);
+}
+
+}  // namespace
+
+void Partition::AddToPath(uint32_t queue, Resource Queue::*field, const Resource& delta) {
+  for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) {
+    queues_[q].*field = Add(queues_[q].*field, delta);
+  }
+}
+
+void Partition::SubFromPath(uint32_t queue, Resource Queue::*field, const Resource& delta) {
+  for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) {
+    queues_[q].*field = SubClampNegative(queues_[q].*field, delta);
+  }
+}
+
+uint32_t Partition::FindApp(std::string_view id) const {
+  auto it = apps_by_id_.find(id);
+  return it == apps_by_id_.end() ? kNoSlot : it->second;
+}
+
+void Partition::EmitState(uint32_t app, AppState from, AppState to,
+                          std::vector<Decision>* out) const {
+  Decision d;
+  d.type = DecisionType::kAppState;
+  d.partition = name_;
+  d.app = apps_[app].id;
+  d.queue = apps_[app].queue == kNoSlot ? std::string_view() : queues_[apps_[app].queue].path;
+  d.from = from;
+  d.to = to;
+  out->push_back(d);
+}
+
+// --- nodes ------------------------------------------------------------------------------
+
+absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out) {
+  (void)out;
+  if (spec.id.empty()) return absl::InvalidArgumentError("add_node: empty node id");
+  if (nodes_by_id_.contains(spec.id)) {
+    return absl::AlreadyExistsError(Cat("add_node: node ", spec.id, " already exists"));
+  }
+  ResourceTypes before = context_->types;
+  auto capacity = ToResource(spec.capacity, "add_node");
+  absl::StatusOr<Resource> occupied =
+      capacity.ok() ? ToResource(spec.occupied, "add_node") : capacity;
+  if (!capacity.ok() || !occupied.ok()) {
+    context_->types = before;
+    return capacity.ok() ? occupied.status() : capacity.status();
+  }
+  uint32_t slot = TakeSlot(nodes_, free_nodes_);
+  Node& n = nodes_[slot];
+  n.id = context_->names.Intern(spec.id);
+  n.capacity = *capacity;
+  n.occupied = *occupied;
+  n.schedulable = spec.schedulable;
+  n.alive = true;
+  nodes_by_id_[n.id] = slot;
+  cluster_capacity_ = Add(cluster_capacity_, n.capacity);
+  has_nodes_ever_ = true;
+  n.score = NodeScore(n);
+  node_order_.insert(NodeKey{n.score, n.id, slot});
+  return absl::OkStatus();
+}
+
+absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decision>* out) {
+  (void)out;
+  auto it = nodes_by_id_.find(update.id);
+  if (it == nodes_by_id_.end()) {
+    return absl::NotFoundError(Cat("update_node: unknown node ", update.id));
+  }
+  ResourceTypes before = context_->types;
+  std::optional<Resource> capacity;
+  std::optional<Resource> occupied;
+  if (update.capacity) {
+    auto r = ToResource(*update.capacity, "update_node");
+    if (!r.ok()) {
+      context_->types = before;
+      return r.status();
+    }
+    capacity = *r;
+  }
+  if (update.occupied) {
+    auto r = ToResource(*update.occupied, "update_node");
+    if (!r.ok()) {
+      context_->types = before;
+      return r.status();
+    }
+    occupied = *r;
+  }
+  Node& n = nodes_[it->second];
+  if (capacity) {
+    cluster_capacity_ = Add(Sub(cluster_capacity_, n.capacity), *capacity);
+    n.capacity = *capacity;
+  }
+  if (occupied) n.occupied = *occupied;
+  if (update.schedulable) n.schedulable = *update.schedulable;
+  RefreshNode(it->second);
+  return absl::OkStatus();
+}
+
+absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* out) {
+  auto it = nodes_by_id_.find(id);
+  if (it == nodes_by_id_.end()) {
+    return absl::NotFoundError(Cat("remove_node: unknown node ", id));
+  }
+  uint32_t slot = it->second;
+  CancelReservationOnNode(slot);
+  std::vector<uint32_t> allocations = nodes_[slot].allocations;
+  std::vector<uint32_t> touched_apps;
+  for (uint32_t a : allocations) {
+    touched_apps.push_back(allocations_[a].app);
+    ReleaseAllocationSlot(a, out);
+  }
+  for (uint32_t app : touched_apps) {
+    if (apps_[app].alive) CheckCompletion(app, out);
+  }
+  Node& n = nodes_[slot];
+  cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
+  node_order_.erase(NodeKey{n.score, n.id, slot});
+  nodes_by_id_.erase(it);
+  n.alive = false;
+  free_nodes_.push_back(slot);
+  return absl::OkStatus();
+}
+
+// --- applications -----------------------------------------------------------------------
+
+absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision>* out) {
+  if (spec.id.empty()) return absl::InvalidArgumentError("add_app: empty application id");
+  auto reject = [&](std::string reason) {
+    Decision d;
+    d.type = DecisionType::kAppRejected;
+    d.partition = name_;
+    d.app = context_->names.Intern(spec.id);
+    d.reason = std::move(reason);
+    out->push_back(std::move(d));
+    return absl::OkStatus();
+  };
+  if (spec.user.empty()) {
+    return reject(Cat("application ", spec.id, " has no user: empty user cannot resolve"));
+  }
+  if (apps_by_id_.contains(spec.id)) {
+    return reject(Cat("application ", spec.id, " already exists in partition ", name_));
+  }
+  std::vector<std::string_view> groups;
+  for (const std::string& g : spec.groups) groups.push_back(context_->names.Intern(g));
+  std::string_view user = context_->names.Intern(spec.user);
+  if (groups.empty()) groups.push_back(user);
+  uint32_t queue = FindQueue(spec.queue);
+  if (queue == kNoSlot) {
+    return reject(Cat("application ", spec.id, " rejected: queue '", spec.queue,
+                      "' does not exist and there are no placement rules to create it"));
+  }
+  if (!queues_[queue].leaf) {
+    return reject(Cat("application ", spec.id, " rejected: queue ", queues_[queue].path,
+                      " is a parent queue, applications need a leaf"));
+  }
+  if (!SubmitAllowed(queue, user, groups)) {
+    return reject(Cat("no submit permission on queue ", queues_[queue].path, " for user ",
+                      spec.user,
+                      " (submitacl and adminacl of the queue and its "
+                      "ancestors deny it)"));
+  }
+  uint32_t slot = TakeSlot(apps_, free_apps_);
+  App& a = apps_[slot];
+  a.id = context_->names.Intern(spec.id);
+  a.queue = queue;
+  a.user = user;
+  a.groups = std::move(groups);
+  a.submission_seq = context_->next_submission_seq++;
+  a.alive = true;
+  a.in_queue = true;
+  for (const auto& [key, value] : spec.tags) {
+    if (absl::AsciiStrToLower(key) == "application.stateaware.disable" && !value.empty()) {
+      a.stateaware_disabled = true;
+    }
+  }
+  apps_by_id_[a.id] = slot;
+  queues_[queue].apps.insert({a.submission_seq, slot});
+  return absl::OkStatus();
+}
+
+absl::Status Partition::RemoveApplication(std::string_view id, std::vector<Decision>* out) {
+  uint32_t app = FindApp(id);
+  if (app == kNoSlot) {
+    return absl::NotFoundError(Cat("remove_app: unknown application ", id));
+  }
+  // Oldest allocation first.
+  std::vector<std::pair<int64_t, uint32_t>> live;
+  for (uint32_t ask : apps_[app].asks) {
+    for (uint32_t alloc : asks_[ask].allocations) live.push_back({allocations_[alloc].seq, alloc});
+  }
+  std::sort(live.begin(), live.end());
+  for (auto [seq, alloc] : live) ReleaseAllocationSlot(alloc, out);
+  const Queue& leaf = queues_[apps_[app].queue];
+  bool leaf_may_go = leaf.dynamic || leaf.state == QueueState::kDraining;
+  DetachApp(app);
+  FreeApp(app);
+  if (leaf_may_go) RemoveDrainedQueues();
+  return absl::OkStatus();
+}
+
+void Partition::DetachApp(uint32_t app) {
+  App& a = apps_[app];
+  while (!a.reservations.empty()) Unreserve(app, a.reservations.size() - 1);
+  for (uint32_t ask : std::vector<uint32_t>(a.asks)) RemoveAskSlot(ask);
+  if (!a.in_queue) return;
+  Queue& leaf = queues_[a.queue];
+  if (a.state == AppState::kStarting || a.state == AppState::kRunning) {
+    for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
+      if (queues_[q].running_apps > 0) --queues_[q].running_apps;
+    }
+  }
+  if (a.state == AppState::kStarting) --leaf.starting_apps;
+  for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
+    queues_[q].allocating_accepted.erase(app);
+  }
+  SubFromPath(a.queue, &Queue::pending, a.pending);
+  SubFromPath(a.queue, &Queue::allocated, a.allocated);
+  a.pending = Resource{};
+  a.allocated = Resource{};
+  AppChanged(app);  // drops it from the orders (nothing pending)
+  auto it = leaf.child_priorities.find(a.priority);
+  if (a.priority != kNoPriority && it != leaf.child_priorities.end() && --it->second == 0) {
+    leaf.child_priorities.erase(it);
+  }
+  leaf.apps.erase({a.submission_seq, app});
+  leaf.accepted_with_pending.erase({a.submission_seq, app});
+  a.in_queue = false;
+  QueuePathChanged(a.queue);
+  apps_by_id_.erase(a.id);
+  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, app});
+  a.timer = TimerKind::kNone;
+}
+
+void Partition::FreeApp(uint32_t app) {
+  apps_[app].alive = false;
+  free_apps_.push_back(app);
+}
+
+// --- asks -------------------------------------------------------------------------------
+
+absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) {
+  uint32_t app = FindApp(spec.app);
+  if (app == kNoSlot) {
+    return absl::NotFoundError(Cat("unknown application ", spec.app));
+  }
+  if (spec.id.empty()) return absl::InvalidArgumentError("empty ask id");
+  if (spec.count <= 0) {
+    return absl::InvalidArgumentError(
+        Cat("ask ", spec.id, ": count must be at least 1, got ", spec.count));
+  }
+  ResourceTypes before = context_->types;
+  auto resource = ToResource(spec.resources, Cat("ask ", spec.id));
+  if (!resource.ok()) {
+    context_->types = before;
+    return resource.status();
+  }
+  if (IsZero(*resource)) {
+    context_->types = before;
+    return absl::InvalidArgumentError(Cat("ask ", spec.id, ": resources must not be zero"));
+  }
+  App& a = apps_[app];
+  uint32_t ask;
+  auto existing = a.asks_by_id.find(spec.id);
+  if (existing != a.asks_by_id.end()) {
+    // Same key again replaces the ask (a new creation time); live allocations stay.
+    ask = existing->second;
+    CancelReservationsOfAsk(ask);
+    SetPending(ask, 0);
+  } else {
+    ask = TakeSlot(asks_, free_asks_);
+    asks_[ask].id = context_->names.Intern(spec.id);
+    asks_[ask].app = app;
+    asks_[ask].alive = true;
+    apps_[app].asks_by_id[asks_[ask].id] = ask;
+    apps_[app].asks.push_back(ask);
+  }
+  Ask& k = asks_[ask];
+  k.resource = *resource;
+  k.priority = spec.priority;
+  k.create_time = context_->now;
+  k.add_seq = context_->next_ask_seq++;
+  SetPending(ask, spec.count);
+  App& owner = apps_[app];
+  if (owner.state == AppState::kNew) {
+    Transition(app, AppState::kAccepted, out);
+  } else if (owner.state == AppState::kCompleting) {
+    Transition(app, AppState::kRunning, out);
+  }
+  AppChanged(app);
+  return absl::OkStatus();
+}
+
+void Partition::SetPending(uint32_t ask, int64_t pending) {
+  Ask& k = asks_[ask];
+  App& a = apps_[k.app];
+  if (k.pending > 0) a.ask_order.erase(AskKey{-int64_t{k.priority}, k.create_time, k.add_seq, ask});
+  Resource old_total = Multiply(k.resource, k.pending);
+  Resource new_total = Multiply(k.resource, pending);
+  a.pending = Add(SubClampNegative(a.pending, old_total), new_total);
+  if (a.in_queue) {
+    SubFromPath(a.queue, &Queue::pending, old_total);
+    AddToPath(a.queue, &Queue::pending, new_total);
+  }
+  k.pending = pending;
+  if (k.pending > 0)
+    a.ask_order.insert(AskKey{-int64_t{k.priority}, k.create_time, k.add_seq, ask});
+}
+
+void Partition::RemoveAskSlot(uint32_t ask) {
+  CancelReservationsOfAsk(ask);
+  SetPending(ask, 0);
+  Ask& k = asks_[ask];
+  App& a = apps_[k.app];
+  a.asks_by_id.erase(k.id);
+  std::erase(a.asks, ask);
+  // Live allocations keep pointing at the slot until released; free it only when unused.
+  k.alive = false;
+  if (k.allocations.empty()) free_asks_.push_back(ask);
+}
+
+absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_id,
+                                  std::vector<Decision>* out) {
+  uint32_t app = FindApp(app_id);
+  if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
+  auto it = apps_[app].asks_by_id.find(ask_id);
+  if (it == apps_[app].asks_by_id.end()) {
+    return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
+  }
+  uint32_t ask = it->second;
+  CancelReservationsOfAsk(ask);
+  SetPending(ask, 0);
+  if (asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+  AppChanged(app);
+  CheckCompletion(app, out);
+  return absl::OkStatus();
+}
+
+absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_view ask_id,
+                                          std::string_view node_id, std::vector<Decision>* out) {
+  uint32_t app = FindApp(app_id);
+  if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
+  auto it = apps_[app].asks_by_id.find(ask_id);
+  if (it == apps_[app].asks_by_id.end()) {
+    return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
+  }
+  uint32_t ask = it->second;
+  uint32_t chosen = kNoSlot;
+  for (uint32_t alloc : asks_[ask].allocations) {
+    if (node_id.empty() || nodes_[allocations_[alloc].node].id == node_id) {
+      chosen = alloc;
+      break;
+    }
+  }
+  if (chosen == kNoSlot) {
+    return absl::NotFoundError(Cat("ask ", ask_id, " of application ", app_id,
+                                   " has no live allocation", node_id.empty() ? "" : " on node ",
+                                   node_id));
+  }
+  ReleaseAllocationSlot(chosen, out);
+  if (!asks_[ask].alive && asks_[ask].allocations.empty()) free_asks_.push_back(ask);
+  if (asks_[ask].alive && asks_[ask].pending == 0 && asks_[ask].allocations.empty()) {
+    // Fully served and fully released: nothing refers to it any more.
+    RemoveAskSlot(ask);
+  }
+  CheckCompletion(app, out);
+  return absl::OkStatus();
+}
+
+void Partition::ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>* out) {
+  Allocation& alloc = allocations_[allocation];
+  App& a = apps_[alloc.app];
+  Ask& k = asks_[alloc.ask];
+  Node& n = nodes_[alloc.node];
+  n.allocated = SubClampNegative(n.allocated, alloc.resource);
+  std::erase(n.allocations, allocation);
+  RefreshNode(alloc.node);
+  std::erase(k.allocations, allocation);
+  a.allocated = SubClampNegative(a.allocated, alloc.resource);
+  --a.live_allocations;
+  if (a.in_queue) SubFromPath(a.queue, &Queue::allocated, alloc.resource);
+  Decision d;
+  d.type = DecisionType::kRelease;
+  d.partition = name_;
+  d.queue = a.in_queue ? queues_[a.queue].path : std::string_view();
+  d.app = a.id;
+  d.ask = k.id;
+  d.node = n.id;
+  out->push_back(d);
+  alloc.live = false;
+  free_allocations_.push_back(allocation);
+  AppChanged(alloc.app);
+}
+
+// --- application states -----------------------------------------------------------------
+
+void Partition::SetTimer(uint32_t app, TimerKind kind, int64_t due) {
+  App& a = apps_[app];
+  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, app});
+  a.timer = kind;
+  a.timer_due = due;
+  if (kind != TimerKind::kNone) timers_.insert({due, app});
+}
+
+void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out) {
+  App& a = apps_[app];
+  AppState from = a.state;
+  if (from == to) return;
+  SetTimer(app, TimerKind::kNone, 0);
+  bool was_running = from == AppState::kStarting || from == AppState::kRunning;
+  bool is_running = to == AppState::kStarting || to == AppState::kRunning;
+  if (a.in_queue) {
+    Queue& leaf = queues_[a.queue];
+    if (from == AppState::kStarting) --leaf.starting_apps;
+    if (to == AppState::kStarting) ++leaf.starting_apps;
+    for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
+      Queue& queue = queues_[q];
+      if (!was_running && is_running) {
+        if (queue.max_apps == 0 || queue.running_apps < queue.max_apps) ++queue.running_apps;
+        queue.allocating_accepted.erase(app);
+      } else if (was_running && !is_running && queue.running_apps > 0) {
+        --queue.running_apps;
+      }
+    }
+  }
+  a.state = to;
+  EmitState(app, from, to, out);
+  switch (to) {
+    case AppState::kStarting:
+      SetTimer(app, TimerKind::kStarting, context_->now + kStartingTimeoutMs);
+      break;
+    case AppState::kCompleting:
+      SetTimer(app, TimerKind::kCompleting, context_->now + kCompletingTimeoutMs);
+      break;
+    default:
+      break;
+  }
+  if (a.in_queue) AppChanged(app);
+}
+
+void Partition::CheckCompletion(uint32_t app, std::vector<Decision>* out) {
+  App& a = apps_[app];
+  if (!a.alive || !a.in_queue) return;
+  if (!IsZero(a.pending) || a.live_allocations > 0) return;
+  if (a.state == AppState::kAccepted || a.state == AppState::kStarting ||
+      a.state == AppState::kRunning) {
+    Transition(app, AppState::kCompleting, out);
+  }
+}
+
+void Partition::FireTimers(std::vector<Decision>* out) {
+  while (!timers_.empty() && timers_.begin()->first <= context_->now) {
+    auto [due, app] = *timers_.begin();
+    TimerKind kind = apps_[app].timer;
+    SetTimer(app, TimerKind::kNone, 0);
+    int64_t saved_now = context_->now;
+    context_->now = due;  // follow-up timers count from when this one fired
+    switch (kind) {
+      case TimerKind::kStarting:
+        if (apps_[app].state == AppState::kStarting) Transition(app, AppState::kRunning, out);
+        break;
+      case TimerKind::kCompleting:
+        if (apps_[app].state == AppState::kCompleting) {
+          Transition(app, AppState::kCompleted, out);
+          DetachApp(app);
+          terminated_apps_.push_back(app);
+          SetTimer(app, TimerKind::kExpire, due + kTerminatedTimeoutMs);
+          RemoveDrainedQueues();
+        }
+        break;
+      case TimerKind::kExpire: {
+        AppState from = apps_[app].state;
+        apps_[app].state = AppState::kExpired;
+        EmitState(app, from, AppState::kExpired, out);
+        std::erase(terminated_apps_, app);
+        FreeApp(app);
+        break;
+      }
+      case TimerKind::kNone:
+        break;
+    }
+    context_->now = saved_now;
+  }
+}
+
+void Partition::Shutdown(std::vector<Decision>* out) {
+  for (uint32_t app = 0; app < apps_.size(); ++app) {
+    if (apps_[app].alive && apps_[app].in_queue) (void)RemoveApplication(apps_[app].id, out);
+  }
+}
+
+}  // namespace allocore::internal

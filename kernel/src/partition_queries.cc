@@ -1,0 +1,310 @@
+// Read-only views of a partition, the "why pending" explanation, and the from-scratch
+// consistency check of every cached value.
+#include "message.h"
+#include "partition.h"
+
+namespace allocore::internal {
+namespace {
+
+std::string_view StateName(QueueState state) {
+  switch (state) {
+    case QueueState::kActive:
+      return "Active";
+    case QueueState::kDraining:
+      return "Draining";
+    case QueueState::kStopped:
+      return "Stopped";
+  }
+  return "Active";
+}
+
+}  // namespace
+
+QueueInfo Partition::Info(uint32_t queue) const {
+  const Queue& q = queues_[queue];
+  QueueInfo info;
+  info.path = std::string(q.path);
+  info.is_leaf = q.leaf;
+  info.dynamic = q.dynamic;
+  info.state = std::string(StateName(q.state));
+  info.priority = q.priority;
+  info.has_pending_priority = q.priority != kNoPriority;
+  info.offset = q.props.offset;
+  info.fenced = q.props.fenced;
+  info.priority_sort_enabled = q.props.priority_sort_enabled;
+  info.sort_policy = q.leaf ? std::string(AppSortPolicyName(q.props.sort_policy)) : "fair";
+  info.guaranteed = q.guaranteed;
+  info.max = queue == root_ && has_nodes_ever_ ? std::optional<Resource>(cluster_capacity_) : q.max;
+  info.allocated = q.allocated;
+  info.pending = q.pending;
+  info.max_applications = q.max_apps;
+  info.running_applications = q.running_apps;
+  for (uint32_t p = q.parent; p != kNoSlot; p = queues_[p].parent) ++info.depth;
+  return info;
+}
+
+std::vector<QueueInfo> Partition::ListQueues() const {
+  std::vector<QueueInfo> out;
+  if (root_ == kNoSlot) return out;
+  std::vector<uint32_t> stack{root_};
+  while (!stack.empty()) {
+    uint32_t q = stack.back();
+    stack.pop_back();
+    out.push_back(Info(q));
+    std::vector<uint32_t> children;
+    for (uint32_t c : queues_[q].children) {
+      if (queues_[c].alive) children.push_back(c);
+    }
+    std::stable_sort(children.begin(), children.end(), [&](uint32_t a, uint32_t b) {
+      return queues_[a].sibling_order < queues_[b].sibling_order;
+    });
+    for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+  }
+  return out;
+}
+
+absl::StatusOr<QueueInfo> Partition::GetQueue(std::string_view path) const {
+  uint32_t q = FindQueue(path);
+  if (q == kNoSlot) return absl::NotFoundError(Cat("unknown queue ", path));
+  return Info(q);
+}
+
+absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
+  uint32_t app = FindApp(id);
+  if (app == kNoSlot) {
+    for (uint32_t t : terminated_apps_) {
+      if (apps_[t].id == id) app = t;
+    }
+  }
+  if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", id));
+  const App& a = apps_[app];
+  AppInfo info;
+  info.id = std::string(a.id);
+  info.queue = std::string(queues_[a.queue].path);
+  info.state = a.state;
+  info.priority = a.priority;
+  info.allocated = a.allocated;
+  info.pending = a.pending;
+  return info;
+}
+
+void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
+  const ResourceTypes& types = context_->types;
+  std::vector<std::pair<int64_t, uint32_t>> apps;
+  for (const auto& [id, app] : apps_by_id_) apps.push_back({apps_[app].submission_seq, app});
+  std::sort(apps.begin(), apps.end());
+  for (auto [seq, app] : apps) {
+    const App& a = apps_[app];
+    const Queue& leaf = queues_[a.queue];
+    Resource headroom = Headroom(a.queue);
+    for (const AskKey& key : a.ask_order) {
+      const Ask& k = asks_[key.slot];
+      PendingExplanation e;
+      e.partition = std::string(name_);
+      e.queue = std::string(leaf.path);
+      e.app = std::string(a.id);
+      e.ask = std::string(k.id);
+      e.pending_count = k.pending;
+      if (!has_nodes_ever_) {
+        e.reason = "no nodes registered in the partition";
+      } else if (a.state == AppState::kAccepted &&
+                 leaf.props.sort_policy == AppSortPolicy::kStateAware &&
+                 AdmittedAcceptedApp(leaf) != app) {
+        e.reason = leaf.starting_apps > 0
+                       ? "stateaware: another application of the queue is Starting"
+                       : "stateaware: an older Accepted application of the queue goes first";
+      } else if (a.state == AppState::kAccepted && !CanRunApp(app)) {
+        for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
+          const Queue& queue = queues_[q];
+          if (queue.max_apps != 0 &&
+              queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) {
+            e.reason = Cat("maxapplications ", queue.max_apps, " of queue ", queue.path,
+                           " reached (", queue.running_apps, " running)");
+            break;
+          }
+        }
+      } else if (!FitInMaxUndef(headroom, k.resource)) {
+        // Name the highest queue whose own remaining limit is too small.
+        std::string blocker = "root (cluster capacity)";
+        Resource lacking;
+        std::vector<uint32_t> path = PathToRoot(a.queue);
+        for (auto it = path.rbegin(); it != path.rend(); ++it) {
+          const Queue& queue = queues_[*it];
+          const Resource* max =
+              *it == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
+          if (max == nullptr) continue;
+          Resource remaining;
+          for (int t = 0; t < kMaxResourceTypes; ++t) {
+            if (max->Has(t)) remaining.Set(t, SaturatingSub(max->Get(t), queue.allocated.Get(t)));
+          }
+          if (!FitInMaxUndef(remaining, k.resource)) {
+            blocker = std::string(queue.path);
+            lacking = SubClampNegative(k.resource, remaining);
+            for (int t = 0; t < kMaxResourceTypes; ++t) {
+              if (!remaining.Has(t))
+                lacking.present &= ~(ResourceMask{1} << t),
+                    lacking.value[static_cast<size_t>(t)] = 0;
+            }
+            break;
+          }
+        }
+        e.reason = Cat("queue ", blocker, " headroom too small: lacks ", ToString(lacking, types));
+      } else if (k.reservations > 0) {
+        e.reason = "holds a reservation and waits for the reserved node to free up";
+      } else {
+        // No node fits: the closest node and what it lacks.
+        uint32_t closest = kNoSlot;
+        WideInt best_gap = 0;
+        Resource best_lack;
+        for (const NodeKey& nk : node_order_) {
+          const Node& n = nodes_[nk.slot];
+          Resource available = n.Available();
+          Resource lack;
+          WideInt gap = 0;
+          for (int t = 0; t < kMaxResourceTypes; ++t) {
+            if (!k.resource.Has(t)) continue;
+            int64_t have = available.Get(t) > 0 ? available.Get(t) : 0;
+            if (k.resource.Get(t) > have) {
+              lack.Set(t, k.resource.Get(t) - have);
+              gap += k.resource.Get(t) - have;
+            }
+          }
+          if (!n.schedulable || n.reservation) continue;
+          if (closest == kNoSlot || gap < best_gap) {
+            closest = nk.slot;
+            best_gap = gap;
+            best_lack = lack;
+          }
+        }
+        if (closest == kNoSlot) {
+          e.reason = "no schedulable node without a reservation";
+        } else if (best_gap == 0) {
+          e.reason =
+              Cat("fits node ", nodes_[closest].id, " now: will be allocated by the next schedule");
+        } else {
+          e.reason = Cat("no node fits; closest is ", nodes_[closest].id, ", which lacks ",
+                         ToString(best_lack, types));
+        }
+      }
+      out->push_back(std::move(e));
+    }
+  }
+}
+
+absl::Status Partition::CheckConsistency() const {
+  auto fail = [&](auto&&... parts) {
+    return absl::InternalError(Cat("partition ", name_, ": ", parts...));
+  };
+  // Applications: pending, allocated, priority, position.
+  std::vector<Resource> queue_pending(queues_.size());
+  std::vector<Resource> queue_allocated(queues_.size());
+  for (uint32_t app = 0; app < apps_.size(); ++app) {
+    const App& a = apps_[app];
+    if (!a.alive || !a.in_queue) continue;
+    Resource pending;
+    Resource allocated;
+    int32_t priority = kNoPriority;
+    size_t pending_asks = 0;
+    for (uint32_t ask : a.asks) {
+      const Ask& k = asks_[ask];
+      if (k.pending > 0) {
+        ++pending_asks;
+        pending = Add(pending, Multiply(k.resource, k.pending));
+        if (priority == kNoPriority || k.priority > priority) priority = k.priority;
+      }
+      for (uint32_t alloc : k.allocations) allocated = Add(allocated, allocations_[alloc].resource);
+    }
+    if (pending_asks != a.ask_order.size()) return fail("app ", a.id, ": ask order size differs");
+    if (!(Resource(SubClampNegative(pending, Resource{})) ==
+          SubClampNegative(a.pending, Resource{})) &&
+        !(IsZero(pending) && IsZero(a.pending))) {
+      return fail("app ", a.id, ": cached pending differs");
+    }
+    if (!(IsZero(Sub(allocated, a.allocated))))
+      return fail("app ", a.id, ": cached allocated differs");
+    if (priority != a.priority) {
+      return fail("app ", a.id, ": cached priority ", a.priority, " != recomputed ", priority);
+    }
+    bool member = StrictlyGreaterThanZero(a.pending);
+    if (member != a.key_in_leaf.has_value()) return fail("app ", a.id, ": leaf membership");
+    if (member && !(*a.key_in_leaf == AppKey(app))) return fail("app ", a.id, ": stale leaf key");
+    if (member && !queues_[a.queue].order.contains(*a.key_in_leaf)) {
+      return fail("app ", a.id, ": missing from leaf order");
+    }
+    for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
+      queue_pending[q] = Add(queue_pending[q], a.pending);
+      queue_allocated[q] = Add(queue_allocated[q], a.allocated);
+    }
+  }
+  // Queues: sums, priorities, positions, bottom-up.
+  for (uint32_t q = 0; q < queues_.size(); ++q) {
+    const Queue& queue = queues_[q];
+    if (!queue.alive) continue;
+    if (!IsZero(Sub(queue_pending[q], queue.pending)))
+      return fail("queue ", queue.path, ": pending");
+    if (!IsZero(Sub(queue_allocated[q], queue.allocated))) {
+      return fail("queue ", queue.path, ": allocated");
+    }
+    absl::btree_map<int32_t, int32_t> expected;
+    size_t members = 0;
+    if (queue.leaf) {
+      for (auto [seq, app] : queue.apps) {
+        if (apps_[app].priority != kNoPriority) ++expected[apps_[app].priority];
+        if (apps_[app].key_in_leaf) ++members;
+      }
+    } else {
+      for (uint32_t c : queue.children) {
+        if (!queues_[c].alive) continue;
+        if (queues_[c].priority != kNoPriority) ++expected[queues_[c].priority];
+        if (queues_[c].key_in_parent) ++members;
+      }
+    }
+    if (expected != queue.child_priorities) return fail("queue ", queue.path, ": child priorities");
+    if (members != queue.order.size()) return fail("queue ", queue.path, ": order size");
+    if (EffectivePriority(queue) != queue.priority) {
+      return fail("queue ", queue.path, ": cached priority ", queue.priority, " != recomputed ",
+                  EffectivePriority(queue));
+    }
+    if (queue.parent != kNoSlot) {
+      bool member = queue.state != QueueState::kStopped && StrictlyGreaterThanZero(queue.pending);
+      if (member != queue.key_in_parent.has_value()) {
+        return fail("queue ", queue.path, ": parent membership");
+      }
+      if (member && !(*queue.key_in_parent == ChildKey(q))) {
+        return fail("queue ", queue.path, ": stale key in parent");
+      }
+    }
+  }
+  // Nodes: allocated, score, order.
+  size_t live_nodes = 0;
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    const Node& node = nodes_[n];
+    if (!node.alive) continue;
+    ++live_nodes;
+    Resource allocated;
+    for (uint32_t alloc : node.allocations)
+      allocated = Add(allocated, allocations_[alloc].resource);
+    if (!IsZero(Sub(allocated, node.allocated))) return fail("node ", node.id, ": allocated");
+    if (NodeScore(node) != node.score) return fail("node ", node.id, ": stale score");
+    if (!node_order_.contains(NodeKey{node.score, node.id, n})) {
+      return fail("node ", node.id, ": missing from node order");
+    }
+  }
+  if (live_nodes != node_order_.size()) return fail("node order size");
+  // Reservations: both sides agree.
+  int64_t reservations = 0;
+  for (uint32_t app = 0; app < apps_.size(); ++app) {
+    if (!apps_[app].alive) continue;
+    for (const Reservation& r : apps_[app].reservations) {
+      ++reservations;
+      if (!nodes_[r.node].reservation ||
+          *nodes_[r.node].reservation != std::make_pair(app, r.ask)) {
+        return fail("reservation of app ", apps_[app].id, " not on node ", nodes_[r.node].id);
+      }
+    }
+  }
+  if (reservations != total_reservations_) return fail("reservation count");
+  return absl::OkStatus();
+}
+
+}  // namespace allocore::internal

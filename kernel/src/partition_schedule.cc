@@ -1,0 +1,391 @@
+// The scheduling walk of a partition (§6): reserved allocations first, then the regular walk
+// from the root down the cached orders, one allocation (or reservation) per cycle.
+#include <algorithm>
+#include <limits>
+
+#include "partition.h"
+
+namespace allocore::internal {
+namespace {
+
+// max − allocated over the types of max only (types the limit does not name stay unlimited).
+Resource Remaining(const Resource& max, const Resource& allocated) {
+  Resource out;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (max.Has(k)) out.Set(k, SaturatingSub(max.Get(k), allocated.Get(k)));
+  }
+  return out;
+}
+
+// §1.6: the fraction of the node's free space that stays free per type; lower is tighter.
+double FitInScore(const Resource& ask, const Resource& available) {
+  double score = 0;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (!available.Has(k)) continue;
+    int64_t free = available.Get(k);
+    int64_t want = ask.Get(k);
+    if (free <= 0) continue;
+    if (want <= 0) {
+      score += 1;
+    } else if (free > want) {
+      score += static_cast<double>(free - want) / static_cast<double>(free);
+    }
+  }
+  return score;
+}
+
+WideInt PendingSum(const Resource& r) {
+  WideInt sum = 0;
+  for (int k = 0; k < kMaxResourceTypes; ++k) sum += r.Get(k);
+  return sum;
+}
+
+}  // namespace
+
+size_t Partition::PickFromTieGroup(const std::vector<uint32_t>& tied) const {
+  // Dominance implies a strictly larger sum, so sweeping by descending sum, an element is
+  // dominated iff one of the maximal elements found so far dominates it.
+  std::vector<std::pair<WideInt, size_t>> by_sum;
+  by_sum.reserve(tied.size());
+  for (size_t i = 0; i < tied.size(); ++i) {
+    by_sum.push_back({PendingSum(queues_[tied[i]].pending), i});
+  }
+  std::sort(by_sum.begin(), by_sum.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<size_t> maximal;
+  for (const auto& [sum, i] : by_sum) {
+    const Resource& pending = queues_[tied[i]].pending;
+    bool dominated = false;
+    for (size_t m : maximal) {
+      if (StrictlyGreaterThan(queues_[tied[m]].pending, pending)) {
+        dominated = true;
+        break;
+      }
+    }
+    if (!dominated) maximal.push_back(i);
+  }
+  return *std::min_element(maximal.begin(), maximal.end());
+}
+
+template <typename Fn>
+bool Partition::ForEachChildInOrder(uint32_t parent, Fn&& fn) const {
+  const auto& order = queues_[parent].order;
+  for (auto it = order.begin(); it != order.end();) {
+    auto group_end = std::next(it);
+    while (group_end != order.end() && group_end->SameRank(*it)) ++group_end;
+    if (std::next(it) == group_end) {
+      // fn returns true after a result, which may have changed `order`: stop at once.
+      if (fn(it->slot)) return true;
+      it = group_end;
+      continue;
+    }
+    std::vector<uint32_t> tied;
+    for (auto g = it; g != group_end; ++g) tied.push_back(g->slot);
+    it = group_end;  // fn does not change `order` unless it returns true
+    while (!tied.empty()) {
+      size_t pick = PickFromTieGroup(tied);
+      uint32_t child = tied[pick];
+      tied.erase(tied.begin() + static_cast<std::ptrdiff_t>(pick));
+      if (fn(child)) return true;
+    }
+  }
+  return false;
+}
+
+Resource Partition::Headroom(uint32_t leaf) const {
+  std::vector<uint32_t> path = PathToRoot(leaf);
+  Resource headroom = Remaining(cluster_capacity_, queues_[root_].allocated);
+  for (auto it = path.rbegin() + 1; it != path.rend(); ++it) {
+    const Queue& q = queues_[*it];
+    if (q.max) headroom = PermissiveMin(Remaining(*q.max, q.allocated), headroom);
+  }
+  return headroom;
+}
+
+bool Partition::QueueMaxAllows(uint32_t leaf, const Resource& delta) const {
+  for (uint32_t q = leaf; q != kNoSlot; q = queues_[q].parent) {
+    const Queue& queue = queues_[q];
+    const Resource* max = q == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
+    if (max != nullptr && !FitInMaxUndef(*max, Add(queue.allocated, delta))) return false;
+  }
+  return true;
+}
+
+bool Partition::CanRunApp(uint32_t app) const {
+  for (uint32_t q = apps_[app].queue; q != kNoSlot; q = queues_[q].parent) {
+    const Queue& queue = queues_[q];
+    if (queue.max_apps == 0 || queue.allocating_accepted.contains(app)) continue;
+    if (queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) return false;
+  }
+  return true;
+}
+
+uint32_t Partition::AdmittedAcceptedApp(const Queue& leaf) const {
+  if (leaf.props.sort_policy != AppSortPolicy::kStateAware) return kNoSlot;
+  if (leaf.starting_apps > 0 || leaf.accepted_with_pending.empty()) return kNoSlot;
+  return leaf.accepted_with_pending.begin()->second;
+}
+
+void Partition::MarkAllocatingAccepted(uint32_t app) {
+  for (uint32_t q = apps_[app].queue; q != kNoSlot; q = queues_[q].parent) {
+    queues_[q].allocating_accepted.insert(app);
+  }
+}
+
+std::pair<int64_t, bool> Partition::Cycle(std::vector<Decision>* out) {
+  if (!has_nodes_ever_ || root_ == kNoSlot) return {0, false};
+  if (!StrictlyGreaterThanZero(queues_[root_].pending)) return {0, false};
+  bool changed = false;
+  if (total_reservations_ > 0) {
+    if (TryReservedAllocate(root_, &changed, out) == Outcome::kAllocated) return {1, true};
+  }
+  switch (TryAllocate(root_, out)) {
+    case Outcome::kAllocated:
+      return {1, true};
+    case Outcome::kReserved:
+      return {0, true};
+    case Outcome::kNone:
+      break;
+  }
+  return {0, changed};
+}
+
+Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>* out) {
+  const Queue& q = queues_[queue];
+  if (!q.leaf) {
+    Outcome result = Outcome::kNone;
+    ForEachChildInOrder(queue, [&](uint32_t child) {
+      result = TryAllocate(child, out);
+      return result != Outcome::kNone;
+    });
+    return result;
+  }
+  Resource headroom = Headroom(queue);
+  uint32_t admitted = AdmittedAcceptedApp(q);
+  bool stateaware = q.props.sort_policy == AppSortPolicy::kStateAware;
+  for (const OrderKey& key : q.order) {
+    uint32_t app = key.slot;
+    const App& a = apps_[app];
+    if (a.state == AppState::kAccepted) {
+      if (stateaware && app != admitted) continue;
+      if (!CanRunApp(app)) continue;
+    }
+    Outcome result = TryAllocateApp(app, headroom, out);
+    if (result != Outcome::kNone) {
+      if (apps_[app].state == AppState::kAccepted) MarkAllocatingAccepted(app);
+      return result;
+    }
+  }
+  return Outcome::kNone;
+}
+
+Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headroom,
+                                             std::vector<Decision>* out) {
+  for (const AskKey& key : apps_[app].ask_order) {
+    if (!FitInMaxUndef(headroom, asks_[key.slot].resource)) continue;
+    Outcome result = TryNodes(key.slot, out);
+    if (result != Outcome::kNone) return result;
+  }
+  return Outcome::kNone;
+}
+
+bool Partition::NodeCanTake(uint32_t node, uint32_t ask) const {
+  const Ask& k = asks_[ask];
+  return FitIn(nodes_[node].Available(), k.resource) &&
+         QueueMaxAllows(apps_[k.app].queue, k.resource);
+}
+
+Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out) {
+  const Ask& k = asks_[ask];
+  bool may_reserve =
+      k.reservations < k.pending && context_->now - k.create_time > kReservationDelayMs;
+  uint32_t best = kNoSlot;
+  double best_score = std::numeric_limits<double>::infinity();
+  for (const NodeKey& key : node_order_) {
+    const Node& n = nodes_[key.slot];
+    if (n.reservation || !n.schedulable || !FitIn(n.capacity, k.resource)) continue;
+    if (NodeCanTake(key.slot, ask)) {
+      std::optional<uint32_t> reserved_node;
+      if (k.reservations > 0) {
+        for (const Reservation& r : apps_[k.app].reservations) {
+          if (r.ask == ask) {
+            reserved_node = r.node;
+            break;
+          }
+        }
+      }
+      Allocate(ask, key.slot, reserved_node, out);
+      return Outcome::kAllocated;
+    }
+    if (may_reserve) {
+      double score = FitInScore(k.resource, n.Available());
+      if (score < best_score) {
+        best_score = score;
+        best = key.slot;
+      }
+    }
+  }
+  if (best != kNoSlot) {
+    Reserve(ask, best);
+    return Outcome::kReserved;
+  }
+  return Outcome::kNone;
+}
+
+void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,
+                         std::vector<Decision>* out) {
+  uint32_t app = asks_[ask].app;
+  if (reservation_node) {
+    const auto& reservations = apps_[app].reservations;
+    for (size_t i = 0; i < reservations.size(); ++i) {
+      if (reservations[i].ask == ask && reservations[i].node == *reservation_node) {
+        Unreserve(app, i);
+        break;
+      }
+    }
+  }
+  uint32_t slot;
+  if (!free_allocations_.empty()) {
+    slot = free_allocations_.back();
+    free_allocations_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(allocations_.size());
+    allocations_.emplace_back();
+  }
+  Ask& k = asks_[ask];
+  App& a = apps_[app];
+  Node& n = nodes_[node];
+  Allocation& alloc = allocations_[slot];
+  alloc = Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true};
+  n.allocated = Add(n.allocated, k.resource);
+  n.allocations.push_back(slot);
+  RefreshNode(node);
+  k.allocations.push_back(slot);
+  a.allocated = Add(a.allocated, k.resource);
+  ++a.live_allocations;
+  AddToPath(a.queue, &Queue::allocated, k.resource);
+
+  Decision d;
+  d.type = DecisionType::kAllocation;
+  d.partition = name_;
+  d.queue = queues_[a.queue].path;
+  d.app = a.id;
+  d.ask = k.id;
+  d.node = n.id;
+  d.priority = k.priority;
+  d.seq = alloc.seq;
+  out->push_back(d);
+
+  SetPending(ask, k.pending - 1);
+  if (a.state == AppState::kAccepted) {
+    Transition(app, AppState::kStarting, out);
+    if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
+  } else if (a.state == AppState::kStarting) {
+    Transition(app, AppState::kRunning, out);
+  }
+  AppChanged(app);
+}
+
+void Partition::Reserve(uint32_t ask, uint32_t node) {
+  Ask& k = asks_[ask];
+  App& a = apps_[k.app];
+  Node& n = nodes_[node];
+  for (const Reservation& r : a.reservations) {
+    if (r.node == node) return;
+  }
+  if (k.reservations >= k.pending || n.reservation || !FitIn(n.capacity, k.resource)) return;
+  a.reservations.push_back({ask, node});
+  ++k.reservations;
+  n.reservation = std::make_pair(k.app, ask);
+  ++total_reservations_;
+  for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) ++queues_[q].reservations;
+}
+
+void Partition::Unreserve(uint32_t app, size_t index) {
+  App& a = apps_[app];
+  Reservation r = a.reservations[index];
+  a.reservations.erase(a.reservations.begin() + static_cast<std::ptrdiff_t>(index));
+  --asks_[r.ask].reservations;
+  nodes_[r.node].reservation.reset();
+  --total_reservations_;
+  if (a.in_queue) {
+    for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) --queues_[q].reservations;
+  }
+}
+
+void Partition::CancelReservationsOfAsk(uint32_t ask) {
+  uint32_t app = asks_[ask].app;
+  for (size_t i = apps_[app].reservations.size(); i-- > 0;) {
+    if (apps_[app].reservations[i].ask == ask) Unreserve(app, i);
+  }
+}
+
+void Partition::CancelReservationOnNode(uint32_t node) {
+  if (!nodes_[node].reservation) return;
+  uint32_t app = nodes_[node].reservation->first;
+  for (size_t i = apps_[app].reservations.size(); i-- > 0;) {
+    if (apps_[app].reservations[i].node == node) Unreserve(app, i);
+  }
+}
+
+Partition::Outcome Partition::TryReservedAllocate(uint32_t queue, bool* changed,
+                                                  std::vector<Decision>* out) {
+  const Queue& q = queues_[queue];
+  if (q.reservations == 0) return Outcome::kNone;
+  if (!q.leaf) {
+    Outcome result = Outcome::kNone;
+    ForEachChildInOrder(queue, [&](uint32_t child) {
+      result = TryReservedAllocate(child, changed, out);
+      return result != Outcome::kNone || *changed;
+    });
+    return result;
+  }
+  Resource headroom = Headroom(queue);
+  for (auto [seq, app] : q.apps) {
+    if (apps_[app].reservations.empty()) continue;
+    if (apps_[app].state == AppState::kAccepted && !CanRunApp(app)) continue;
+    Outcome result = TryReservedAllocateApp(app, headroom, changed, out);
+    if (result != Outcome::kNone) {
+      if (apps_[app].state == AppState::kAccepted) MarkAllocatingAccepted(app);
+      return result;
+    }
+    if (*changed) return Outcome::kNone;
+  }
+  return Outcome::kNone;
+}
+
+Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resource& headroom,
+                                                     bool* changed, std::vector<Decision>* out) {
+  const std::vector<Reservation>& reservations = apps_[app].reservations;
+  for (size_t i = 0; i < reservations.size(); ++i) {
+    Reservation r = reservations[i];
+    const Ask& k = asks_[r.ask];
+    if (!k.alive || k.pending == 0) {
+      Unreserve(app, i);  // one clean-up per call
+      *changed = true;
+      return Outcome::kNone;
+    }
+    if (!FitInMaxUndef(headroom, k.resource)) continue;
+    if (NodeCanTake(r.node, r.ask)) {
+      Allocate(r.ask, r.node, r.node, out);
+      return Outcome::kAllocated;
+    }
+  }
+  // Second pass: the reserved ask on any other node.
+  for (size_t i = 0; i < reservations.size(); ++i) {
+    Reservation r = reservations[i];
+    const Ask& k = asks_[r.ask];
+    if (!FitInMaxUndef(headroom, k.resource)) continue;
+    for (const NodeKey& key : node_order_) {
+      const Node& n = nodes_[key.slot];
+      if (n.reservation || !n.schedulable || !FitIn(n.capacity, k.resource)) continue;
+      if (NodeCanTake(key.slot, r.ask)) {
+        Allocate(r.ask, key.slot, r.node, out);
+        return Outcome::kAllocated;
+      }
+    }
+  }
+  return Outcome::kNone;
+}
+
+}  // namespace allocore::internal

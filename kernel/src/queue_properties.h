@@ -1,0 +1,36 @@
+// kernel/src/queue_properties.h — the queue properties the kernel acts on (§2.5).
+//
+// Values are parsed leniently, as YuniKorn does: an unparsable value falls back to the
+// default. Configured children inherit their parent's properties filtered by
+// InheritedValue(); their own properties win.
+#ifndef ALLOCORE_KERNEL_SRC_QUEUE_PROPERTIES_H_
+#define ALLOCORE_KERNEL_SRC_QUEUE_PROPERTIES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "allocore/config.h"
+
+namespace allocore::internal {
+
+enum class AppSortPolicy : uint8_t { kFifo, kFair, kStateAware };
+std::string_view AppSortPolicyName(AppSortPolicy policy);
+
+struct QueueProperties {
+  AppSortPolicy sort_policy = AppSortPolicy::kFifo;
+  bool priority_sort_enabled = true;
+  bool fenced = false;
+  int32_t offset = 0;
+};
+
+QueueProperties ParseQueueProperties(const PropertyMap& properties);
+
+// The properties a configured child starts from: the parent's, filtered for inheritance
+// (priority.policy and priority.offset reset, preemption.policy kept only when disabled),
+// overlaid by the child's own.
+PropertyMap MergeProperties(const PropertyMap& parent, const PropertyMap& own);
+
+}  // namespace allocore::internal
+
+#endif  // ALLOCORE_KERNEL_SRC_QUEUE_PROPERTIES_H_
