@@ -1,0 +1,349 @@
+// Kernel behaviour through the public API: the orders of the shared conformance scenarios
+// built as direct calls, refused calls that change nothing, timers, and cache consistency.
+#include "allocore/kernel.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace allocore {
+namespace {
+
+using ::testing::ElementsAre;
+
+QueueConfig Leaf(std::string name, PropertyMap properties = {}) {
+  QueueConfig q;
+  q.name = std::move(name);
+  q.properties = std::move(properties);
+  return q;
+}
+
+QueueConfig Parent(std::string name, std::vector<QueueConfig> children, PropertyMap props = {}) {
+  QueueConfig q;
+  q.name = std::move(name);
+  q.queues = std::move(children);
+  q.properties = std::move(props);
+  return q;
+}
+
+SchedulerConfig Config(std::vector<QueueConfig> top, std::string node_policy = "") {
+  SchedulerConfig config;
+  PartitionConfig& p = config.partitions.emplace_back();
+  p.name = "default";
+  QueueConfig root = Parent("root", std::move(top));
+  root.submit_acl = "*";
+  p.queues.push_back(std::move(root));
+  p.node_sort_policy.type = std::move(node_policy);
+  return config;
+}
+
+class KernelTest : public ::testing::Test {
+ protected:
+  void Start(SchedulerConfig config) {
+    auto created = Kernel::Create(std::move(config));
+    ASSERT_TRUE(created.ok()) << created.status();
+    kernel_ = std::move(*created);
+  }
+  void Node(std::string id, int64_t memory, int64_t vcore) {
+    ASSERT_TRUE(
+        kernel_->AddNode({.id = id, .capacity = {{"memory", memory}, {"vcore", vcore}}}, &out_)
+            .ok());
+  }
+  void App(std::string id, std::string queue, std::string user = "u1") {
+    Tick();
+    ASSERT_TRUE(kernel_->AddApplication({.id = id, .queue = queue, .user = user}, &out_).ok());
+  }
+  void Ask(std::string app, std::string id, int64_t memory, int64_t vcore, int32_t priority = 0,
+           int64_t count = 1) {
+    Tick();
+    Quantities resources{{"memory", memory}};
+    if (vcore > 0) resources.push_back({"vcore", vcore});
+    ASSERT_TRUE(kernel_
+                    ->AddAsk({.app = app,
+                              .id = id,
+                              .resources = resources,
+                              .priority = priority,
+                              .count = count},
+                             &out_)
+                    .ok());
+  }
+  void Tick() { ASSERT_TRUE(kernel_->Advance(1, &out_).ok()); }
+  void Schedule() {
+    Tick();
+    ASSERT_TRUE(kernel_->Schedule(0, "", &out_).ok());
+    ASSERT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
+  }
+  // "app/ask@node" for every allocation so far.
+  std::vector<std::string> Allocations() const {
+    std::vector<std::string> result;
+    for (const Decision& d : out_) {
+      if (d.type == DecisionType::kAllocation) {
+        result.push_back(std::string(d.app) + "/" + std::string(d.ask) + "@" + std::string(d.node));
+      }
+    }
+    return result;
+  }
+
+  std::unique_ptr<Kernel> kernel_;
+  std::vector<Decision> out_;
+};
+
+TEST_F(KernelTest, PriorityTreeOfSeed000FollowsEffectivePriorities) {
+  Start(Config({Parent("system", {Leaf("system-normal", {{"priority.offset", "0"}}),
+                                  Leaf("system-high", {{"priority.offset", "1000"}}),
+                                  Leaf("system-low", {{"priority.offset", "-1000"}})}),
+                Parent("tenants",
+                       {Parent("tenant-a", {Leaf("child-a-1"), Leaf("child-a-2")},
+                               {{"priority.policy", "fence"}, {"priority.offset", "10"}}),
+                        Parent("tenant-b", {Leaf("child-b-1"), Leaf("child-b-2")},
+                               {{"priority.policy", "fence"}, {"priority.offset", "0"}})},
+                       {{"priority.policy", "fence"}})}));
+  Node("node-1", 100000, 1000);
+  App("high", "root.system.system-high");
+  App("normal", "root.system.system-normal");
+  App("low", "root.system.system-low");
+  App("a1", "root.tenants.tenant-a.child-a-1");
+  App("a2", "root.tenants.tenant-a.child-a-2");
+  App("b1", "root.tenants.tenant-b.child-b-1");
+  App("b2", "root.tenants.tenant-b.child-b-2");
+  Ask("high", "p1", 10, 1, 1);
+  Ask("normal", "p10", 10, 1, 10);
+  Ask("normal", "p2", 10, 1, 2);
+  Ask("low", "p3", 10, 1, 3);
+  Ask("a1", "p8", 10, 1, 8);
+  Ask("a1", "p5", 10, 1, 5);
+  Ask("a2", "p6", 10, 1, 6);
+  Ask("a2", "p4", 10, 1, 4);
+  Ask("b1", "p9", 10, 1, 9);
+  Ask("b1", "p7", 10, 1, 7);
+  Ask("b2", "p8", 10, 1, 8);
+  EXPECT_EQ(kernel_->GetQueue("default", "root.system").value().priority, 1001);
+  EXPECT_EQ(kernel_->GetQueue("default", "root.system.system-low").value().priority, -997);
+  EXPECT_EQ(kernel_->GetQueue("default", "root.tenants").value().priority, 0);
+  EXPECT_EQ(kernel_->GetQueue("default", "root.tenants.tenant-a").value().priority, 10);
+  Schedule();
+  EXPECT_THAT(Allocations(),
+              ElementsAre("high/p1@node-1", "normal/p10@node-1", "normal/p2@node-1", "a1/p8@node-1",
+                          "a2/p6@node-1", "a1/p5@node-1", "a2/p4@node-1", "b1/p9@node-1",
+                          "b2/p8@node-1", "b1/p7@node-1", "low/p3@node-1"));
+  EXPECT_FALSE(kernel_->GetQueue("default", "root").value().has_pending_priority);
+}
+
+TEST_F(KernelTest, FairQueuesFollowGuaranteedShareThenPending) {
+  QueueConfig small = Leaf("small");
+  small.resources.guaranteed = QuantityMap{{"memory", 97}};
+  QueueConfig large = Leaf("large");
+  large.resources.guaranteed = QuantityMap{{"memory", 211}};
+  Start(Config({small, large}));
+  Node("node-1", 10000, 100);
+  App("s", "root.small");
+  App("l", "root.large");
+  Ask("s", "s", 10, 0, 0, 5);
+  Ask("l", "l", 10, 0, 0, 9);
+  Schedule();
+  std::vector<std::string> apps;
+  for (const std::string& a : Allocations()) apps.push_back(a.substr(0, 1));
+  EXPECT_THAT(apps,
+              ElementsAre("l", "s", "l", "l", "s", "l", "l", "s", "l", "l", "s", "l", "l", "s"));
+}
+
+TEST_F(KernelTest, NodeFairPicksLeastUsedThenId) {
+  Start(Config({Leaf("q")}));
+  Node("node-b", 400, 40);
+  Node("node-a", 100, 10);
+  Node("node-c", 200, 20);
+  App("app", "root.q");
+  Ask("app", "t", 50, 5, 0, 8);
+  Schedule();
+  EXPECT_THAT(Allocations(),
+              ElementsAre("app/t@node-a", "app/t@node-b", "app/t@node-c", "app/t@node-b",
+                          "app/t@node-b", "app/t@node-c", "app/t@node-b", "app/t@node-a"));
+}
+
+TEST_F(KernelTest, NodeBinpackingFillsMostUsedFirst) {
+  Start(Config({Leaf("q")}, "binpacking"));
+  Node("node-b", 100, 10);
+  Node("node-a", 100, 10);
+  Node("node-c", 300, 30);
+  App("app", "root.q");
+  Ask("app", "big", 70, 1, 0, 2);
+  Ask("app", "small", 20, 2, -1, 6);
+  Schedule();
+  EXPECT_THAT(Allocations(), ElementsAre("app/big@node-a", "app/big@node-b", "app/small@node-a",
+                                         "app/small@node-b", "app/small@node-c", "app/small@node-c",
+                                         "app/small@node-c", "app/small@node-c"));
+}
+
+TEST_F(KernelTest, ReservationHidesNodeUntilItFreesUp) {
+  Start(Config({Leaf("a"), Leaf("b")}));
+  Node("node-1", 100, 10);
+  Node("node-2", 100, 10);
+  App("small", "root.a");
+  Ask("small", "s1", 30, 1, 0, 2);
+  Schedule();
+  App("big", "root.b");
+  Ask("big", "b1", 80, 1, 10);
+  Schedule();
+  ASSERT_TRUE(kernel_->Advance(3000, &out_).ok());
+  Schedule();
+  Ask("small", "s2", 10, 1, 0, 3);
+  Schedule();
+  Tick();
+  ASSERT_TRUE(kernel_->ReleaseAllocation("default", "small", "s1", "node-1", &out_).ok());
+  Schedule();
+  Ask("small", "s3", 10, 1, 0, 2);
+  Schedule();
+  EXPECT_THAT(Allocations(), ElementsAre("small/s1@node-1", "small/s1@node-2", "small/s2@node-2",
+                                         "small/s2@node-2", "small/s2@node-2", "big/b1@node-1",
+                                         "small/s3@node-1", "small/s3@node-2"));
+}
+
+TEST_F(KernelTest, LeafMaxCapsTheQueueAndTheWalkMovesOn) {
+  QueueConfig capped = Leaf("capped");
+  capped.resources.max = QuantityMap{{"memory", 50}, {"vcore", 100000}};
+  Start(Config({capped, Leaf("free")}));
+  Node("node-1", 1000, 100);
+  App("c", "root.capped");
+  App("f", "root.free");
+  Ask("c", "c20", 20, 1, 100, 3);
+  Ask("c", "c10", 10, 1, 50, 2);
+  Ask("f", "f", 30, 1, 1, 2);
+  Schedule();
+  EXPECT_THAT(Allocations(), ElementsAre("c/c20@node-1", "c/c20@node-1", "c/c10@node-1",
+                                         "f/f@node-1", "f/f@node-1"));
+}
+
+TEST_F(KernelTest, SubmitAclRejectsWithReasonNamingUserAndQueue) {
+  SchedulerConfig config = Config({Leaf("secure"), Leaf("closed")});
+  config.partitions[0].queues[0].submit_acl = "";
+  config.partitions[0].queues[0].queues[0].submit_acl = "alice,bob devs";
+  Start(config);
+  App("ok", "root.secure", "alice");
+  App("bad", "root.secure", "carol");
+  Tick();
+  ASSERT_TRUE(
+      kernel_
+          ->AddApplication(
+              {.id = "grp", .queue = "root.secure", .user = "dave", .groups = {"ops", "devs"}},
+              &out_)
+          .ok());
+  std::vector<std::string> rejected;
+  for (const Decision& d : out_) {
+    if (d.type == DecisionType::kAppRejected) {
+      rejected.emplace_back(d.app);
+      EXPECT_THAT(d.reason, ::testing::HasSubstr("carol"));
+      EXPECT_THAT(d.reason, ::testing::HasSubstr("root.secure"));
+    }
+  }
+  EXPECT_THAT(rejected, ElementsAre("bad"));
+}
+
+TEST_F(KernelTest, RefusedCallsChangeNothing) {
+  Start(Config({Leaf("q")}));
+  Node("node-1", 100, 10);
+  App("app", "root.q");
+  Ask("app", "a", 10, 1, 5, 2);
+  auto before = kernel_->ListQueues("default").value();
+  size_t decisions = out_.size();
+  EXPECT_FALSE(
+      kernel_->AddAsk({.app = "nope", .id = "x", .resources = {{"memory", 1}}}, &out_).ok());
+  EXPECT_FALSE(
+      kernel_->AddAsk({.app = "app", .id = "x", .resources = {{"memory", -1}}}, &out_).ok());
+  EXPECT_FALSE(
+      kernel_->AddAsk({.app = "app", .id = "x", .resources = {{"memory", 0}}}, &out_).ok());
+  EXPECT_FALSE(
+      kernel_->AddAsk({.app = "app", .id = "x", .resources = {{"memory", 1}}, .count = 0}, &out_)
+          .ok());
+  EXPECT_FALSE(kernel_->AddNode({.id = "node-1", .capacity = {{"memory", 5}}}, &out_).ok());
+  EXPECT_FALSE(kernel_->RemoveNode("default", "ghost", &out_).ok());
+  EXPECT_FALSE(kernel_->ReleaseAllocation("default", "app", "a", "", &out_).ok());
+  EXPECT_FALSE(kernel_->Advance(-1, &out_).ok());
+  EXPECT_FALSE(kernel_->Schedule(0, "nope", &out_).ok());
+  EXPECT_EQ(out_.size(), decisions);
+  auto after = kernel_->ListQueues("default").value();
+  ASSERT_EQ(before.size(), after.size());
+  for (size_t i = 0; i < before.size(); ++i) {
+    EXPECT_EQ(before[i].priority, after[i].priority);
+    EXPECT_EQ(before[i].pending, after[i].pending);
+    EXPECT_EQ(before[i].allocated, after[i].allocated);
+  }
+  EXPECT_TRUE(kernel_->CheckConsistency().ok());
+}
+
+TEST_F(KernelTest, AppStatesFollowAllocationsTimersAndCompletion) {
+  Start(Config({Leaf("q")}));
+  Node("node-1", 100, 10);
+  App("app", "root.q");
+  EXPECT_EQ(kernel_->GetApplication("default", "app").value().state, AppState::kNew);
+  Ask("app", "a", 10, 1, 0, 1);
+  EXPECT_EQ(kernel_->GetApplication("default", "app").value().state, AppState::kAccepted);
+  Schedule();
+  EXPECT_EQ(kernel_->GetApplication("default", "app").value().state, AppState::kStarting);
+  ASSERT_TRUE(kernel_->Advance(5 * 60 * 1000, &out_).ok());
+  EXPECT_EQ(kernel_->GetApplication("default", "app").value().state, AppState::kRunning);
+  ASSERT_TRUE(kernel_->ReleaseAllocation("default", "app", "a", "", &out_).ok());
+  EXPECT_EQ(kernel_->GetApplication("default", "app").value().state, AppState::kCompleting);
+  ASSERT_TRUE(kernel_->Advance(30 * 1000, &out_).ok());
+  EXPECT_EQ(kernel_->GetApplication("default", "app").value().state, AppState::kCompleted);
+  EXPECT_TRUE(kernel_->CheckConsistency().ok());
+  // The id may be reused once the application completed.
+  App("app", "root.q");
+  EXPECT_EQ(kernel_->GetApplication("default", "app").value().state, AppState::kNew);
+}
+
+TEST_F(KernelTest, StateAwareAdmitsOneAcceptedAppAtATime) {
+  Start(Config({Leaf("q", {{"application.sort.policy", "stateaware"}})}));
+  Node("node-1", 1000, 100);
+  App("first", "root.q");
+  App("second", "root.q");
+  Ask("first", "a", 10, 1, 0, 1);
+  Ask("second", "b", 10, 1, 9, 2);
+  Schedule();
+  // `first` (the oldest Accepted app) goes Starting with its only allocation and then blocks
+  // the Accepted `second`, despite its higher priority, until the 5-minute timer fires.
+  EXPECT_THAT(Allocations(), ElementsAre("first/a@node-1"));
+  EXPECT_THAT(kernel_->ExplainPending()[0].reason, ::testing::HasSubstr("Starting"));
+  ASSERT_TRUE(kernel_->Advance(5 * 60 * 1000, &out_).ok());
+  EXPECT_EQ(kernel_->GetApplication("default", "first").value().state, AppState::kRunning);
+  Schedule();
+  EXPECT_THAT(Allocations(), ElementsAre("first/a@node-1", "second/b@node-1", "second/b@node-1"));
+}
+
+TEST_F(KernelTest, MaxApplicationsGatesAcceptedApps) {
+  QueueConfig q = Leaf("q");
+  q.max_applications = 1;
+  Start(Config({q}));
+  Node("node-1", 1000, 100);
+  App("one", "root.q");
+  App("two", "root.q");
+  Ask("one", "a", 10, 1, 0, 1);
+  Ask("two", "b", 10, 1, 0, 1);
+  Schedule();
+  EXPECT_THAT(Allocations(), ElementsAre("one/a@node-1"));
+  auto explanations = kernel_->ExplainPending();
+  ASSERT_EQ(explanations.size(), 1u);
+  EXPECT_THAT(explanations[0].reason, ::testing::HasSubstr("maxapplications"));
+}
+
+TEST_F(KernelTest, ReloadChangesOffsetsAtOnceAndRefusedReloadChangesNothing) {
+  Start(Config({Leaf("a"), Leaf("b")}));
+  Node("node-1", 1000, 100);
+  App("x", "root.a");
+  Ask("x", "k", 10, 1, 5, 1);
+  EXPECT_EQ(kernel_->GetQueue("default", "root.a").value().priority, 5);
+  SchedulerConfig next = Config({Leaf("a", {{"priority.offset", "100"}}), Leaf("b")});
+  ASSERT_TRUE(kernel_->UpdateConfig(next, &out_).ok());
+  EXPECT_EQ(kernel_->GetQueue("default", "root.a").value().priority, 105);
+  EXPECT_EQ(kernel_->GetQueue("default", "root").value().priority, 105);
+  // `a` holds an application: it cannot become a parent.
+  SchedulerConfig bad = Config({Parent("a", {Leaf("inner")}), Leaf("b")});
+  EXPECT_FALSE(kernel_->UpdateConfig(bad, &out_).ok());
+  EXPECT_EQ(kernel_->GetQueue("default", "root.a").value().priority, 105);
+  EXPECT_TRUE(kernel_->GetQueue("default", "root.a").value().is_leaf);
+  EXPECT_TRUE(kernel_->CheckConsistency().ok());
+}
+
+}  // namespace
+}  // namespace allocore
