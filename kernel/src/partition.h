@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,7 @@
 #include "allocore/resource.h"
 #include "names.h"
 #include "order_key.h"
+#include "placement.h"
 #include "queue_properties.h"
 
 namespace allocore::internal {
@@ -63,6 +65,14 @@ struct KernelContext {
 
 enum class QueueState : uint8_t { kActive, kDraining, kStopped };
 
+// What a dynamic leaf created below a parent starts with (§3.4).
+struct ChildTemplate {
+  PropertyMap properties;
+  std::optional<Resource> guaranteed;
+  std::optional<Resource> max;
+  uint64_t max_apps = 0;
+};
+
 struct Queue {
   std::string_view name;  // lower-case
   std::string_view path;
@@ -80,6 +90,7 @@ struct Queue {
   uint64_t max_apps = 0;
   Acl submit_acl;
   Acl admin_acl;
+  std::shared_ptr<const ChildTemplate> child_template;  // own, or inherited from the parent
 
   Resource allocated;
   Resource pending;
@@ -229,6 +240,11 @@ class Partition {
                                 const PropertyMap& parent_properties, int64_t order,
                                 absl::flat_hash_set<uint32_t>* seen);
   void RemoveDrainedQueues();
+  // Creates the missing queues of `path` below its deepest existing ancestor (§3.3).
+  absl::StatusOr<uint32_t> CreateDynamicQueues(std::string_view path);
+  // Runs the placement rules; returns the target path or the rejection reason (as error).
+  absl::StatusOr<std::string> PlaceApplication(const AppSpec& spec, std::string_view user,
+                                               const std::vector<std::string_view>& groups);
   bool SubmitAllowed(uint32_t queue, std::string_view user,
                      const std::vector<std::string_view>& groups) const;
 
@@ -309,6 +325,7 @@ class Partition {
   Resource cluster_capacity_;
   bool has_nodes_ever_ = false;
   int64_t total_reservations_ = 0;
+  PlacementRules placement_;
   NodePolicy node_policy_ = NodePolicy::kFair;
   std::vector<std::pair<int, double>> node_weights_;  // (type, weight > 0)
   int64_t next_sibling_order_ = 0;

@@ -118,8 +118,24 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     queue.max_apps = config.max_applications;
     queue.submit_acl = Acl::Parse(config.submit_acl);
     queue.admin_acl = Acl::Parse(config.admin_acl);
+    queue.child_template = parent == kNoSlot ? nullptr : queues_[parent].child_template;
     queue.leaf =
         parent != kNoSlot && !config.parent && config.queues.empty() && queue.children.empty();
+  }
+  if (const auto& tc = config.child_template;
+      tc && (tc->max_applications != 0 || !tc->properties.empty() ||
+             (tc->resources.guaranteed && !tc->resources.guaranteed->empty()) ||
+             (tc->resources.max && !tc->resources.max->empty()))) {
+    auto child_template = std::make_shared<ChildTemplate>();
+    child_template->properties = tc->properties;
+    auto template_guaranteed = ToLimit(tc->resources.guaranteed);
+    if (!template_guaranteed.ok()) return template_guaranteed.status();
+    auto template_max = ToLimit(tc->resources.max);
+    if (!template_max.ok()) return template_max.status();
+    child_template->guaranteed = *template_guaranteed;
+    child_template->max = *template_max;
+    child_template->max_apps = tc->max_applications;
+    queues_[q].child_template = std::move(child_template);
   }
   PropertyMap properties = queues_[q].properties;
   for (size_t i = 0; i < config.queues.size(); ++i) {
@@ -136,6 +152,8 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   if (config.queues.size() != 1) {
     return absl::InvalidArgumentError("partition config must hold exactly the root queue");
   }
+  auto placement = PlacementRules::Build(config.placement_rules);
+  if (!placement.ok()) return placement.status();
   if (dry_run) {
     // A leaf holding applications cannot become a parent, and a queue with live children
     // cannot become a leaf.
@@ -185,6 +203,7 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
     return absl::OkStatus();
   }
 
+  placement_ = std::move(*placement);
   node_policy_ =
       config.node_sort_policy.type == "binpacking" ? NodePolicy::kBinPacking : NodePolicy::kFair;
   node_weights_.clear();
@@ -248,6 +267,104 @@ void Partition::RemoveDrainedQueues() {
       removed = true;
     }
   }
+}
+
+absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
+  std::vector<absl::string_view> parts =
+      absl::StrSplit(absl::string_view(path.data(), path.size()), '.');
+  if (parts.empty() || Lower({parts[0].data(), parts[0].size()}) != "root") {
+    return absl::InvalidArgumentError(Cat("queue path ", path, " does not start with root"));
+  }
+  uint32_t q = root_;
+  size_t i = 1;
+  for (; i < parts.size(); ++i) {
+    uint32_t next = kNoSlot;
+    std::string lower = Lower({parts[i].data(), parts[i].size()});
+    for (uint32_t child : queues_[q].children) {
+      if (queues_[child].alive && queues_[child].name == lower) next = child;
+    }
+    if (next == kNoSlot) break;
+    q = next;
+  }
+  if (i == parts.size()) return q;
+  if (queues_[q].leaf) {
+    return absl::FailedPreconditionError(
+        Cat("queue ", queues_[q].path, " is a leaf and cannot get child queues"));
+  }
+  if (queues_[q].state != QueueState::kActive) {
+    return absl::FailedPreconditionError(
+        Cat("queue ", queues_[q].path, " is draining and cannot get new child queues"));
+  }
+  for (size_t k = i; k < parts.size(); ++k) {
+    absl::string_view raw = parts[k];
+    bool valid = !raw.empty() && raw.size() <= 64;
+    for (char c : raw) {
+      valid &= absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    }
+    if (!valid) {
+      return absl::InvalidArgumentError(
+          Cat("'", std::string_view(raw.data(), raw.size()),
+              "' is not a valid queue name (1 to 64 of a-z A-Z 0-9 _ -)"));
+    }
+  }
+  for (; i < parts.size(); ++i) {
+    uint32_t parent = q;
+    q = NewQueue({parts[i].data(), parts[i].size()}, parent, /*dynamic=*/true);
+    Queue& queue = queues_[q];
+    const Queue& up = queues_[parent];
+    queue.child_template = up.child_template;
+    queue.leaf = i + 1 == parts.size();
+    if (!queue.leaf) continue;
+    if (up.child_template) {
+      queue.properties = up.child_template->properties;
+      queue.guaranteed = up.child_template->guaranteed;
+      queue.max = up.child_template->max;
+      queue.max_apps = up.child_template->max_apps;
+    } else {
+      for (const auto& [key, value] : up.properties) {
+        if (key == "application.sort.policy") queue.properties.emplace_back(key, value);
+      }
+    }
+    queue.props = ParseQueueProperties(queue.properties);
+  }
+  return q;
+}
+
+absl::StatusOr<std::string> Partition::PlaceApplication(
+    const AppSpec& spec, std::string_view user, const std::vector<std::string_view>& groups) {
+  QueueView view{
+      [this](std::string_view p) { return FindQueue(p) != kNoSlot; },
+      [this](std::string_view p) {
+        uint32_t q = FindQueue(p);
+        return q != kNoSlot && queues_[q].leaf;
+      },
+  };
+  PlacementRequest request{spec.queue, user, &groups, &spec.tags};
+  for (const auto& rule : placement_.rules()) {
+    auto placed = PlacementRules::Place(*rule, request, view);
+    if (!placed.ok()) {
+      return absl::InvalidArgumentError(Cat("failed to place application ", spec.id, " of user ",
+                                            user, ": rule '", rule->name,
+                                            "': ", placed.status().message()));
+    }
+    if (placed->queue.empty()) continue;
+    uint32_t q = FindQueue(placed->queue);
+    if (q == kNoSlot) {
+      // Deepest existing ancestor decides the access.
+      std::string ancestor = placed->queue;
+      while (q == kNoSlot && ancestor.find('.') != std::string::npos) {
+        ancestor.resize(ancestor.rfind('.'));
+        q = FindQueue(ancestor);
+      }
+      if (q == kNoSlot || !SubmitAllowed(q, user, groups)) continue;
+    } else if (!queues_[q].leaf || !SubmitAllowed(q, user, groups)) {
+      continue;
+    }
+    return Lower(placed->queue);
+  }
+  return absl::NotFoundError(Cat("application ", spec.id, " of user ", user,
+                                 " rejected: no placement rule matched a queue the user may "
+                                 "submit to"));
 }
 
 bool Partition::SubmitAllowed(uint32_t queue, std::string_view user,

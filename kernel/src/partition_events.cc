@@ -167,10 +167,25 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   for (const std::string& g : spec.groups) groups.push_back(context_->names.Intern(g));
   std::string_view user = context_->names.Intern(spec.user);
   if (groups.empty()) groups.push_back(user);
-  uint32_t queue = FindQueue(spec.queue);
-  if (queue == kNoSlot) {
-    return reject(Cat("application ", spec.id, " rejected: queue '", spec.queue,
-                      "' does not exist and there are no placement rules to create it"));
+  uint32_t queue = kNoSlot;
+  if (!placement_.empty()) {
+    auto target = PlaceApplication(spec, user, groups);
+    if (!target.ok()) return reject(std::string(target.status().message()));
+    queue = FindQueue(*target);
+    if (queue == kNoSlot) {
+      auto created = CreateDynamicQueues(*target);
+      if (!created.ok()) {
+        return reject(Cat("failed to create rule based queue ", *target, " for application ",
+                          spec.id, " of user ", spec.user, ": ", created.status().message()));
+      }
+      queue = *created;
+    }
+  } else {
+    queue = FindQueue(spec.queue);
+    if (queue == kNoSlot) {
+      return reject(Cat("application ", spec.id, " rejected: queue '", spec.queue,
+                        "' does not exist and there are no placement rules to create it"));
+    }
   }
   if (!queues_[queue].leaf) {
     return reject(Cat("application ", spec.id, " rejected: queue ", queues_[queue].path,
@@ -179,8 +194,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   if (!SubmitAllowed(queue, user, groups)) {
     return reject(Cat("no submit permission on queue ", queues_[queue].path, " for user ",
                       spec.user,
-                      " (submitacl and adminacl of the queue and its "
-                      "ancestors deny it)"));
+                      " (submitacl and adminacl of the queue and its ancestors deny it)"));
   }
   uint32_t slot = TakeSlot(apps_, free_apps_);
   App& a = apps_[slot];

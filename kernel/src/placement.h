@@ -1,0 +1,92 @@
+// kernel/src/placement.h — placement rules: which queue an application lands in (§8.2, §8.3).
+//
+// Rules are evaluated in configured order. A rule first applies its filter, then derives a
+// queue name (provided / user / tag / fixed), qualified under the result of its parent rule or
+// under `root`. The partition then checks the candidate (existing leaf with submit access, or
+// creatable below an existing non-leaf ancestor with submit access) and moves on to the next
+// rule when the candidate does not qualify.
+#ifndef ALLOCORE_KERNEL_SRC_PLACEMENT_H_
+#define ALLOCORE_KERNEL_SRC_PLACEMENT_H_
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "allocore/config.h"
+#include "allocore/kernel.h"
+
+namespace allocore::internal {
+
+class PlacementFilter {
+ public:
+  static PlacementFilter Build(const FilterConfig& config);
+  bool Allows(std::string_view user, const std::vector<std::string_view>& groups) const;
+
+ private:
+  struct Matcher {
+    std::vector<std::string> exact;
+    std::optional<std::regex> pattern;
+    bool broken_pattern = false;  // a pattern that does not compile matches nobody
+    bool Matches(std::string_view name) const;
+    bool empty() const { return exact.empty() && !pattern && !broken_pattern; }
+  };
+  bool allow_ = true;
+  Matcher users_;
+  Matcher groups_;
+};
+
+enum class PlacementRuleKind { kProvided, kUser, kTag, kFixed, kRecovery };
+
+struct PlacementRule {
+  PlacementRuleKind kind = PlacementRuleKind::kProvided;
+  std::string name;  // as configured, for messages
+  bool create = false;
+  std::string value;
+  PlacementFilter filter;
+  std::shared_ptr<PlacementRule> parent;
+};
+
+// What a rule needs to know about the queue tree.
+struct QueueView {
+  std::function<bool(std::string_view path)> exists;
+  std::function<bool(std::string_view path)> is_leaf;
+};
+
+struct PlacementRequest {
+  std::string_view queue;  // as submitted, may be empty
+  std::string_view user;
+  const std::vector<std::string_view>* groups;
+  const Tags* tags;
+};
+
+// The queue a rule produced: empty `queue` = the rule did not match.
+struct RulePlacement {
+  std::string queue;
+};
+
+class PlacementRules {
+ public:
+  // Fails for an unknown rule name, tag/fixed without value, or a qualified fixed value with a
+  // parent rule (the validator reports the same conditions with locations).
+  static absl::StatusOr<PlacementRules> Build(const std::vector<PlacementRuleConfig>& configs);
+
+  bool empty() const { return rules_.empty(); }
+  const std::vector<std::shared_ptr<PlacementRule>>& rules() const { return rules_; }
+
+  // Runs one rule (and its parent chain). Errors stop the whole placement.
+  static absl::StatusOr<RulePlacement> Place(const PlacementRule& rule,
+                                             const PlacementRequest& request,
+                                             const QueueView& view);
+
+ private:
+  std::vector<std::shared_ptr<PlacementRule>> rules_;
+};
+
+}  // namespace allocore::internal
+
+#endif  // ALLOCORE_KERNEL_SRC_PLACEMENT_H_
