@@ -65,6 +65,25 @@ struct KernelContext {
 
 enum class QueueState : uint8_t { kActive, kDraining, kStopped };
 
+// User and group limits of one queue (YuniKorn 1.4+ enforcement, Appendix A.2).
+struct Limit {
+  std::optional<Resource> max_resources;
+  uint64_t max_apps = 0;  // 0 = not limited
+};
+struct LimitUsage {
+  Resource allocated;
+  int64_t running_apps = 0;
+};
+struct QueueLimits {
+  absl::flat_hash_map<std::string, Limit> users;
+  absl::flat_hash_map<std::string, Limit> groups;
+  std::vector<std::string> group_order;  // configured groups, in config order
+  std::optional<Limit> any_user;         // wildcard "*"
+  std::optional<Limit> any_group;
+  absl::flat_hash_map<std::string_view, LimitUsage> user_usage;
+  absl::flat_hash_map<std::string_view, LimitUsage> group_usage;
+};
+
 // What a dynamic leaf created below a parent starts with (§3.4).
 struct ChildTemplate {
   PropertyMap properties;
@@ -91,6 +110,7 @@ struct Queue {
   Acl submit_acl;
   Acl admin_acl;
   std::shared_ptr<const ChildTemplate> child_template;  // own, or inherited from the parent
+  std::unique_ptr<QueueLimits> limits;                  // null when no limit is configured
 
   Resource allocated;
   Resource pending;
@@ -145,6 +165,8 @@ struct App {
   uint32_t queue = kNoSlot;
   std::string_view user;
   std::vector<std::string_view> groups;
+  std::string_view limit_group;    // the group whose limits apply (empty: none)
+  bool counted_in_limits = false;  // counts as a running application of its user and group
   AppState state = AppState::kNew;
   int64_t submission_seq = 0;
   bool stateaware_disabled = false;
@@ -298,6 +320,17 @@ class Partition {
                                  std::vector<Decision>* out);
   void MarkAllocatingAccepted(uint32_t app);
 
+  // --- user and group limits -----------------------------------------------------------
+  absl::Status ApplyLimits(const QueueConfig& config, uint32_t queue,
+                           const std::vector<LimitConfig>* partition_limits);
+  std::string_view ChooseLimitGroup(uint32_t app) const;
+  bool LimitsAllowNewApp(uint32_t app, std::string* why) const;
+  // Remaining room under every user/group maxresources on the app's path (nullopt: none).
+  std::optional<Resource> LimitHeadroom(uint32_t app) const;
+  // Adds (or with `release`, removes) `amount` and `running_delta` running applications to the
+  // user's and group's usage on every level of the app's path.
+  void TrackLimitUsage(uint32_t app, const Resource& amount, bool release, int64_t running_delta);
+
   // --- helpers ------------------------------------------------------------------------
   absl::StatusOr<Resource> ToResource(const Quantities& quantities, std::string_view what);
   absl::StatusOr<std::optional<Resource>> ToLimit(const std::optional<QuantityMap>& quantities);
@@ -326,6 +359,8 @@ class Partition {
   bool has_nodes_ever_ = false;
   int64_t total_reservations_ = 0;
   PlacementRules placement_;
+  bool has_limits_ = false;
+  const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;
   std::vector<std::pair<int, double>> node_weights_;  // (type, weight > 0)
   int64_t next_sibling_order_ = 0;

@@ -137,6 +137,8 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     child_template->max_apps = tc->max_applications;
     queues_[q].child_template = std::move(child_template);
   }
+  absl::Status limits = ApplyLimits(config, q, parent == kNoSlot ? partition_limits_ : nullptr);
+  if (!limits.ok()) return limits;
   PropertyMap properties = queues_[q].properties;
   for (size_t i = 0; i < config.queues.size(); ++i) {
     absl::Status status =
@@ -222,7 +224,10 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   }
 
   absl::flat_hash_set<uint32_t> seen;
+  has_limits_ = false;
+  partition_limits_ = &config.limits;
   absl::Status status = ApplyQueueConfig(config.queues[0], kNoSlot, {}, 0, &seen);
+  partition_limits_ = nullptr;
   if (!status.ok()) return status;
   // Configured queues missing from the new config drain, and go once empty (§2.7).
   for (uint32_t q = 0; q < queues_.size(); ++q) {

@@ -212,6 +212,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   }
   apps_by_id_[a.id] = slot;
   queues_[queue].apps.insert({a.submission_seq, slot});
+  if (has_limits_) apps_[slot].limit_group = ChooseLimitGroup(slot);
   return absl::OkStatus();
 }
 
@@ -247,6 +248,10 @@ void Partition::DetachApp(uint32_t app) {
     }
   }
   if (a.state == AppState::kStarting) --leaf.starting_apps;
+  if (a.counted_in_limits) {
+    TrackLimitUsage(app, a.allocated, true, -1);
+    a.counted_in_limits = false;
+  }
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
     queues_[q].allocating_accepted.erase(app);
   }
@@ -414,7 +419,10 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>
   std::erase(k.allocations, allocation);
   a.allocated = SubClampNegative(a.allocated, alloc.resource);
   --a.live_allocations;
-  if (a.in_queue) SubFromPath(a.queue, &Queue::allocated, alloc.resource);
+  if (a.in_queue) {
+    SubFromPath(a.queue, &Queue::allocated, alloc.resource);
+    TrackLimitUsage(alloc.app, alloc.resource, true, 0);
+  }
   Decision d;
   d.type = DecisionType::kRelease;
   d.partition = name_;
@@ -458,6 +466,13 @@ void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out
         --queue.running_apps;
       }
     }
+  }
+  if (a.in_queue && !was_running && is_running && !a.counted_in_limits) {
+    TrackLimitUsage(app, Resource{}, false, +1);
+    a.counted_in_limits = true;
+  } else if (a.counted_in_limits && was_running && !is_running) {
+    TrackLimitUsage(app, Resource{}, true, -1);
+    a.counted_in_limits = false;
   }
   a.state = to;
   EmitState(app, from, to, out);

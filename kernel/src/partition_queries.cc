@@ -123,6 +123,11 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
             break;
           }
         }
+      } else if (std::string why; a.state == AppState::kAccepted && !LimitsAllowNewApp(app, &why)) {
+        e.reason = why;
+      } else if (auto lh = LimitHeadroom(app); lh && !FitInMaxUndef(*lh, k.resource)) {
+        e.reason = Cat("user/group maxresources reached: the ask needs ",
+                       ToString(k.resource, types), ", the limits leave ", ToString(*lh, types));
       } else if (!FitInMaxUndef(headroom, k.resource)) {
         // Name the highest queue whose own remaining limit is too small.
         std::string blocker = "root (cluster capacity)";

@@ -168,7 +168,7 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
     const App& a = apps_[app];
     if (a.state == AppState::kAccepted) {
       if (stateaware && app != admitted) continue;
-      if (!CanRunApp(app)) continue;
+      if (!CanRunApp(app) || !LimitsAllowNewApp(app, nullptr)) continue;
     }
     Outcome result = TryAllocateApp(app, headroom, out);
     if (result != Outcome::kNone) {
@@ -181,8 +181,11 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
 
 Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headroom,
                                              std::vector<Decision>* out) {
+  std::optional<Resource> limit_headroom = LimitHeadroom(app);
   for (const AskKey& key : apps_[app].ask_order) {
-    if (!FitInMaxUndef(headroom, asks_[key.slot].resource)) continue;
+    const Resource& wanted = asks_[key.slot].resource;
+    if (!FitInMaxUndef(headroom, wanted)) continue;
+    if (limit_headroom && !FitInMaxUndef(*limit_headroom, wanted)) continue;
     Outcome result = TryNodes(key.slot, out);
     if (result != Outcome::kNone) return result;
   }
@@ -264,6 +267,7 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   a.allocated = Add(a.allocated, k.resource);
   ++a.live_allocations;
   AddToPath(a.queue, &Queue::allocated, k.resource);
+  TrackLimitUsage(app, k.resource, false, 0);
 
   Decision d;
   d.type = DecisionType::kAllocation;
@@ -343,7 +347,10 @@ Partition::Outcome Partition::TryReservedAllocate(uint32_t queue, bool* changed,
   Resource headroom = Headroom(queue);
   for (auto [seq, app] : q.apps) {
     if (apps_[app].reservations.empty()) continue;
-    if (apps_[app].state == AppState::kAccepted && !CanRunApp(app)) continue;
+    if (apps_[app].state == AppState::kAccepted &&
+        (!CanRunApp(app) || !LimitsAllowNewApp(app, nullptr))) {
+      continue;
+    }
     Outcome result = TryReservedAllocateApp(app, headroom, changed, out);
     if (result != Outcome::kNone) {
       if (apps_[app].state == AppState::kAccepted) MarkAllocatingAccepted(app);
@@ -357,6 +364,11 @@ Partition::Outcome Partition::TryReservedAllocate(uint32_t queue, bool* changed,
 Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resource& headroom,
                                                      bool* changed, std::vector<Decision>* out) {
   const std::vector<Reservation>& reservations = apps_[app].reservations;
+  std::optional<Resource> limit_headroom = LimitHeadroom(app);
+  auto fits = [&](const Resource& wanted) {
+    return FitInMaxUndef(headroom, wanted) &&
+           (!limit_headroom || FitInMaxUndef(*limit_headroom, wanted));
+  };
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
     const Ask& k = asks_[r.ask];
@@ -365,7 +377,7 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
       *changed = true;
       return Outcome::kNone;
     }
-    if (!FitInMaxUndef(headroom, k.resource)) continue;
+    if (!fits(k.resource)) continue;
     if (NodeCanTake(r.node, r.ask)) {
       Allocate(r.ask, r.node, r.node, out);
       return Outcome::kAllocated;
@@ -375,7 +387,7 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
     const Ask& k = asks_[r.ask];
-    if (!FitInMaxUndef(headroom, k.resource)) continue;
+    if (!fits(k.resource)) continue;
     for (const NodeKey& key : node_order_) {
       const Node& n = nodes_[key.slot];
       if (n.reservation || !n.schedulable || !FitIn(n.capacity, k.resource)) continue;
