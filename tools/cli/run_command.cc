@@ -1,13 +1,375 @@
-// Placeholder until the command lands: says so honestly and fails.
+// allocore run — replay a scenario and print its decisions (shared/docs/scenario-format.md).
+//
+// Output goes through one large buffer written in 1 MiB chunks. Timing (--stats) is split as:
+//   parse   reading, YAML parsing, config decoding and validation of the scenario
+//   kernel  wall time inside kernel calls (Kernel::Create, nodes, clock ticks, every step)
+//   output  formatting records and writing them (and the --explain report)
+//   other   the rest of the wall time (the runner's bookkeeping, --check, clock reads)
+// The per-allocation latency is the wall time of a Schedule(max=1) call that made one
+// allocation: with --stats every `schedule` step is driven one allocation per call (the
+// decisions are the same as with one call per step; only the timing granularity changes).
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "allocore/adapters/decision_format.h"
+#include "allocore/adapters/queue_tree_format.h"
+#include "allocore/adapters/scenario.h"
+#include "cli_util.h"
 #include "commands.h"
 
 namespace allocore::cli {
+namespace {
 
-int RunCommand(int, char**) {
-  std::fprintf(stderr, "allocore run: not implemented yet\n");
-  return 1;
+using adapters::Record;
+using adapters::RecordType;
+using Clock = std::chrono::steady_clock;
+
+constexpr char kUsage[] =
+    "usage: allocore run [SCENARIO.yaml] [--check] [--format jsonl|table] [--quiet] [--stats]\n"
+    "                    [--explain]\n"
+    "\n"
+    "Replays a scenario (shared/docs/scenario-format.md) through the allocation kernel and\n"
+    "prints every decision. Without SCENARIO it runs the built-in priority-tree walk-through\n"
+    "(seeds/000_1ea72efb359d03ff.txt) and prints it as a table.\n"
+    "\n"
+    "  --check           compare the run with the scenario's expect: block; on a mismatch print\n"
+    "                    a diff on stderr and exit 1\n"
+    "  --format FORMAT   jsonl: one JSON object per decision (default when stdout is not a\n"
+    "                    terminal); table: aligned rows with the effective queue priorities\n"
+    "                    each allocation changed\n"
+    "  --quiet           no decision output\n"
+    "  --stats           on stderr: decisions, wall time, per-allocation latency p50/p99/max\n"
+    "                    (one Schedule(max=1) call per allocation) and the time split between\n"
+    "                    parsing, kernel and output\n"
+    "  --explain         after the run, why every still-pending ask is pending (JSON lines of\n"
+    "                    type \"pending\" in jsonl format)\n"
+    "  --help            this text\n"
+    "\n"
+    "exit codes: 0 ok, 1 expectation mismatch (--check), 2 unusable input (unreadable file, YAML\n"
+    "syntax error, invalid configuration, unknown step kind, bad option)\n";
+
+enum class Format { kAuto, kJsonl, kTable };
+
+struct Options {
+  std::string scenario;  // empty: the built-in default
+  bool check = false;
+  bool quiet = false;
+  bool stats = false;
+  bool explain = false;
+  Format format = Format::kAuto;
+};
+
+int64_t NanosSince(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+std::string View(const absl::Status& status) {
+  return {status.message().data(), status.message().size()};
+}
+
+// Counts records by type, writes JSON lines when asked, draws the progress line, and forwards
+// to the table collector in table mode.
+class RunSink : public adapters::RunObserver {
+ public:
+  RunSink(OutputBuffer* jsonl, adapters::RecordTable* table, bool progress)
+      : jsonl_(jsonl), table_(table), progress_(progress), start_(Clock::now()) {}
+
+  void OnRecord(const Record& record, const Kernel& kernel) override {
+    ++counts_[static_cast<size_t>(record.type)];
+    if (jsonl_ != nullptr) {
+      Clock::time_point start = Clock::now();
+      adapters::AppendJsonLine(record, jsonl_->text());
+      jsonl_->MaybeFlush();
+      output_nanos_ += NanosSince(start);
+    }
+    if (table_ != nullptr) table_->OnRecord(record, kernel);
+  }
+
+  void BeforeSchedule(const Kernel& kernel) override {
+    if (table_ != nullptr) table_->BeforeSchedule(kernel);
+  }
+
+  void OnProgress(int64_t step, int64_t total_steps) override {
+    if (!progress_) return;
+    Clock::time_point now = Clock::now();
+    if (now - start_ < std::chrono::seconds(1) || now - last_draw_ < std::chrono::milliseconds(200))
+      return;
+    last_draw_ = now;
+    drawn_ = true;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "\r\033[Kallocore run: step %lld/%lld, %lld allocations, %.1f s",
+                 static_cast<long long>(step), static_cast<long long>(total_steps),
+                 static_cast<long long>(count(RecordType::kAllocation)), seconds);
+    std::fflush(stderr);
+  }
+
+  // Clears the progress line, if one was drawn.
+  void EndProgress() {
+    if (drawn_) std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+  }
+
+  int64_t count(RecordType type) const { return counts_[static_cast<size_t>(type)]; }
+  int64_t output_nanos() const { return output_nanos_; }
+
+ private:
+  OutputBuffer* jsonl_;
+  adapters::RecordTable* table_;
+  bool progress_;
+  Clock::time_point start_;
+  Clock::time_point last_draw_;
+  bool drawn_ = false;
+  int64_t counts_[5] = {};
+  int64_t output_nanos_ = 0;
+};
+
+// Returns 0 and fills `options`, or the exit code to return (usage printed).
+int ParseArgs(int argc, char** argv, Options* options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return -1;
+    }
+    if (arg == "--check") {
+      options->check = true;
+    } else if (arg == "--quiet" || arg == "-q") {
+      options->quiet = true;
+    } else if (arg == "--stats") {
+      options->stats = true;
+    } else if (arg == "--explain") {
+      options->explain = true;
+    } else if (arg == "--format" || arg.starts_with("--format=")) {
+      std::string_view value;
+      if (arg == "--format") {
+        if (i + 1 >= argc) {
+          std::fprintf(stderr, "allocore run: --format needs a value (jsonl or table)\n");
+          return 2;
+        }
+        value = argv[++i];
+      } else {
+        value = arg.substr(std::string_view("--format=").size());
+      }
+      if (value == "jsonl") {
+        options->format = Format::kJsonl;
+      } else if (value == "table") {
+        options->format = Format::kTable;
+      } else {
+        std::fprintf(stderr, "allocore run: unknown format '%.*s' (jsonl or table)\n",
+                     static_cast<int>(value.size()), value.data());
+        return 2;
+      }
+    } else if (arg.starts_with("-") && arg != "-") {
+      std::fprintf(stderr, "allocore run: unknown option '%s'\n\n%s", argv[i], kUsage);
+      return 2;
+    } else if (!options->scenario.empty()) {
+      std::fprintf(stderr, "allocore run: one scenario at a time ('%s' and '%s')\n",
+                   options->scenario.c_str(), argv[i]);
+      return 2;
+    } else {
+      options->scenario = arg;
+    }
+  }
+  return 0;
+}
+
+// The header of the built-in walk-through: what it is and the queue tree it starts from.
+void AppendWalkthroughHeader(const adapters::RecordTable& table, const Kernel& kernel,
+                             std::string* out) {
+  *out +=
+      "allocore: the priority tree of YuniKorn's \"App & Queue Priorities\" "
+      "(seeds/000_1ea72efb359d03ff.txt)\n"
+      "\n"
+      "Seven apps under offset and fenced queues ask for 11 allocations on one ample node, so\n"
+      "the order is decided by effective queue priority alone. The queue order is re-evaluated\n"
+      "after every allocation.\n"
+      "\n"
+      "Effective queue priorities before scheduling:\n"
+      "\n";
+  for (const auto& [partition, queues] : table.initial_queues()) {
+    adapters::AppendQueueTreeText(queues, kernel.resource_types(),
+                                  adapters::QueueTreeDetail::kPriorities, out, "  ");
+  }
+  *out += "\nAllocations, in order:\n\n";
+}
+
+void AppendStats(const Options& options, const adapters::RunResult& run, const RunSink& sink,
+                 int64_t wall_nanos, int64_t parse_nanos, int64_t output_nanos, std::string* out) {
+  const int64_t allocations = sink.count(RecordType::kAllocation);
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "stats: %lld decisions (%lld allocations, %lld releases, %lld app state changes, "
+                "%lld rejections, %lld errors) in %lld steps\n",
+                static_cast<long long>(run.records), static_cast<long long>(allocations),
+                static_cast<long long>(sink.count(RecordType::kRelease)),
+                static_cast<long long>(sink.count(RecordType::kAppState)),
+                static_cast<long long>(sink.count(RecordType::kAppRejected)),
+                static_cast<long long>(sink.count(RecordType::kError)),
+                static_cast<long long>(run.steps_run));
+  *out += line;
+  *out += "  wall time    " + FormatDuration(wall_nanos) + "\n";
+
+  std::vector<int64_t> latencies = run.allocation_latency_nanos;
+  if (!latencies.empty()) {
+    std::sort(latencies.begin(), latencies.end());
+    auto rank = [&](int percent) {
+      // Nearest rank: the smallest value with at least `percent`% of the samples at or below.
+      size_t index = (latencies.size() * static_cast<size_t>(percent) + 99) / 100;
+      return latencies[std::max<size_t>(index, 1) - 1];
+    };
+    *out += "  latency      per allocation (one Schedule(max=1) call each): p50 " +
+            FormatDuration(rank(50)) + ", p99 " + FormatDuration(rank(99)) + ", max " +
+            FormatDuration(latencies.back()) + "\n";
+  } else {
+    *out += "  latency      no allocation was made\n";
+  }
+  if (allocations > 0 && run.kernel_nanos > 0) {
+    std::snprintf(line, sizeof(line), "  throughput   %.0f allocations/s of kernel time\n",
+                  static_cast<double>(allocations) * 1e9 / static_cast<double>(run.kernel_nanos));
+    *out += line;
+  }
+  const int64_t other =
+      std::max<int64_t>(0, wall_nanos - parse_nanos - run.kernel_nanos - output_nanos);
+  auto share = [&](int64_t part) {
+    std::snprintf(
+        line, sizeof(line), " (%.1f%%)",
+        wall_nanos > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(wall_nanos) : 0.0);
+    return std::string(line);
+  };
+  *out += "  time split   parse " + FormatDuration(parse_nanos) + share(parse_nanos) + ", kernel " +
+          FormatDuration(run.kernel_nanos) + share(run.kernel_nanos) + ", output " +
+          FormatDuration(output_nanos) + share(output_nanos) + ", other " + FormatDuration(other) +
+          share(other) + "\n";
+  if (options.quiet) *out += "               (--quiet: no decision output was formatted)\n";
+}
+
+}  // namespace
+
+int RunCommand(int argc, char** argv) {
+  const Clock::time_point start = Clock::now();
+  Options options;
+  if (int code = ParseArgs(argc, argv, &options); code != 0) return code < 0 ? 0 : code;
+
+  // --- load --------------------------------------------------------------------------------
+  const bool builtin = options.scenario.empty();
+  absl::StatusOr<adapters::Scenario> scenario =
+      builtin ? adapters::LoadDefaultScenario() : adapters::LoadScenarioFile(options.scenario);
+  const int64_t parse_nanos = NanosSince(start);
+  if (!scenario.ok()) {
+    std::fprintf(stderr, "allocore run: %s\n", View(scenario.status()).c_str());
+    return 2;
+  }
+  for (const std::string& warning : scenario->config_warnings) {
+    std::fprintf(stderr, "%s\n", warning.c_str());
+  }
+  if (options.check && !scenario->expect) {
+    std::fprintf(stderr, "allocore run: %s: --check, but the scenario has no expect: block\n",
+                 scenario->source_name.c_str());
+    return 2;
+  }
+
+  // --- choose the output ---------------------------------------------------------------------
+  Format format = options.format;
+  if (format == Format::kAuto) {
+    format = builtin || IsTerminal(stdout) ? Format::kTable : Format::kJsonl;
+  }
+  const bool table_mode = format == Format::kTable && !options.quiet;
+  const bool walkthrough = table_mode && builtin;
+  const bool progress = IsTerminal(stderr);
+
+  OutputBuffer stdout_buffer(stdout);
+  std::unique_ptr<adapters::RecordTable> table;
+  if (table_mode) {
+    table = std::make_unique<adapters::RecordTable>(
+        adapters::RecordTable::Options{.allocations_only = walkthrough, .priority_changes = true});
+  }
+  RunSink sink(format == Format::kJsonl && !options.quiet ? &stdout_buffer : nullptr, table.get(),
+               progress);
+
+  adapters::RunOptions run_options;
+  run_options.collect_latencies = options.stats;
+  // One allocation per Schedule call where it matters (exact priority changes per row, exact
+  // per-allocation latency); bounded calls so that a long step still shows progress.
+  if (table_mode || options.stats) {
+    run_options.schedule_chunk = 1;
+  } else if (progress) {
+    run_options.schedule_chunk = 4096;
+  }
+
+  // --- run -----------------------------------------------------------------------------------
+  absl::StatusOr<adapters::RunResult> run = adapters::RunScenario(*scenario, run_options, &sink);
+  sink.EndProgress();
+  if (!run.ok()) {
+    stdout_buffer.Flush();
+    std::fprintf(stderr, "allocore run: %s\n", View(run.status()).c_str());
+    return 2;
+  }
+
+  // --- report --------------------------------------------------------------------------------
+  Clock::time_point output_start = Clock::now();
+  std::string* out = stdout_buffer.text();
+  if (table_mode) {
+    if (walkthrough) {
+      AppendWalkthroughHeader(*table, *run->kernel, out);
+    } else {
+      *out += "scenario " + (scenario->name.empty() ? std::string("(unnamed)") : scenario->name) +
+              " (" + scenario->source_name + "): " + std::to_string(scenario->steps.size()) +
+              " steps, " + std::to_string(scenario->nodes.size()) + " nodes\n\n";
+    }
+    table->Render(out, walkthrough ? "  " : "");
+    if (table->rows() > 0) *out += "\n";
+    *out += std::to_string(sink.count(RecordType::kAllocation)) + " allocations";
+    if (walkthrough) {
+      *out += "; " + std::to_string(table->hidden_records()) +
+              " other records not shown (`allocore run --format jsonl` lists every one).\n";
+      if (scenario->expect) {
+        adapters::CheckResult seed = adapters::CheckExpectations(*scenario->expect, *run);
+        *out += seed.ok ? "The order matches the seed's walk-through.\n"
+                        : "The order DIFFERS from the seed's walk-through:\n" + seed.diff;
+      }
+    } else {
+      *out += ", " + std::to_string(sink.count(RecordType::kError)) + " errors, " +
+              std::to_string(run->records) + " records in all.\n";
+    }
+  }
+  if (options.explain) {
+    std::vector<PendingExplanation> pending = run->kernel->ExplainPending();
+    if (format == Format::kJsonl) {
+      for (const PendingExplanation& p : pending) adapters::AppendPendingJsonLine(p, out);
+    } else if (pending.empty()) {
+      *out += "\nNothing is pending.\n";
+    } else {
+      *out += "\nStill pending:\n\n";
+      adapters::AppendPendingTable(pending, out);
+    }
+  }
+  stdout_buffer.Flush();
+  const int64_t output_nanos = sink.output_nanos() + NanosSince(output_start);
+  if (!stdout_buffer.ok()) {
+    std::fprintf(stderr, "allocore run: error writing the output\n");
+    return 2;
+  }
+
+  int exit_code = 0;
+  if (options.check) {
+    adapters::CheckResult check = adapters::CheckExpectations(*scenario->expect, *run);
+    if (!check.ok) {
+      std::fprintf(stderr, "allocore run: %s: the run does not match expect:\n%s",
+                   scenario->source_name.c_str(), check.diff.c_str());
+      exit_code = 1;
+    }
+  }
+  if (options.stats) {
+    std::string stats;
+    AppendStats(options, *run, sink, NanosSince(start), parse_nanos, output_nanos, &stats);
+    std::fputs(stats.c_str(), stderr);
+  }
+  return exit_code;
 }
 
 }  // namespace allocore::cli

@@ -1,0 +1,253 @@
+// allocore/adapters/scenario.h — scenario files (the `allocore run` contract) -> kernel calls.
+//
+// A scenario is a scheduler config, nodes registered up front and a list of steps (events and
+// scheduling requests), optionally with the decisions it must produce. The format is the
+// public contract in shared/docs/scenario-format.md; this header is its C++ side:
+//
+//   LoadScenarioFile / LoadScenarioText   YAML -> Scenario (strict: unknown keys, wrong kinds
+//                                         and bad values are errors naming file:line:column
+//                                         and the step index)
+//   RunScenario                           Scenario -> kernel calls -> records, one per
+//                                         decision or refused call, in order
+//   CheckExpectations                     the run against the scenario's `expect:` block
+//
+// Guarantees:
+//   1. No exception escapes: yaml-cpp errors become absl::Status values.
+//   2. Deterministic: the same scenario gives the same records, whatever RunOptions say about
+//      call granularity (schedule_chunk) or timing.
+//   3. A loaded Scenario is self-contained (config_file is already read and validated).
+//
+// Example:
+//   auto scenario = allocore::adapters::LoadScenarioFile("reservation.yaml");
+//   if (!scenario.ok()) { /* exit 2: scenario.status().message() names file:line:col */ }
+//   MyObserver observer;                       // receives every Record
+//   auto run = allocore::adapters::RunScenario(*scenario, {}, &observer);
+//   auto check = allocore::adapters::CheckExpectations(*scenario->expect, *run);
+//   if (!check.ok) std::fputs(check.diff.c_str(), stderr);
+#ifndef ALLOCORE_ADAPTERS_SCENARIO_H_
+#define ALLOCORE_ADAPTERS_SCENARIO_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "allocore/config.h"
+#include "allocore/kernel.h"
+
+namespace allocore::adapters {
+
+// ---------------------------------------------------------------------------------------------
+// The scenario as data
+// ---------------------------------------------------------------------------------------------
+
+// Step kinds in contract order; the values match the alternatives of StepAction.
+enum class StepKind : uint8_t {
+  kAddApp,
+  kAddAsk,
+  kSchedule,
+  kRelease,
+  kRemoveAsk,
+  kRemoveApp,
+  kAddNode,
+  kUpdateNode,
+  kRemoveNode,
+  kUpdateConfig,
+  kAdvance,
+};
+// The YAML key of the step kind: "add_app", "schedule", ...
+std::string_view StepKindName(StepKind kind);
+
+struct ScheduleStep {
+  std::string partition;  // empty: every partition, in configuration order
+  int64_t max = 0;        // 0: until nothing more can be allocated
+};
+struct ReleaseStep {
+  std::string partition = kDefaultPartition;
+  std::string app;
+  std::string ask;
+  std::string node;  // empty: the oldest live allocation of the ask
+};
+struct RemoveAskStep {
+  std::string partition = kDefaultPartition;
+  std::string app;
+  std::string ask;
+};
+struct RemoveAppStep {
+  std::string partition = kDefaultPartition;
+  std::string id;
+};
+struct AddNodeStep {
+  NodeSpec node;
+  Tags attributes;  // accepted and kept; the kernel does not use node attributes
+};
+struct RemoveNodeStep {
+  std::string partition = kDefaultPartition;
+  std::string id;
+};
+struct UpdateConfigStep {
+  SchedulerConfig config;  // decoded, not validated: the kernel accepts or refuses it whole
+};
+struct AdvanceStep {
+  int64_t millis = 0;
+};
+
+// One alternative per StepKind, in the same order.
+using StepAction =
+    std::variant<AppSpec, AskSpec, ScheduleStep, ReleaseStep, RemoveAskStep, RemoveAppStep,
+                 AddNodeStep, NodeUpdate, RemoveNodeStep, UpdateConfigStep, AdvanceStep>;
+
+struct ScenarioStep {
+  StepAction action;
+  SourceLocation location;  // of the step's key in the file
+
+  StepKind kind() const { return static_cast<StepKind>(action.index()); }
+};
+
+// One entry of `expect.allocations`; an absent key matches anything.
+struct ExpectedAllocation {
+  std::optional<std::string> partition;  // extension of the contract (optional key)
+  std::optional<std::string> queue;
+  std::optional<std::string> app;
+  std::optional<std::string> ask;
+  std::optional<std::string> node;
+  SourceLocation location;
+};
+
+struct ScenarioExpect {
+  std::optional<std::vector<ExpectedAllocation>> allocations;
+  std::optional<std::vector<std::string>> rejected_apps;
+  std::optional<int64_t> errors;
+};
+
+struct Scenario {
+  std::string name;
+  std::string source_name;  // the file as named on the command line, or a "<built-in: ...>"
+  SchedulerConfig config;   // validated (ValidateConfig ran and found no error)
+  std::vector<std::string> config_warnings;  // formatted "file:line:col: warning: ..."
+  std::vector<AddNodeStep> nodes;            // registered at step 0, in this order
+  std::vector<ScenarioStep> steps;
+  std::optional<ScenarioExpect> expect;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------------
+
+struct ScenarioLoadOptions {
+  // Accept a bare YuniKorn queues.yaml (a document with top-level `partitions:`) as a scenario
+  // with that config and no nodes or steps. Used by `allocore tree`.
+  bool allow_bare_config = false;
+};
+
+// Errors: InvalidArgument (malformed scenario or invalid config) or NotFound/PermissionDenied
+// (unreadable file); the message holds one problem per line, each starting with
+// "file:line:col: " and, inside `steps:`, "step N (kind): " (N is 1-based, as in records).
+absl::StatusOr<Scenario> LoadScenarioText(std::string_view text, const std::string& source_name,
+                                          const ScenarioLoadOptions& options = {});
+absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path,
+                                          const ScenarioLoadOptions& options = {});
+
+// The built-in default scenario: the priority tree of seeds/000_1ea72efb359d03ff.txt (same
+// config, node and asks as shared/scenarios/priority-tree.yaml).
+std::string_view DefaultScenarioText();
+inline constexpr char kDefaultScenarioSource[] = "<built-in: priority-tree>";
+absl::StatusOr<Scenario> LoadDefaultScenario();
+
+// ---------------------------------------------------------------------------------------------
+// Running
+// ---------------------------------------------------------------------------------------------
+
+enum class RecordType : uint8_t { kAllocation, kAppRejected, kAppState, kRelease, kError };
+// The `type` value of the decision stream: "allocation", "app_rejected", ...
+std::string_view RecordTypeName(RecordType type);
+
+// One line of the decision stream. Views are valid during the observer callback only.
+struct Record {
+  RecordType type = RecordType::kAllocation;
+  int64_t step = 0;                    // 1-based step index; 0 for nodes registered up front
+  const Decision* decision = nullptr;  // every type but kError
+  std::string_view message;            // kError: "add_ask: unknown application app-9"
+};
+
+// Receives the records of a run as they are produced.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  // `kernel` is the state right after the call that produced the record.
+  virtual void OnRecord(const Record& record, const Kernel& kernel) = 0;
+  // Before every Schedule call, with the state it starts from.
+  virtual void BeforeSchedule(const Kernel& /*kernel*/) {}
+  // After every kernel call: `step` of `total_steps` is under way.
+  virtual void OnProgress(int64_t /*step*/, int64_t /*total_steps*/) {}
+};
+
+struct RunOptions {
+  // 0: one Schedule call per `schedule` step, as written. N > 0: the step is driven as calls of
+  // at most N allocations each, until one makes fewer (same decisions; finer timing, progress
+  // and per-allocation observation). 1 gives one allocation per call.
+  int64_t schedule_chunk = 0;
+  // Replay steps 1..last_step only (-1: every step; 0: only register the nodes).
+  int64_t last_step = -1;
+  // Record the latency of every allocation in RunResult::allocation_latency_nanos.
+  bool collect_latencies = false;
+};
+
+struct ActualAllocation {
+  int64_t step = 0;
+  int64_t seq = 0;
+  int32_t priority = 0;
+  // Views into names the kernel interned (valid while RunResult::kernel lives).
+  std::string_view partition;
+  std::string_view queue;
+  std::string_view app;
+  std::string_view ask;
+  std::string_view node;
+};
+
+struct ErrorRecord {
+  int64_t step = 0;
+  std::string message;
+};
+
+struct RunResult {
+  std::unique_ptr<Kernel> kernel;  // the final state, for queries (ExplainPending, ListQueues)
+  std::vector<ActualAllocation> allocations;
+  std::vector<std::string> rejected_apps;  // in decision order
+  std::vector<ErrorRecord> errors;
+  int64_t records = 0;    // every record, errors included
+  int64_t steps_run = 0;  // steps applied (nodes not counted)
+  // Wall time spent inside kernel calls (Create, node registration, clock ticks, every step).
+  int64_t kernel_nanos = 0;
+  // With RunOptions::collect_latencies: per allocation, the wall time of the Schedule call
+  // that made it divided by the allocations of that call.
+  std::vector<int64_t> allocation_latency_nanos;
+};
+
+// Creates the kernel, registers the nodes (step 0), then for every step advances the logical
+// clock by 1 ms and applies the step. A refused kernel call becomes an error record and the
+// run goes on. Non-OK only when the kernel refuses the initial config.
+// `observer` may be null.
+absl::StatusOr<RunResult> RunScenario(const Scenario& scenario, const RunOptions& options,
+                                      RunObserver* observer);
+
+// ---------------------------------------------------------------------------------------------
+// Checking
+// ---------------------------------------------------------------------------------------------
+
+struct CheckResult {
+  bool ok = true;
+  std::string diff;  // empty when ok; otherwise readable, several lines, ends with '\n'
+};
+
+// Allocations are compared in order (only the keys the expectation names), rejected_apps as a
+// set, errors by count.
+CheckResult CheckExpectations(const ScenarioExpect& expect, const RunResult& run);
+
+}  // namespace allocore::adapters
+
+#endif  // ALLOCORE_ADAPTERS_SCENARIO_H_

@@ -1,0 +1,846 @@
+// Scenario YAML -> allocore::adapters::Scenario, strictly (see scenario.h and the contract in
+// shared/docs/scenario-format.md).
+//
+// Every problem found is reported, one per line, as "file:line:col: [step N (kind): ]message".
+// yaml-cpp is only touched inside the try blocks of this file; nothing throws past it.
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "allocore/adapters/config_loader.h"
+#include "allocore/adapters/scenario.h"
+#include "str_util.h"
+#include "yaml-cpp/yaml.h"
+#include "yaml_config_decode.h"
+
+namespace allocore::adapters {
+namespace {
+
+using KeyList = std::initializer_list<std::string_view>;
+
+SourceLocation LocationOf(const YAML::Node& node) {
+  YAML::Mark mark = node.Mark();
+  if (mark.line < 0 || mark.column < 0) return {};
+  return {.line = mark.line + 1, .column = mark.column + 1};
+}
+
+std::string Quote(std::string_view s) {
+  constexpr size_t kMaxShown = 40;
+  std::string out = "\"";
+  out.append(s.substr(0, kMaxShown));
+  if (s.size() > kMaxShown) out += "...";
+  out += "\"";
+  return out;
+}
+
+// "what: " or "" when `what` is empty (the step context already names the place).
+std::string Prefix(std::string_view what) {
+  return what.empty() ? std::string() : internal::Cat(what, ": ");
+}
+
+std::string_view NodeKindName(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Scalar:
+      return "a scalar";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Undefined:
+      break;
+  }
+  return "an undefined node";
+}
+
+// The directory part of `path` with a trailing '/', or "" when it has none.
+std::string DirectoryOf(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+absl::Status ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code code(errno, std::generic_category());
+    std::string message = internal::Cat(path, ": cannot read: ", code.message());
+    return errno == ENOENT ? absl::NotFoundError(message) : absl::PermissionDeniedError(message);
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(internal::Cat(path, ": read error"));
+  *out = std::move(buffer).str();
+  return absl::OkStatus();
+}
+
+// Walks one scenario document and fills a Scenario, collecting every problem.
+class ScenarioDecoder {
+ public:
+  ScenarioDecoder(std::string source_name, ScenarioLoadOptions options)
+      : source_name_(std::move(source_name)),
+        base_dir_(DirectoryOf(source_name_)),
+        options_(options) {}
+
+  void Decode(const YAML::Node& root, Scenario* out);
+  std::vector<std::string>& errors() { return errors_; }
+
+ private:
+  // --- reporting --------------------------------------------------------------------------
+  void ErrorAt(SourceLocation location, std::string_view message) {
+    if (location.line == 0) location = context_location_;
+    std::string line = source_name_;
+    if (location.line > 0) internal::Append(&line, ":", location.line, ":", location.column);
+    internal::Append(&line, ": ", context_, message);
+    errors_.push_back(std::move(line));
+  }
+  void Error(const YAML::Node& at, std::string_view message) { ErrorAt(LocationOf(at), message); }
+
+  // --- generic shapes ---------------------------------------------------------------------
+  // Calls `fn(key, value)` for every entry of the mapping `map` (`what` names it in messages).
+  // Unknown keys (not in `allowed`), duplicate keys and non-scalar keys are errors and skipped.
+  // Returns false when `map` is not a mapping (null counts as an empty mapping).
+  bool ForEachField(const YAML::Node& map, std::string_view what, KeyList allowed,
+                    const std::function<void(const std::string&, const YAML::Node&)>& fn) {
+    if (map.IsNull()) return true;
+    if (!map.IsMap()) {
+      Error(map, internal::Cat(Prefix(what), "expected a mapping, got ", NodeKindName(map)));
+      return false;
+    }
+    std::set<std::string, std::less<>> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const YAML::Node& key = it->first;
+      if (!key.IsScalar()) {
+        Error(key, internal::Cat(Prefix(what), "keys must be scalars"));
+        continue;
+      }
+      const std::string& name = key.Scalar();
+      bool known = false;
+      for (std::string_view candidate : allowed) known = known || candidate == name;
+      if (!known) {
+        Error(key, internal::Cat(Prefix(what), "unknown key ", Quote(name),
+                                 " (allowed: ", internal::Join(allowed, ", "), ")"));
+        continue;
+      }
+      if (!seen.insert(name).second) {
+        Error(key, internal::Cat(Prefix(what), "duplicate key ", Quote(name)));
+        continue;
+      }
+      fn(name, it->second);
+    }
+    return true;
+  }
+
+  std::optional<std::string> String(const YAML::Node& node, std::string_view what) {
+    if (!node.IsScalar()) {
+      Error(node, internal::Cat(Prefix(what), "expected a string, got ", NodeKindName(node)));
+      return std::nullopt;
+    }
+    return node.Scalar();
+  }
+
+  // A decimal 64-bit integer, optionally signed. No quantity suffixes: node and ask values are
+  // raw quantities as a resource manager reports them.
+  std::optional<int64_t> Int64(const YAML::Node& node, std::string_view what) {
+    if (!node.IsScalar()) {
+      Error(node, internal::Cat(Prefix(what), "expected an integer, got ", NodeKindName(node)));
+      return std::nullopt;
+    }
+    const std::string& text = node.Scalar();
+    std::string_view digits = text;
+    if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+    int64_t value = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    bool all_digits = !digits.empty() && end == digits.data() + digits.size();
+    if (ec == std::errc::result_out_of_range) {
+      Error(node,
+            internal::Cat(Prefix(what), Quote(text), " does not fit a 64-bit signed integer"));
+      return std::nullopt;
+    }
+    if (ec != std::errc() || !all_digits || (text.size() > 1 && text[0] == '+' && text[1] == '-')) {
+      Error(node,
+            internal::Cat(Prefix(what), "expected an integer (raw quantity, no unit suffix), got ",
+                          Quote(text)));
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  std::optional<int32_t> Int32(const YAML::Node& node, std::string_view what) {
+    std::optional<int64_t> value = Int64(node, what);
+    if (!value) return std::nullopt;
+    if (*value < std::numeric_limits<int32_t>::min() ||
+        *value > std::numeric_limits<int32_t>::max()) {
+      Error(node, internal::Cat(Prefix(what), *value, " does not fit a 32-bit signed integer"));
+      return std::nullopt;
+    }
+    return static_cast<int32_t>(*value);
+  }
+
+  std::optional<int64_t> NonNegative(const YAML::Node& node, std::string_view what) {
+    std::optional<int64_t> value = Int64(node, what);
+    if (value && *value < 0) {
+      Error(node, internal::Cat(Prefix(what), "must not be negative, got ", *value));
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  std::optional<bool> Bool(const YAML::Node& node, std::string_view what) {
+    if (node.IsScalar()) {
+      const std::string& text = node.Scalar();
+      if (text == "true" || text == "True" || text == "TRUE") return true;
+      if (text == "false" || text == "False" || text == "FALSE") return false;
+    }
+    Error(node, internal::Cat(Prefix(what), "expected true or false, got ",
+                              node.IsScalar() ? Quote(node.Scalar()) : NodeKindName(node)));
+    return std::nullopt;
+  }
+
+  // Seconds as a non-negative decimal with at most 3 fraction digits -> milliseconds.
+  std::optional<int64_t> Seconds(const YAML::Node& node, std::string_view what) {
+    auto bad = [&]() -> std::optional<int64_t> {
+      Error(node, internal::Cat(Prefix(what),
+                                "expected a non-negative number of seconds (at most 3 "
+                                "decimals), got ",
+                                node.IsScalar() ? Quote(node.Scalar()) : NodeKindName(node)));
+      return std::nullopt;
+    };
+    if (!node.IsScalar()) return bad();
+    std::string_view text = node.Scalar();
+    size_t dot = text.find('.');
+    std::string_view whole = text.substr(0, dot);
+    std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
+    if (whole.empty() || fraction.size() > 3 || (dot != std::string_view::npos && fraction.empty()))
+      return bad();
+    int64_t seconds = 0;
+    auto [end, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), seconds);
+    if (ec != std::errc() || end != whole.data() + whole.size() || whole[0] == '-') return bad();
+    int64_t millis = 0;
+    for (size_t i = 0; i < 3; ++i) {
+      char c = i < fraction.size() ? fraction[i] : '0';
+      if (c < '0' || c > '9') return bad();
+      millis = millis * 10 + (c - '0');
+    }
+    constexpr int64_t kMaxSeconds = std::numeric_limits<int64_t>::max() / 1000 - 1;
+    if (seconds > kMaxSeconds) return bad();
+    return seconds * 1000 + millis;
+  }
+
+  std::optional<std::vector<std::string>> StringList(const YAML::Node& node,
+                                                     std::string_view what) {
+    std::vector<std::string> out;
+    if (node.IsNull()) return out;
+    if (!node.IsSequence()) {
+      Error(node, internal::Cat(Prefix(what), "expected a list, got ", NodeKindName(node)));
+      return std::nullopt;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < node.size(); ++i) {
+      std::optional<std::string> item = String(node[i], internal::Cat(what, "[", i, "]"));
+      if (item) {
+        out.push_back(std::move(*item));
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok) return std::nullopt;
+    return out;
+  }
+
+  // A mapping name -> raw int64 quantity.
+  Quantities Resources(const YAML::Node& node, std::string_view what) {
+    Quantities out;
+    if (!node.IsNull() && !node.IsMap()) {
+      Error(node,
+            internal::Cat(Prefix(what), "expected a mapping of resource name to integer, got ",
+                          NodeKindName(node)));
+      return out;
+    }
+    std::set<std::string, std::less<>> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node& key = it->first;
+      if (!key.IsScalar() || key.Scalar().empty()) {
+        Error(key, internal::Cat(Prefix(what), "resource names must be non-empty strings"));
+        continue;
+      }
+      const std::string& name = key.Scalar();
+      if (!seen.insert(name).second) {
+        Error(key, internal::Cat(Prefix(what), "duplicate resource ", Quote(name)));
+        continue;
+      }
+      std::optional<int64_t> value = Int64(it->second, internal::Cat(what, ".", name));
+      if (value) out.emplace_back(name, *value);
+    }
+    return out;
+  }
+
+  Tags StringMap(const YAML::Node& node, std::string_view what) {
+    Tags out;
+    if (!node.IsNull() && !node.IsMap()) {
+      Error(node, internal::Cat(Prefix(what), "expected a mapping, got ", NodeKindName(node)));
+      return out;
+    }
+    std::set<std::string, std::less<>> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node& key = it->first;
+      if (!key.IsScalar()) {
+        Error(key, internal::Cat(Prefix(what), "keys must be scalars"));
+        continue;
+      }
+      if (!seen.insert(key.Scalar()).second) {
+        Error(key, internal::Cat(Prefix(what), "duplicate key ", Quote(key.Scalar())));
+        continue;
+      }
+      std::optional<std::string> value = String(it->second, internal::Cat(what, ".", key.Scalar()));
+      if (value) out.emplace_back(key.Scalar(), std::move(*value));
+    }
+    return out;
+  }
+
+  void RequireKeys(const YAML::Node& map, std::string_view what, KeyList required) {
+    for (std::string_view key : required) {
+      if (!map.IsMap() || !map[std::string(key)]) {
+        Error(map, internal::Cat(Prefix(what), "missing required key ", Quote(key)));
+      }
+    }
+  }
+
+  // --- configs ----------------------------------------------------------------------------
+  // Decodes a `config:` block (null: the built-in default config). With `validate`, also runs
+  // ValidateConfig and reports its errors (warnings go to `warnings`).
+  std::optional<SchedulerConfig> Config(const YAML::Node& node, bool validate,
+                                        std::vector<std::string>* warnings) {
+    SchedulerConfig config;
+    if (node.IsNull()) {
+      config = DefaultSchedulerConfig();
+    } else if (!node.IsMap()) {
+      Error(node, internal::Cat("config: expected a mapping with `partitions:`, got ",
+                                NodeKindName(node)));
+      return std::nullopt;
+    } else {
+      std::vector<ConfigError> problems;
+      internal::DecodeConfigNode(node, &config, &problems);
+      if (!ReportConfigProblems(problems, LocationOf(node), warnings)) return std::nullopt;
+    }
+    config.source_name = source_name_;
+    if (validate) {
+      std::vector<ConfigError> problems = ValidateConfig(config);
+      if (!ReportConfigProblems(problems, LocationOf(node), warnings)) return std::nullopt;
+    }
+    return config;
+  }
+
+  // `config_file:` relative to the scenario file; loaded and validated by the config loader.
+  std::optional<SchedulerConfig> ConfigFile(const YAML::Node& node,
+                                            std::vector<std::string>* warnings) {
+    std::optional<std::string> name = String(node, "config_file");
+    if (!name) return std::nullopt;
+    if (name->empty()) {
+      Error(node, "config_file: empty path");
+      return std::nullopt;
+    }
+    std::string path = (*name)[0] == '/' ? *name : base_dir_ + *name;
+    ConfigLoadResult loaded = LoadConfigFile(path);
+    bool ok = loaded.config.has_value();
+    for (const ConfigError& problem : loaded.errors) {
+      std::string text = problem.ToString(path);
+      if (problem.warning) {
+        if (warnings) warnings->push_back(std::move(text));
+      } else {
+        ok = false;
+        Error(node, internal::Cat("config_file ", Quote(*name), ": ", text));
+      }
+    }
+    if (!ok) {
+      if (loaded.errors.empty())
+        Error(node, internal::Cat("config_file ", Quote(*name), ": could not be loaded"));
+      return std::nullopt;
+    }
+    return std::move(loaded.config);
+  }
+
+  bool ReportConfigProblems(std::vector<ConfigError>& problems, SourceLocation fallback,
+                            std::vector<std::string>* warnings) {
+    bool ok = true;
+    for (ConfigError& problem : problems) {
+      if (problem.location.line == 0) problem.location = fallback;
+      if (problem.warning) {
+        if (warnings) warnings->push_back(problem.ToString(source_name_));
+        continue;
+      }
+      ok = false;
+      // ToString starts with "file:line:col: "; keep the step context after it.
+      std::string text = problem.ToString(source_name_);
+      if (!context_.empty()) {
+        std::string prefix = source_name_;
+        if (problem.location.line > 0) {
+          internal::Append(&prefix, ":", problem.location.line, ":", problem.location.column);
+        }
+        prefix += ": ";
+        if (text.compare(0, prefix.size(), prefix) == 0) {
+          text = internal::Cat(prefix, context_, text.substr(prefix.size()));
+        }
+      }
+      errors_.push_back(std::move(text));
+    }
+    return ok;
+  }
+
+  // --- sections -----------------------------------------------------------------------------
+  void Nodes(const YAML::Node& node, Scenario* out);
+  std::optional<AddNodeStep> NodeEntry(const YAML::Node& node, std::string_view what);
+  void Steps(const YAML::Node& node, Scenario* out);
+  void Step(size_t index, const YAML::Node& kind_node, const YAML::Node& body, Scenario* out);
+  std::optional<StepAction> StepBody(StepKind kind, const YAML::Node& body);
+  void Expect(const YAML::Node& node, Scenario* out);
+
+  std::string source_name_;
+  std::string base_dir_;
+  ScenarioLoadOptions options_;
+  std::vector<std::string> errors_;
+  std::string context_;  // "step 3 (add_ask): " while inside a step
+  SourceLocation context_location_;
+};
+
+constexpr std::string_view kStepKindNames[] = {
+    "add_app",  "add_ask",     "schedule",    "release",       "remove_ask", "remove_app",
+    "add_node", "update_node", "remove_node", "update_config", "advance",
+};
+
+std::optional<StepKind> StepKindFromName(std::string_view name) {
+  for (size_t i = 0; i < std::size(kStepKindNames); ++i) {
+    if (kStepKindNames[i] == name) return static_cast<StepKind>(i);
+  }
+  return std::nullopt;
+}
+
+void ScenarioDecoder::Decode(const YAML::Node& root, Scenario* out) {
+  if (root.IsNull()) {
+    ErrorAt({}, "empty scenario (expected a mapping with config, nodes and steps)");
+    return;
+  }
+  if (!root.IsMap()) {
+    Error(root,
+          internal::Cat("expected a scenario mapping at the top level, got ", NodeKindName(root)));
+    return;
+  }
+  if (options_.allow_bare_config && root["partitions"]) {
+    std::optional<SchedulerConfig> config = Config(root, true, &out->config_warnings);
+    if (config) out->config = std::move(*config);
+    return;
+  }
+  bool has_config = false;
+  bool config_ok = true;
+  ForEachField(root, "scenario", {"name", "config", "config_file", "nodes", "steps", "expect"},
+               [&](const std::string& key, const YAML::Node& value) {
+                 if (key == "name") {
+                   if (std::optional<std::string> name = String(value, "name")) {
+                     out->name = std::move(*name);
+                   }
+                 } else if (key == "config" || key == "config_file") {
+                   if (has_config) {
+                     Error(value, "give either `config:` or `config_file:`, not both");
+                     config_ok = false;
+                     return;
+                   }
+                   has_config = true;
+                   std::optional<SchedulerConfig> config =
+                       key == "config" ? Config(value, true, &out->config_warnings)
+                                       : ConfigFile(value, &out->config_warnings);
+                   if (config) {
+                     out->config = std::move(*config);
+                   } else {
+                     config_ok = false;
+                   }
+                 } else if (key == "nodes") {
+                   Nodes(value, out);
+                 } else if (key == "steps") {
+                   Steps(value, out);
+                 } else if (key == "expect") {
+                   Expect(value, out);
+                 }
+               });
+  if (!has_config && config_ok) {
+    out->config = DefaultSchedulerConfig();
+    out->config.source_name = source_name_;
+    for (const ConfigError& problem : ValidateConfig(out->config)) {
+      if (!problem.warning) ErrorAt({}, "built-in default config: " + problem.message);
+    }
+  }
+}
+
+void ScenarioDecoder::Nodes(const YAML::Node& node, Scenario* out) {
+  if (node.IsNull()) return;
+  if (!node.IsSequence()) {
+    Error(node, internal::Cat("nodes: expected a list, got ", NodeKindName(node)));
+    return;
+  }
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node& entry = node[i];
+    context_ = internal::Cat("nodes[", i, "]: ");
+    context_location_ = LocationOf(entry);
+    std::optional<AddNodeStep> parsed = NodeEntry(entry, "");
+    if (parsed) out->nodes.push_back(std::move(*parsed));
+  }
+  context_.clear();
+  context_location_ = {};
+}
+
+std::optional<AddNodeStep> ScenarioDecoder::NodeEntry(const YAML::Node& node,
+                                                      std::string_view what) {
+  AddNodeStep step;
+  size_t errors_before = errors_.size();
+  bool is_map = ForEachField(
+      node, what, {"id", "resources", "occupied", "attributes", "schedulable", "partition"},
+      [&](const std::string& key, const YAML::Node& value) {
+        if (key == "id") {
+          if (auto id = String(value, "id")) step.node.id = std::move(*id);
+        } else if (key == "resources") {
+          step.node.capacity = Resources(value, "resources");
+        } else if (key == "occupied") {
+          step.node.occupied = Resources(value, "occupied");
+        } else if (key == "attributes") {
+          step.attributes = StringMap(value, "attributes");
+        } else if (key == "schedulable") {
+          if (auto flag = Bool(value, "schedulable")) step.node.schedulable = *flag;
+        } else if (key == "partition") {
+          if (auto partition = String(value, "partition")) step.node.partition = *partition;
+        }
+      });
+  if (!is_map) return std::nullopt;
+  RequireKeys(node, what, {"id"});
+  if (errors_.size() != errors_before) return std::nullopt;
+  return step;
+}
+
+void ScenarioDecoder::Steps(const YAML::Node& node, Scenario* out) {
+  if (node.IsNull()) return;
+  if (!node.IsSequence()) {
+    Error(node, internal::Cat("steps: expected a list, got ", NodeKindName(node)));
+    return;
+  }
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node& entry = node[i];
+    const size_t index = i + 1;
+    context_ = internal::Cat("step ", index, ": ");
+    context_location_ = LocationOf(entry);
+    // A step is a mapping with exactly one key (the kind), or a bare kind name.
+    if (entry.IsScalar()) {
+      Step(index, entry, YAML::Node(), out);
+    } else if (entry.IsMap() && entry.size() == 1) {
+      auto it = entry.begin();
+      Step(index, it->first, it->second, out);
+    } else {
+      Error(entry,
+            internal::Cat("expected a mapping with exactly one key (the step kind), got ",
+                          entry.IsMap() ? internal::Cat("a mapping with ", entry.size(), " keys")
+                                        : std::string(NodeKindName(entry))));
+    }
+  }
+  context_.clear();
+  context_location_ = {};
+}
+
+void ScenarioDecoder::Step(size_t index, const YAML::Node& kind_node, const YAML::Node& body,
+                           Scenario* out) {
+  if (!kind_node.IsScalar()) {
+    Error(kind_node, "the step kind must be a name such as add_app or schedule");
+    return;
+  }
+  std::optional<StepKind> kind = StepKindFromName(kind_node.Scalar());
+  if (!kind) {
+    Error(kind_node, internal::Cat("unknown step kind ", Quote(kind_node.Scalar()),
+                                   " (known: ", internal::Join(kStepKindNames, ", "), ")"));
+    return;
+  }
+  context_ = internal::Cat("step ", index, " (", kind_node.Scalar(), "): ");
+  context_location_ = LocationOf(kind_node);
+  std::optional<StepAction> action = StepBody(*kind, body);
+  if (action) {
+    out->steps.push_back({.action = std::move(*action), .location = LocationOf(kind_node)});
+  }
+}
+
+std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::Node& body) {
+  const size_t errors_before = errors_.size();
+  // The step context ("step 3 (add_ask): ") already names the place.
+  std::string_view what;
+  std::optional<std::string> partition;
+  auto read_partition = [&](const YAML::Node& value) { partition = String(value, "partition"); };
+  auto finish = [&](StepAction action, KeyList required) -> std::optional<StepAction> {
+    RequireKeys(body, what, required);
+    if (errors_.size() != errors_before) return std::nullopt;
+    return action;
+  };
+  auto set_string = [&](std::string* field, std::string_view key, const YAML::Node& value) {
+    if (auto text = String(value, key)) *field = std::move(*text);
+  };
+
+  switch (kind) {
+    case StepKind::kAddApp: {
+      AppSpec app;
+      if (!ForEachField(body, what, {"id", "queue", "user", "groups", "tags", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "id") set_string(&app.id, key, value);
+                          if (key == "queue") set_string(&app.queue, key, value);
+                          if (key == "user") set_string(&app.user, key, value);
+                          if (key == "groups") {
+                            if (auto groups = StringList(value, key)) app.groups = *groups;
+                          }
+                          if (key == "tags") app.tags = StringMap(value, key);
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) app.partition = *partition;
+      return finish(std::move(app), {"id"});
+    }
+    case StepKind::kAddAsk: {
+      AskSpec ask;
+      if (!ForEachField(body, what, {"app", "id", "resources", "priority", "count", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "app") set_string(&ask.app, key, value);
+                          if (key == "id") set_string(&ask.id, key, value);
+                          if (key == "resources") ask.resources = Resources(value, key);
+                          if (key == "priority") {
+                            if (auto p = Int32(value, key)) ask.priority = *p;
+                          }
+                          if (key == "count") {
+                            if (auto c = Int64(value, key)) ask.count = *c;
+                          }
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) ask.partition = *partition;
+      return finish(std::move(ask), {"app", "id", "resources"});
+    }
+    case StepKind::kSchedule: {
+      ScheduleStep schedule;
+      if (!ForEachField(body, what, {"max", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "max") {
+                            if (auto m = NonNegative(value, key)) schedule.max = *m;
+                          }
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) schedule.partition = *partition;
+      return finish(std::move(schedule), {});
+    }
+    case StepKind::kRelease: {
+      ReleaseStep release;
+      if (!ForEachField(body, what, {"app", "ask", "node", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "app") set_string(&release.app, key, value);
+                          if (key == "ask") set_string(&release.ask, key, value);
+                          if (key == "node") set_string(&release.node, key, value);
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) release.partition = *partition;
+      return finish(std::move(release), {"app", "ask"});
+    }
+    case StepKind::kRemoveAsk: {
+      RemoveAskStep remove;
+      if (!ForEachField(body, what, {"app", "id", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "app") set_string(&remove.app, key, value);
+                          if (key == "id") set_string(&remove.ask, key, value);
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) remove.partition = *partition;
+      return finish(std::move(remove), {"app", "id"});
+    }
+    case StepKind::kRemoveApp:
+    case StepKind::kRemoveNode: {
+      std::string id;
+      if (!ForEachField(body, what, {"id", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "id") set_string(&id, key, value);
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      std::string part = partition ? *partition : std::string(kDefaultPartition);
+      if (kind == StepKind::kRemoveApp) {
+        return finish(RemoveAppStep{.partition = std::move(part), .id = std::move(id)}, {"id"});
+      }
+      return finish(RemoveNodeStep{.partition = std::move(part), .id = std::move(id)}, {"id"});
+    }
+    case StepKind::kAddNode: {
+      if (!body.IsMap()) {
+        Error(body, internal::Cat(Prefix(what), "expected a mapping, got ", NodeKindName(body)));
+        return std::nullopt;
+      }
+      std::optional<AddNodeStep> node = NodeEntry(body, what);
+      if (!node) return std::nullopt;
+      return finish(std::move(*node), {"id"});
+    }
+    case StepKind::kUpdateNode: {
+      NodeUpdate update;
+      if (!ForEachField(body, what, {"id", "resources", "occupied", "schedulable", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "id") set_string(&update.id, key, value);
+                          if (key == "resources") update.capacity = Resources(value, key);
+                          if (key == "occupied") update.occupied = Resources(value, key);
+                          if (key == "schedulable") {
+                            if (auto flag = Bool(value, key)) update.schedulable = *flag;
+                          }
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) update.partition = *partition;
+      return finish(std::move(update), {"id"});
+    }
+    case StepKind::kUpdateConfig: {
+      UpdateConfigStep update;
+      bool has_config = false;
+      if (!ForEachField(body, what, {"config", "config_file", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "partition") {
+                            read_partition(value);  // accepted for uniformity; no meaning here
+                            return;
+                          }
+                          if (has_config) {
+                            Error(value, "give either `config:` or `config_file:`, not both");
+                            return;
+                          }
+                          has_config = true;
+                          // Not validated here: a config the kernel refuses is an error record.
+                          std::optional<SchedulerConfig> config =
+                              key == "config" ? Config(value, false, nullptr)
+                                              : ConfigFile(value, nullptr);
+                          if (config) update.config = std::move(*config);
+                        })) {
+        return std::nullopt;
+      }
+      if (!has_config) {
+        Error(body, internal::Cat(Prefix(what), "missing required key \"config\""));
+        return std::nullopt;
+      }
+      return finish(std::move(update), {});
+    }
+    case StepKind::kAdvance: {
+      AdvanceStep advance;
+      if (!ForEachField(body, what, {"seconds", "partition"},
+                        [&](const std::string& key, const YAML::Node& value) {
+                          if (key == "seconds") {
+                            if (auto millis = Seconds(value, key)) advance.millis = *millis;
+                          }
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      return finish(advance, {"seconds"});
+    }
+  }
+  return std::nullopt;
+}
+
+void ScenarioDecoder::Expect(const YAML::Node& node, Scenario* out) {
+  ScenarioExpect expect;
+  if (!ForEachField(node, "expect", {"allocations", "rejected_apps", "errors"},
+                    [&](const std::string& key, const YAML::Node& value) {
+                      if (key == "errors") {
+                        if (auto count = NonNegative(value, "expect.errors"))
+                          expect.errors = *count;
+                      } else if (key == "rejected_apps") {
+                        if (auto apps = StringList(value, "expect.rejected_apps")) {
+                          expect.rejected_apps = std::move(*apps);
+                        }
+                      } else if (key == "allocations") {
+                        std::vector<ExpectedAllocation> allocations;
+                        if (!value.IsNull() && !value.IsSequence()) {
+                          Error(value, internal::Cat("expect.allocations: expected a list, got ",
+                                                     NodeKindName(value)));
+                          return;
+                        }
+                        for (size_t i = 0; i < value.size(); ++i) {
+                          const YAML::Node& entry = value[i];
+                          ExpectedAllocation expected;
+                          expected.location = LocationOf(entry);
+                          std::string what = internal::Cat("expect.allocations[", i, "]");
+                          ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"},
+                                       [&](const std::string& field, const YAML::Node& text) {
+                                         std::optional<std::string> s = String(text, field);
+                                         if (!s) return;
+                                         if (field == "app") expected.app = std::move(s);
+                                         if (field == "ask") expected.ask = std::move(s);
+                                         if (field == "node") expected.node = std::move(s);
+                                         if (field == "queue") expected.queue = std::move(s);
+                                         if (field == "partition")
+                                           expected.partition = std::move(s);
+                                       });
+                          allocations.push_back(std::move(expected));
+                        }
+                        expect.allocations = std::move(allocations);
+                      }
+                    })) {
+    return;
+  }
+  out->expect = std::move(expect);
+}
+
+absl::StatusOr<Scenario> DecodeScenario(std::string_view text, const std::string& source_name,
+                                        const ScenarioLoadOptions& options) {
+  if (absl::Status safe = internal::CheckYamlText(text); !safe.ok()) {
+    return absl::InvalidArgumentError(internal::Cat(
+        source_name, ": ", std::string_view(safe.message().data(), safe.message().size())));
+  }
+  Scenario scenario;
+  scenario.source_name = source_name;
+  ScenarioDecoder decoder(source_name, options);
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    decoder.Decode(root, &scenario);
+  } catch (const YAML::Exception& e) {
+    std::string where = source_name;
+    if (e.mark.line >= 0) internal::Append(&where, ":", e.mark.line + 1, ":", e.mark.column + 1);
+    decoder.errors().push_back(internal::Cat(where, ": ", e.msg));
+  } catch (const std::exception& e) {
+    decoder.errors().push_back(internal::Cat(source_name, ": ", e.what()));
+  }
+  if (!decoder.errors().empty()) {
+    return absl::InvalidArgumentError(internal::Join(decoder.errors(), "\n"));
+  }
+  return scenario;
+}
+
+}  // namespace
+
+std::string_view StepKindName(StepKind kind) {
+  auto index = static_cast<size_t>(kind);
+  return index < std::size(kStepKindNames) ? kStepKindNames[index] : "unknown";
+}
+
+absl::StatusOr<Scenario> LoadScenarioText(std::string_view text, const std::string& source_name,
+                                          const ScenarioLoadOptions& options) {
+  return DecodeScenario(text, source_name, options);
+}
+
+absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path,
+                                          const ScenarioLoadOptions& options) {
+  std::string text;
+  if (absl::Status read = ReadFile(path, &text); !read.ok()) return read;
+  return DecodeScenario(text, path, options);
+}
+
+}  // namespace allocore::adapters

@@ -1,0 +1,222 @@
+// Scenario -> kernel calls -> records (see scenario.h).
+//
+// Invariants:
+//   1. Records are reported in the order the kernel produced the decisions; a refused call
+//      adds exactly one error record and nothing else (the kernel changed nothing).
+//   2. Before step N (1-based) the logical clock moves by 1 ms; what that tick fires belongs to
+//      step N. Nodes are registered at time 0 as step 0.
+//   3. Only kernel calls are inside the timed sections; observer callbacks are not.
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "allocore/adapters/scenario.h"
+#include "str_util.h"
+
+namespace allocore::adapters {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t NanosSince(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+std::string_view View(const absl::Status& status) {
+  return {status.message().data(), status.message().size()};
+}
+
+class Runner {
+ public:
+  Runner(const Scenario& scenario, const RunOptions& options, RunObserver* observer)
+      : scenario_(scenario), options_(options), observer_(observer) {}
+
+  absl::StatusOr<RunResult> Run() {
+    Clock::time_point start = Clock::now();
+    absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(scenario_.config);
+    result_.kernel_nanos += NanosSince(start);
+    if (!kernel.ok()) {
+      return absl::InvalidArgumentError(
+          internal::Cat(scenario_.source_name,
+                        ": the kernel refused the configuration: ", View(kernel.status())));
+    }
+    result_.kernel = *std::move(kernel);
+    kernel_ = result_.kernel.get();
+
+    const auto total_steps = static_cast<int64_t>(scenario_.steps.size());
+    int64_t last_step = total_steps;
+    if (options_.last_step >= 0) last_step = std::min(last_step, options_.last_step);
+
+    step_ = 0;
+    for (const AddNodeStep& node : scenario_.nodes) {
+      Timed(StepKind::kAddNode, [&] { return kernel_->AddNode(node.node, &out_); });
+    }
+    if (observer_) observer_->OnProgress(0, total_steps);
+    for (int64_t i = 0; i < last_step; ++i) {
+      step_ = i + 1;
+      const ScenarioStep& step = scenario_.steps[static_cast<size_t>(i)];
+      Timed(StepKind::kAdvance, [&] { return kernel_->Advance(1, &out_); });
+      Apply(step);
+      result_.steps_run = step_;
+      if (observer_) observer_->OnProgress(step_, total_steps);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  // Runs one kernel call under the clock, then reports its decisions (or its refusal).
+  template <typename Call>
+  void Timed(StepKind kind, Call&& call) {
+    Clock::time_point start = Clock::now();
+    absl::Status status = call();
+    result_.kernel_nanos += NanosSince(start);
+    Report(kind, status);
+  }
+
+  void Report(StepKind kind, const absl::Status& status) {
+    if (!status.ok()) {
+      // A refused call changed nothing, so `out_` holds no decision of it.
+      out_.clear();
+      std::string message = internal::Cat(StepKindName(kind), ": ", View(status));
+      Record record{.type = RecordType::kError, .step = step_, .message = message};
+      ++result_.records;
+      if (observer_) observer_->OnRecord(record, *kernel_);
+      result_.errors.push_back({.step = step_, .message = std::move(message)});
+      return;
+    }
+    for (const Decision& decision : out_) {
+      Record record{.step = step_, .decision = &decision, .message = {}};
+      switch (decision.type) {
+        case DecisionType::kAllocation:
+          record.type = RecordType::kAllocation;
+          result_.allocations.push_back({.step = step_,
+                                         .seq = decision.seq,
+                                         .priority = decision.priority,
+                                         .partition = decision.partition,
+                                         .queue = decision.queue,
+                                         .app = decision.app,
+                                         .ask = decision.ask,
+                                         .node = decision.node});
+          break;
+        case DecisionType::kAppRejected:
+          record.type = RecordType::kAppRejected;
+          result_.rejected_apps.emplace_back(decision.app);
+          break;
+        case DecisionType::kAppState:
+          record.type = RecordType::kAppState;
+          break;
+        case DecisionType::kRelease:
+          record.type = RecordType::kRelease;
+          break;
+      }
+      ++result_.records;
+      if (observer_) observer_->OnRecord(record, *kernel_);
+    }
+    out_.clear();
+  }
+
+  void Schedule(const ScheduleStep& step) {
+    const int64_t chunk = options_.schedule_chunk;
+    int64_t made = 0;
+    while (true) {
+      int64_t max = step.max;
+      if (chunk > 0) {
+        max = step.max > 0 ? std::min(chunk, step.max - made) : chunk;
+        if (max <= 0) break;
+      }
+      if (observer_) observer_->BeforeSchedule(*kernel_);
+      Clock::time_point start = Clock::now();
+      absl::StatusOr<int64_t> count = kernel_->Schedule(max, step.partition, &out_);
+      const int64_t nanos = NanosSince(start);
+      result_.kernel_nanos += nanos;
+      if (!count.ok()) {
+        Report(StepKind::kSchedule, count.status());
+        return;
+      }
+      if (options_.collect_latencies && *count > 0) {
+        result_.allocation_latency_nanos.insert(result_.allocation_latency_nanos.end(),
+                                                static_cast<size_t>(*count), nanos / *count);
+      }
+      Report(StepKind::kSchedule, absl::OkStatus());
+      made += *count;
+      // Fewer than asked means the last cycle changed nothing: the step is complete.
+      if (chunk <= 0 || *count < max) break;
+      if (observer_) observer_->OnProgress(step_, static_cast<int64_t>(scenario_.steps.size()));
+    }
+  }
+
+  void Apply(const ScenarioStep& step) {
+    const StepKind kind = step.kind();
+    std::visit(
+        [&](const auto& action) {
+          using T = std::decay_t<decltype(action)>;
+          if constexpr (std::is_same_v<T, AppSpec>) {
+            Timed(kind, [&] { return kernel_->AddApplication(action, &out_); });
+          } else if constexpr (std::is_same_v<T, AskSpec>) {
+            Timed(kind, [&] { return kernel_->AddAsk(action, &out_); });
+          } else if constexpr (std::is_same_v<T, ScheduleStep>) {
+            Schedule(action);
+          } else if constexpr (std::is_same_v<T, ReleaseStep>) {
+            Timed(kind, [&] {
+              return kernel_->ReleaseAllocation(action.partition, action.app, action.ask,
+                                                action.node, &out_);
+            });
+          } else if constexpr (std::is_same_v<T, RemoveAskStep>) {
+            Timed(kind, [&] {
+              return kernel_->RemoveAsk(action.partition, action.app, action.ask, &out_);
+            });
+          } else if constexpr (std::is_same_v<T, RemoveAppStep>) {
+            Timed(kind,
+                  [&] { return kernel_->RemoveApplication(action.partition, action.id, &out_); });
+          } else if constexpr (std::is_same_v<T, AddNodeStep>) {
+            Timed(kind, [&] { return kernel_->AddNode(action.node, &out_); });
+          } else if constexpr (std::is_same_v<T, NodeUpdate>) {
+            Timed(kind, [&] { return kernel_->UpdateNode(action, &out_); });
+          } else if constexpr (std::is_same_v<T, RemoveNodeStep>) {
+            Timed(kind, [&] { return kernel_->RemoveNode(action.partition, action.id, &out_); });
+          } else if constexpr (std::is_same_v<T, UpdateConfigStep>) {
+            Timed(kind, [&] { return kernel_->UpdateConfig(action.config, &out_); });
+          } else if constexpr (std::is_same_v<T, AdvanceStep>) {
+            Timed(kind, [&] { return kernel_->Advance(action.millis, &out_); });
+          }
+        },
+        step.action);
+  }
+
+  const Scenario& scenario_;
+  const RunOptions& options_;
+  RunObserver* observer_;
+  RunResult result_;
+  Kernel* kernel_ = nullptr;
+  int64_t step_ = 0;
+  std::vector<Decision> out_;
+};
+
+}  // namespace
+
+std::string_view RecordTypeName(RecordType type) {
+  switch (type) {
+    case RecordType::kAllocation:
+      return "allocation";
+    case RecordType::kAppRejected:
+      return "app_rejected";
+    case RecordType::kAppState:
+      return "app_state";
+    case RecordType::kRelease:
+      return "release";
+    case RecordType::kError:
+      return "error";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<RunResult> RunScenario(const Scenario& scenario, const RunOptions& options,
+                                      RunObserver* observer) {
+  return Runner(scenario, options, observer).Run();
+}
+
+}  // namespace allocore::adapters

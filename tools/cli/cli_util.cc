@@ -1,0 +1,49 @@
+#include "cli_util.h"
+
+#include <unistd.h>
+
+#include <charconv>
+
+namespace allocore::cli {
+
+std::optional<int64_t> ParseInt64(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty() || text.front() == '+') return std::nullopt;
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<uint64_t> ParseUint64(std::string_view text) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+bool IsTerminal(std::FILE* stream) { return isatty(fileno(stream)) == 1; }
+
+std::string FormatDuration(int64_t nanos) {
+  char buffer[32];
+  const auto n = static_cast<double>(nanos);
+  if (nanos < 1000) {
+    std::snprintf(buffer, sizeof(buffer), "%lld ns", static_cast<long long>(nanos));
+  } else if (nanos < 1000 * 1000) {
+    std::snprintf(buffer, sizeof(buffer), "%.2f us", n / 1e3);
+  } else if (nanos < 1000 * 1000 * 1000) {
+    std::snprintf(buffer, sizeof(buffer), "%.1f ms", n / 1e6);
+  } else {
+    std::snprintf(buffer, sizeof(buffer), "%.2f s", n / 1e9);
+  }
+  return buffer;
+}
+
+void OutputBuffer::Flush() {
+  if (text_.empty()) return;
+  if (std::fwrite(text_.data(), 1, text_.size(), stream_) != text_.size()) ok_ = false;
+  text_.clear();
+  if (std::fflush(stream_) != 0) ok_ = false;
+}
+
+}  // namespace allocore::cli

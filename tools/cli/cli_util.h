@@ -1,0 +1,51 @@
+// tools/cli/cli_util.h — small helpers shared by the subcommands: strict flag values, buffered
+// output in big chunks, durations for humans.
+#ifndef ALLOCORE_TOOLS_CLI_CLI_UTIL_H_
+#define ALLOCORE_TOOLS_CLI_CLI_UTIL_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace allocore::cli {
+
+// A decimal integer with an optional sign and nothing else; nullopt otherwise.
+std::optional<int64_t> ParseInt64(std::string_view text);
+std::optional<uint64_t> ParseUint64(std::string_view text);
+
+// True when `stream` is a terminal.
+bool IsTerminal(std::FILE* stream);
+
+// "850 ns", "12.3 us", "45.6 ms", "1.23 s".
+std::string FormatDuration(int64_t nanos);
+
+// Text collected in memory and written with fwrite in large chunks (no per-line flushing).
+class OutputBuffer {
+ public:
+  static constexpr size_t kChunk = size_t{1} << 20;
+
+  explicit OutputBuffer(std::FILE* stream) : stream_(stream) { text_.reserve(kChunk + 4096); }
+  ~OutputBuffer() { Flush(); }
+  OutputBuffer(const OutputBuffer&) = delete;
+  OutputBuffer& operator=(const OutputBuffer&) = delete;
+
+  std::string* text() { return &text_; }
+  // Writes when a chunk is full.
+  void MaybeFlush() {
+    if (text_.size() >= kChunk) Flush();
+  }
+  void Flush();
+  // False when a write failed (disk full, closed pipe).
+  bool ok() const { return ok_; }
+
+ private:
+  std::FILE* stream_;
+  std::string text_;
+  bool ok_ = true;
+};
+
+}  // namespace allocore::cli
+
+#endif  // ALLOCORE_TOOLS_CLI_CLI_UTIL_H_
