@@ -1,0 +1,1856 @@
+// reference_model.cc — see reference_model.h. Naive on purpose: nothing derived is cached.
+
+#include "reference/reference_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <limits>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+
+namespace allocore::reference {
+namespace {
+
+constexpr int32_t kMinPriority = std::numeric_limits<int32_t>::min();
+constexpr int32_t kMaxPriority = std::numeric_limits<int32_t>::max();
+constexpr int64_t kReservationDelayMs = 2000;
+constexpr int64_t kStartingTimeoutMs = int64_t{5} * 60 * 1000;
+constexpr int64_t kCompletingTimeoutMs = int64_t{30} * 1000;
+constexpr int64_t kTerminatedTimeoutMs = int64_t{3} * 24 * 3600 * 1000;
+
+// ---- Small helpers ------------------------------------------------------------------------
+
+void AppendPiece(std::string& out, std::string_view s) { out.append(s); }
+template <std::integral T>
+void AppendPiece(std::string& out, T v) {
+  out += std::to_string(v);
+}
+
+// Concatenates strings and integers (absl::string_view is not std::string_view here).
+template <typename... Args>
+std::string Cat(const Args&... args) {
+  std::string out;
+  (AppendPiece(out, args), ...);
+  return out;
+}
+
+std::vector<std::string> Split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t pos = s.find(sep, start);
+    if (pos == std::string_view::npos) {
+      out.emplace_back(s.substr(start));
+      return out;
+    }
+    out.emplace_back(s.substr(start, pos - start));
+    start = pos + 1;
+  }
+}
+
+std::string Lower(std::string_view s) { return absl::AsciiStrToLower(std::string(s)); }
+
+bool IsUserName(std::string_view s) {
+  // ^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$
+  if (s.empty()) return false;
+  auto first_ok = [](char c) {
+    return c == '_' || absl::ascii_isalpha(static_cast<unsigned char>(c));
+  };
+  auto rest_ok = [](char c) {
+    return c == '_' || c == '.' || c == '@' || c == '-' ||
+           absl::ascii_isalnum(static_cast<unsigned char>(c));
+  };
+  if (!first_ok(s[0])) return false;
+  size_t end = s.size();
+  if (end > 1 && s[end - 1] == '$') --end;
+  for (size_t i = 1; i < end; ++i) {
+    if (!rest_ok(s[i])) return false;
+  }
+  return true;
+}
+
+bool IsGroupName(std::string_view s) {
+  // ^[_a-zA-Z][a-zA-Z0-9_-]*$
+  if (s.empty()) return false;
+  if (!(s[0] == '_' || absl::ascii_isalpha(static_cast<unsigned char>(s[0])))) return false;
+  for (size_t i = 1; i < s.size(); ++i) {
+    char c = s[i];
+    if (!(c == '_' || c == '-' || absl::ascii_isalnum(static_cast<unsigned char>(c)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A parsed ACL (§8.5).
+struct Acl {
+  bool all = false;
+  std::vector<std::string> users;
+  std::vector<std::string> groups;
+
+  bool Allows(const std::string& user, const std::vector<std::string>& user_groups) const {
+    if (all) return true;
+    if (std::find(users.begin(), users.end(), user) != users.end()) return true;
+    for (const std::string& g : user_groups) {
+      if (std::find(groups.begin(), groups.end(), g) != groups.end()) return true;
+    }
+    return false;
+  }
+};
+
+Acl ParseAcl(const std::string& raw) {
+  Acl acl;
+  std::string trimmed(absl::StripAsciiWhitespace(raw));
+  if (trimmed == "*") {
+    acl.all = true;
+    return acl;
+  }
+  if (raw.empty()) return acl;
+  std::vector<std::string> fields = Split(raw, ' ');
+  // The config is valid: at most two fields.
+  if (!fields.empty()) {
+    if (fields[0] == "*") {
+      acl.all = true;
+    } else {
+      for (const std::string& u : Split(fields[0], ',')) {
+        if (IsUserName(u)) acl.users.emplace_back(u);
+      }
+    }
+  }
+  if (fields.size() >= 2) {
+    if (fields[1] == "*") {
+      acl.all = true;
+    } else {
+      for (const std::string& g : Split(fields[1], ',')) {
+        if (IsGroupName(g)) acl.groups.emplace_back(g);
+      }
+    }
+  }
+  return acl;
+}
+
+// Go strconv.ParseInt(v, 10, 32); any failure gives 0 (§2.5).
+int32_t ParseOffset(const std::string& v) {
+  size_t i = 0;
+  bool negative = false;
+  if (i < v.size() && (v[i] == '+' || v[i] == '-')) {
+    negative = v[i] == '-';
+    ++i;
+  }
+  if (i == v.size()) return 0;
+  int64_t value = 0;
+  for (; i < v.size(); ++i) {
+    if (v[i] < '0' || v[i] > '9') return 0;
+    value = value * 10 + (v[i] - '0');
+    if (value > int64_t{1} << 32) return 0;  // far out of range already
+  }
+  if (negative) value = -value;
+  if (value < kMinPriority || value > kMaxPriority) return 0;
+  return static_cast<int32_t>(value);
+}
+
+const std::string* FindProperty(const PropertyMap& props, const std::string& key) {
+  const std::string* found = nullptr;
+  for (const auto& [k, v] : props) {
+    if (k == key) found = &v;  // last one wins
+  }
+  return found;
+}
+
+void SetProperty(PropertyMap& props, const std::string& key, const std::string& value) {
+  for (auto& [k, v] : props) {
+    if (k == key) {
+      v = value;
+      return;
+    }
+  }
+  props.emplace_back(key, value);
+}
+
+// The parent's (merged) properties as passed to a configured child (§2.5 last column).
+PropertyMap FilterParentProperties(const PropertyMap& parent) {
+  PropertyMap out;
+  for (const auto& [k, v] : parent) {
+    if (k == "priority.policy") {
+      SetProperty(out, k, "default");
+    } else if (k == "priority.offset") {
+      SetProperty(out, k, "0");
+    } else if (k == "preemption.policy") {
+      SetProperty(out, k, Lower(v) == "disabled" ? "disabled" : "default");
+    } else {
+      SetProperty(out, k, v);
+    }
+  }
+  return out;
+}
+
+// Shares of `r` against `total` (§1.5), sorted ascending.
+std::vector<double> Shares(const Resource& r, const std::optional<Resource>& total) {
+  std::vector<double> out;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (!r.Has(k)) continue;
+    int64_t v = r.Get(k);
+    if (v == 0) {
+      out.push_back(0.0);
+    } else if (!total.has_value() || total->Get(k) == 0) {
+      out.push_back(static_cast<double>(v));
+    } else {
+      out.push_back(static_cast<double>(v) / static_cast<double>(total->Get(k)));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// compareShares (§1.5): 1 left larger, -1 right larger, 0 equal.
+int CompareShares(const std::vector<double>& l, const std::vector<double>& r) {
+  ptrdiff_t li = static_cast<ptrdiff_t>(l.size()) - 1;
+  ptrdiff_t ri = static_cast<ptrdiff_t>(r.size()) - 1;
+  while (li >= 0 && ri >= 0) {
+    double lv = l[static_cast<size_t>(li)];
+    double rv = r[static_cast<size_t>(ri)];
+    if (lv > rv) return 1;
+    if (lv < rv) return -1;
+    --li;
+    --ri;
+  }
+  for (; li >= 0; --li) {
+    double lv = l[static_cast<size_t>(li)];
+    if (lv > 0) return 1;
+    if (lv < 0) return -1;
+  }
+  for (; ri >= 0; --ri) {
+    double rv = r[static_cast<size_t>(ri)];
+    if (rv > 0) return -1;
+    if (rv < 0) return 1;
+  }
+  return 0;
+}
+
+// ask.FitInScore(available) (§1.6).
+double FitInScore(const Resource& ask, const Resource& available) {
+  double score = 0;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (!available.Has(k)) continue;
+    int64_t fit = available.Get(k);
+    if (fit <= 0) continue;
+    int64_t want = ask.Get(k);
+    if (want <= 0) {
+      score += 1;
+      continue;
+    }
+    if (fit > want) score += static_cast<double>(fit - want) / static_cast<double>(fit);
+  }
+  return score;
+}
+
+bool IsLiveInQueue(AppState s) {
+  return s == AppState::kNew || s == AppState::kAccepted || s == AppState::kStarting ||
+         s == AppState::kRunning || s == AppState::kCompleting;
+}
+
+// ---- State --------------------------------------------------------------------------------
+
+struct QueueR {
+  std::string name;
+  std::string path;
+  int parent = -1;
+  std::vector<int> children;
+  bool leaf = false;
+  std::string sort_policy = "fifo";
+  bool priority_sort = true;
+  bool fence = false;
+  int32_t offset = 0;
+  std::optional<Resource> guaranteed;
+  std::optional<Resource> max;
+  uint64_t max_apps = 0;
+  Acl submit_acl;
+  Acl admin_acl;
+  uint64_t running = 0;
+  std::vector<std::string> allocating_accepted;  // app ids (a set)
+};
+
+struct AskR {
+  std::string id;
+  Resource res;
+  int32_t priority = 0;
+  int64_t pending = 0;
+  int64_t create_seq = 0;
+  int64_t create_time = 0;
+};
+
+struct AppR {
+  std::string id;
+  int queue = -1;          // -1 for rejected applications
+  std::string queue_path;  // the requested queue for rejected applications
+  std::string user;
+  std::vector<std::string> groups;
+  bool stateaware_disable = false;
+  AppState state = AppState::kNew;
+  int64_t submit_seq = 0;
+  std::vector<AskR> asks;
+  bool removed = false;  // RemoveApplication: forgotten
+  bool has_timer = false;
+  int64_t timer_due = 0;
+  int64_t timer_seq = 0;
+};
+
+struct NodeR {
+  std::string id;
+  Resource capacity;
+  Resource occupied;
+  bool schedulable = true;
+};
+
+struct AllocR {
+  int app = -1;
+  std::string ask;
+  std::string node;
+  Resource res;
+  int32_t priority = 0;
+  int64_t seq = 0;
+};
+
+struct ReservationR {
+  int app = -1;
+  std::string ask;
+  std::string node;
+  int64_t seq = 0;
+};
+
+struct PartitionR {
+  std::string name;
+  std::vector<QueueR> queues;  // index 0 is the root
+  std::vector<AppR> apps;      // every record, in submission order
+  std::vector<NodeR> nodes;
+  std::vector<AllocR> allocs;  // live allocations
+  std::vector<ReservationR> reservations;
+  bool binpacking = false;
+  std::vector<std::pair<std::string, double>> weights;
+};
+
+enum class Kind { kNone, kAllocated, kAllocatedReserved, kReserved, kUnreserved };
+
+struct Result {
+  Kind kind = Kind::kNone;
+  int app = -1;
+  std::string ask;
+  std::string node;
+  int64_t reservation = -1;  // seq of the reservation to remove (AllocatedReserved, Unreserved)
+};
+
+}  // namespace
+
+// ---- Public helpers ---------------------------------------------------------------------
+
+NamedQuantities ToNamed(const Resource& r, const ResourceTypes& types, bool keep_zeros) {
+  NamedQuantities out;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (!r.Has(k)) continue;
+    if (r.Get(k) == 0 && !keep_zeros) continue;
+    std::string name = k < types.size() ? types.Name(k) : Cat("#", k);
+    out[name] = r.Get(k);
+  }
+  return out;
+}
+
+std::string ToString(const NamedQuantities& q) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, v] : q) {
+    out += Cat(first ? "" : ",", k, ":", v);
+    first = false;
+  }
+  return out + "}";
+}
+
+std::string_view StateName(AppState state) {
+  switch (state) {
+    case AppState::kNew:
+      return "New";
+    case AppState::kAccepted:
+      return "Accepted";
+    case AppState::kStarting:
+      return "Starting";
+    case AppState::kRunning:
+      return "Running";
+    case AppState::kCompleting:
+      return "Completing";
+    case AppState::kCompleted:
+      return "Completed";
+    case AppState::kFailing:
+      return "Failing";
+    case AppState::kFailed:
+      return "Failed";
+    case AppState::kRejected:
+      return "Rejected";
+    case AppState::kExpired:
+      return "Expired";
+  }
+  return "?";
+}
+
+RefDecision RefDecision::Normalized() const {
+  RefDecision d;
+  d.type = type;
+  d.partition = partition;
+  d.app = app;
+  switch (type) {
+    case DecisionType::kAllocation:
+      d.queue = queue;
+      d.ask = ask;
+      d.node = node;
+      d.priority = priority;
+      d.seq = seq;
+      break;
+    case DecisionType::kRelease:
+      d.queue = queue;
+      d.ask = ask;
+      d.node = node;
+      break;
+    case DecisionType::kAppState:
+      d.from = from;
+      d.to = to;
+      break;
+    case DecisionType::kAppRejected:
+      break;
+  }
+  return d;
+}
+
+std::string RefDecision::ToString() const {
+  switch (type) {
+    case DecisionType::kAllocation:
+      return Cat("allocation #", seq, " [", partition, "] ", queue, " ", app, "/", ask, " -> ",
+                 node, " prio ", priority);
+    case DecisionType::kRelease:
+      return Cat("release [", partition, "] ", queue, " ", app, "/", ask, " on ", node);
+    case DecisionType::kAppState:
+      return Cat("app_state [", partition, "] ", app, " ", StateName(from), " -> ", StateName(to));
+    case DecisionType::kAppRejected:
+      return Cat("app_rejected [", partition, "] ", app, ": ", reason);
+  }
+  return "?";
+}
+
+bool operator==(const RefDecision& a, const RefDecision& b) {
+  RefDecision x = a.Normalized();
+  RefDecision y = b.Normalized();
+  return x.type == y.type && x.partition == y.partition && x.queue == y.queue && x.app == y.app &&
+         x.ask == y.ask && x.node == y.node && x.priority == y.priority && x.seq == y.seq &&
+         x.from == y.from && x.to == y.to;
+}
+
+RefDecision FromKernelDecision(const Decision& d) {
+  RefDecision r;
+  r.type = d.type;
+  r.partition = std::string(d.partition);
+  r.queue = std::string(d.queue);
+  r.app = std::string(d.app);
+  r.ask = std::string(d.ask);
+  r.node = std::string(d.node);
+  r.priority = d.priority;
+  r.seq = d.seq;
+  r.from = d.from;
+  r.to = d.to;
+  r.reason = d.reason;
+  return r;
+}
+
+// ---- The model --------------------------------------------------------------------------
+
+class ReferenceModel::Impl {
+ public:
+  absl::Status Init(const SchedulerConfig& config);
+
+  absl::Status AddNode(const NodeSpec& spec, std::vector<RefDecision>* out);
+  absl::Status UpdateNode(const NodeUpdate& update, std::vector<RefDecision>* out);
+  absl::Status RemoveNode(std::string_view partition, std::string_view id,
+                          std::vector<RefDecision>* out);
+  absl::Status AddApplication(const AppSpec& spec, std::vector<RefDecision>* out);
+  absl::Status RemoveApplication(std::string_view partition, std::string_view id,
+                                 std::vector<RefDecision>* out);
+  absl::Status AddAsk(const AskSpec& spec, std::vector<RefDecision>* out);
+  absl::Status RemoveAsk(std::string_view partition, std::string_view app, std::string_view ask,
+                         std::vector<RefDecision>* out);
+  absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
+                                 std::string_view ask, std::string_view node,
+                                 std::vector<RefDecision>* out);
+  absl::Status Advance(int64_t millis, std::vector<RefDecision>* out);
+  absl::StatusOr<int64_t> Schedule(int64_t max, std::string_view partition,
+                                   std::vector<RefDecision>* out);
+
+  int64_t now() const { return now_; }
+  std::vector<std::string> PartitionNames() const;
+  std::vector<std::string> QueuePaths(std::string_view partition) const;
+  absl::StatusOr<RefQueueInfo> GetQueue(std::string_view partition, std::string_view path) const;
+  absl::StatusOr<RefAppInfo> GetApplication(std::string_view partition, std::string_view id) const;
+  std::vector<std::string> ApplicationIds(std::string_view partition) const;
+  int64_t ReservationCount(std::string_view partition) const;
+  const ResourceTypes& types() const { return types_; }
+
+ private:
+  // Config.
+  absl::Status AddQueue(PartitionR& p, const QueueConfig& qc, int parent,
+                        const PropertyMap& inherited);
+  absl::StatusOr<Resource> ToResource(const std::vector<std::pair<std::string, int64_t>>& q);
+
+  // Lookups.
+  PartitionR* FindPartition(std::string_view name);
+  const PartitionR* FindPartition(std::string_view name) const;
+  int FindQueue(const PartitionR& p, std::string_view path) const;
+  int FindActiveApp(const PartitionR& p, std::string_view id) const;
+  int FindNode(const PartitionR& p, std::string_view id) const;
+  static AskR* FindAsk(AppR& app, std::string_view id);
+
+  // Derived values, recomputed from scratch on every use.
+  bool InSubtree(const PartitionR& p, int q, int ancestor) const;
+  Resource AppPending(const AppR& app) const;
+  Resource AppAllocated(const PartitionR& p, int app) const;
+  int32_t AppPriority(const AppR& app) const;
+  Resource QueuePending(const PartitionR& p, int q) const;
+  Resource QueueAllocated(const PartitionR& p, int q) const;
+  int32_t QueueEffectivePriority(const PartitionR& p, int q) const;
+  Resource RootMax(const PartitionR& p) const;
+  std::optional<Resource> QueueMax(const PartitionR& p, int q) const;
+  Resource Headroom(const PartitionR& p, int q) const;
+  bool CanIncAllocated(const PartitionR& p, int leaf, const Resource& delta) const;
+  bool CanRunApp(const PartitionR& p, int app) const;
+  Resource NodeAvailable(const PartitionR& p, const NodeR& node) const;
+  double NodeScore(const PartitionR& p, const NodeR& node) const;
+  bool NodeReserved(const PartitionR& p, const std::string& node) const;
+  std::vector<int> NodeIterator(const PartitionR& p) const;
+  std::vector<int> SortedChildren(const PartitionR& p, int q) const;
+  std::vector<int> SortedApps(const PartitionR& p, int q) const;
+  std::vector<const AskR*> SortedAsks(const AppR& app) const;
+  bool SubmitAllowed(const PartitionR& p, int q, const std::string& user,
+                     const std::vector<std::string>& groups) const;
+
+  // Scheduling.
+  bool TryNode(const PartitionR& p, int app, const AskR& ask, const NodeR& node) const;
+  Result TryNodes(const PartitionR& p, int app, const AskR& ask,
+                  const std::vector<int>& iterator) const;
+  Result AppTryAllocate(const PartitionR& p, int app, const Resource& headroom) const;
+  Result QueueTryAllocate(PartitionR& p, int q);
+  Result AppTryReservedAllocate(const PartitionR& p, int app, const Resource& headroom) const;
+  Result QueueTryReservedAllocate(PartitionR& p, int q);
+  void MarkAllocatingAccepted(PartitionR& p, int app);
+  // One cycle step for a partition; returns true when anything changed.
+  bool ScheduleStep(PartitionR& p, int64_t* allocations, std::vector<RefDecision>* out);
+  void Commit(PartitionR& p, const Result& r, std::vector<RefDecision>* out);
+  void RemoveReservation(PartitionR& p, int64_t seq);
+
+  // App state machine.
+  void SetState(PartitionR& p, int app, AppState to, std::vector<RefDecision>* out);
+  void IncRunning(PartitionR& p, int leaf);
+  void DecRunning(PartitionR& p, int leaf);
+  void SetTimer(AppR& app, int64_t delay);
+  void CompletionCheck(PartitionR& p, int app, std::vector<RefDecision>* out);
+  void ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
+                    bool completion_check);
+
+  std::vector<PartitionR> partitions_;
+  ResourceTypes types_;
+  int64_t now_ = 0;
+  int64_t alloc_seq_ = 0;
+  int64_t ask_seq_ = 0;
+  int64_t app_seq_ = 0;
+  int64_t reservation_seq_ = 0;
+  int64_t timer_seq_ = 0;
+};
+
+// ---- Config -------------------------------------------------------------------------------
+
+absl::StatusOr<Resource> ReferenceModel::Impl::ToResource(
+    const std::vector<std::pair<std::string, int64_t>>& q) {
+  Resource r;
+  for (const auto& [name, value] : q) {
+    absl::StatusOr<int> type = types_.Intern(name);
+    if (!type.ok()) return type.status();
+    r.Set(*type, value);
+  }
+  return r;
+}
+
+absl::Status ReferenceModel::Impl::Init(const SchedulerConfig& config) {
+  for (const PartitionConfig& pc : config.partitions) {
+    PartitionR& p = partitions_.emplace_back();
+    p.name = pc.name;
+    p.binpacking = pc.node_sort_policy.type == "binpacking";
+    p.weights = pc.node_sort_policy.resource_weights;
+    if (pc.queues.size() != 1) return absl::InvalidArgumentError("expected a single root queue");
+    absl::Status s = AddQueue(p, pc.queues[0], -1, {});
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::AddQueue(PartitionR& p, const QueueConfig& qc, int parent,
+                                            const PropertyMap& inherited) {
+  int index = static_cast<int>(p.queues.size());
+  p.queues.emplace_back();
+  {
+    QueueR& q = p.queues.back();
+    q.name = Lower(qc.name);
+    q.parent = parent;
+    q.path = parent < 0 ? q.name : Cat(p.queues[static_cast<size_t>(parent)].path, ".", q.name);
+    q.leaf = parent >= 0 && !qc.parent && qc.queues.empty();
+    q.max_apps = qc.max_applications;
+    q.submit_acl = ParseAcl(qc.submit_acl);
+    q.admin_acl = ParseAcl(qc.admin_acl);
+  }
+  // Resources (nil when unset or not strictly positive, §3.5).
+  std::optional<Resource> guaranteed;
+  std::optional<Resource> max;
+  if (qc.resources.guaranteed.has_value()) {
+    absl::StatusOr<Resource> r = ToResource(*qc.resources.guaranteed);
+    if (!r.ok()) return r.status();
+    if (StrictlyGreaterThanZero(*r)) guaranteed = *r;
+  }
+  if (qc.resources.max.has_value()) {
+    absl::StatusOr<Resource> r = ToResource(*qc.resources.max);
+    if (!r.ok()) return r.status();
+    if (StrictlyGreaterThanZero(*r)) max = *r;
+  }
+  // Properties: the parent's merged properties filtered, overlaid by the queue's own.
+  PropertyMap merged = inherited;
+  for (const auto& [k, v] : qc.properties) SetProperty(merged, k, v);
+  QueueR& q = p.queues[static_cast<size_t>(index)];
+  q.guaranteed = guaranteed;
+  q.max = max;
+  if (const std::string* v = FindProperty(merged, "application.sort.policy")) {
+    q.sort_policy = (*v == "fifo" || *v == "fair" || *v == "stateaware") ? *v : "fifo";
+  }
+  if (!q.leaf) q.sort_policy = "fair";
+  if (const std::string* v = FindProperty(merged, "application.sort.priority")) {
+    q.priority_sort = Lower(*v) != "disabled";
+  }
+  if (const std::string* v = FindProperty(merged, "priority.policy")) {
+    q.fence = Lower(*v) == "fence";
+  }
+  if (const std::string* v = FindProperty(merged, "priority.offset")) q.offset = ParseOffset(*v);
+
+  PropertyMap for_children = FilterParentProperties(merged);
+  for (const QueueConfig& child : qc.queues) {
+    int child_index = static_cast<int>(p.queues.size());
+    absl::Status s = AddQueue(p, child, index, for_children);
+    if (!s.ok()) return s;
+    p.queues[static_cast<size_t>(index)].children.push_back(child_index);
+  }
+  return absl::OkStatus();
+}
+
+// ---- Lookups ------------------------------------------------------------------------------
+
+PartitionR* ReferenceModel::Impl::FindPartition(std::string_view name) {
+  for (PartitionR& p : partitions_) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+const PartitionR* ReferenceModel::Impl::FindPartition(std::string_view name) const {
+  for (const PartitionR& p : partitions_) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+int ReferenceModel::Impl::FindQueue(const PartitionR& p, std::string_view path) const {
+  std::string lower = Lower(path);
+  for (size_t i = 0; i < p.queues.size(); ++i) {
+    if (p.queues[i].path == lower) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int ReferenceModel::Impl::FindActiveApp(const PartitionR& p, std::string_view id) const {
+  for (size_t i = 0; i < p.apps.size(); ++i) {
+    const AppR& a = p.apps[i];
+    if (a.id == id && !a.removed && a.queue >= 0 && IsLiveInQueue(a.state)) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+int ReferenceModel::Impl::FindNode(const PartitionR& p, std::string_view id) const {
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    if (p.nodes[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+AskR* ReferenceModel::Impl::FindAsk(AppR& app, std::string_view id) {
+  for (AskR& a : app.asks) {
+    if (a.id == id) return &a;
+  }
+  return nullptr;
+}
+
+// ---- Derived values -----------------------------------------------------------------------
+
+bool ReferenceModel::Impl::InSubtree(const PartitionR& p, int q, int ancestor) const {
+  for (; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    if (q == ancestor) return true;
+  }
+  return false;
+}
+
+Resource ReferenceModel::Impl::AppPending(const AppR& app) const {
+  Resource r;
+  for (const AskR& ask : app.asks) {
+    if (ask.pending > 0) r = Add(r, Multiply(ask.res, ask.pending));
+  }
+  return r;
+}
+
+Resource ReferenceModel::Impl::AppAllocated(const PartitionR& p, int app) const {
+  Resource r;
+  for (const AllocR& a : p.allocs) {
+    if (a.app == app) r = Add(r, a.res);
+  }
+  return r;
+}
+
+int32_t ReferenceModel::Impl::AppPriority(const AppR& app) const {
+  int32_t best = kMinPriority;
+  for (const AskR& ask : app.asks) {
+    if (ask.pending > 0 && ask.priority > best) best = ask.priority;
+  }
+  return best;
+}
+
+Resource ReferenceModel::Impl::QueuePending(const PartitionR& p, int q) const {
+  Resource r;
+  for (const AppR& a : p.apps) {
+    if (a.removed || a.queue < 0 || !IsLiveInQueue(a.state)) continue;
+    if (InSubtree(p, a.queue, q)) r = Add(r, AppPending(a));
+  }
+  return r;
+}
+
+Resource ReferenceModel::Impl::QueueAllocated(const PartitionR& p, int q) const {
+  Resource r;
+  for (const AllocR& alloc : p.allocs) {
+    if (InSubtree(p, p.apps[static_cast<size_t>(alloc.app)].queue, q)) r = Add(r, alloc.res);
+  }
+  return r;
+}
+
+int32_t ReferenceModel::Impl::QueueEffectivePriority(const PartitionR& p, int q) const {
+  const QueueR& queue = p.queues[static_cast<size_t>(q)];
+  int32_t raw = kMinPriority;
+  if (queue.leaf) {
+    for (const AppR& a : p.apps) {
+      if (a.removed || a.queue != q || !IsLiveInQueue(a.state)) continue;
+      raw = std::max(raw, AppPriority(a));
+    }
+  } else {
+    for (int c : queue.children) raw = std::max(raw, QueueEffectivePriority(p, c));
+  }
+  if (raw == kMinPriority) return kMinPriority;
+  if (queue.fence) return queue.offset;
+  int64_t v = int64_t{raw} + int64_t{queue.offset};
+  v = std::clamp<int64_t>(v, kMinPriority, kMaxPriority);
+  return static_cast<int32_t>(v);
+}
+
+Resource ReferenceModel::Impl::RootMax(const PartitionR& p) const {
+  Resource r;
+  for (const NodeR& n : p.nodes) r = Add(r, n.capacity);
+  return r;
+}
+
+std::optional<Resource> ReferenceModel::Impl::QueueMax(const PartitionR& p, int q) const {
+  if (q == 0) {
+    if (p.nodes.empty()) return std::nullopt;
+    return RootMax(p);
+  }
+  return p.queues[static_cast<size_t>(q)].max;
+}
+
+// kernel/README decision 4: PermissiveMin(max − allocated over the types of max, parent).
+// The empty resource means "unlimited".
+Resource ReferenceModel::Impl::Headroom(const PartitionR& p, int q) const {
+  int parent = p.queues[static_cast<size_t>(q)].parent;
+  Resource parent_headroom = parent < 0 ? Resource{} : Headroom(p, parent);
+  std::optional<Resource> max = QueueMax(p, q);
+  if (!max.has_value()) return parent_headroom;
+  Resource allocated = QueueAllocated(p, q);
+  Resource own;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (max->Has(k)) own.Set(k, SaturatingSub(max->Get(k), allocated.Get(k)));
+  }
+  return PermissiveMin(own, parent_headroom);
+}
+
+// §3.7 IncAllocatedResource: every level's max must hold allocated + delta.
+bool ReferenceModel::Impl::CanIncAllocated(const PartitionR& p, int leaf,
+                                           const Resource& delta) const {
+  for (int q = leaf; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    std::optional<Resource> max = QueueMax(p, q);
+    if (!max.has_value()) continue;
+    if (!FitInMaxUndef(*max, Add(QueueAllocated(p, q), delta))) return false;
+  }
+  return true;
+}
+
+bool ReferenceModel::Impl::CanRunApp(const PartitionR& p, int app) const {
+  const AppR& a = p.apps[static_cast<size_t>(app)];
+  for (int q = a.queue; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    const QueueR& queue = p.queues[static_cast<size_t>(q)];
+    if (queue.max_apps == 0) continue;
+    const auto& set = queue.allocating_accepted;
+    if (std::find(set.begin(), set.end(), a.id) != set.end()) continue;
+    if (queue.running + set.size() + 1 <= queue.max_apps) continue;
+    return false;
+  }
+  return true;
+}
+
+Resource ReferenceModel::Impl::NodeAvailable(const PartitionR& p, const NodeR& node) const {
+  Resource allocated;
+  for (const AllocR& a : p.allocs) {
+    if (a.node == node.id) allocated = Add(allocated, a.res);
+  }
+  return Sub(Sub(node.capacity, allocated), node.occupied);
+}
+
+double ReferenceModel::Impl::NodeScore(const PartitionR& p, const NodeR& node) const {
+  Resource available = NodeAvailable(p, node);
+  double usage = 0;
+  double total_weight = 0;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (!node.capacity.Has(k)) continue;
+    const std::string& name = types_.Name(k);
+    double weight = 0;
+    bool found = false;
+    if (p.weights.empty()) {
+      if (name == "vcore" || name == "memory") {
+        weight = 1.0;
+        found = true;
+      }
+    } else {
+      for (const auto& [n, w] : p.weights) {
+        if (n == name) {
+          weight = w;
+          found = true;
+        }
+      }
+    }
+    if (!found || weight == 0.0) continue;
+    double share =
+        1.0 - static_cast<double>(available.Get(k)) / static_cast<double>(node.capacity.Get(k));
+    if (std::isnan(share)) continue;
+    usage += share * weight;
+    total_weight += weight;
+  }
+  double weighted = total_weight == 0.0 ? 0.0 : usage / total_weight;
+  return p.binpacking ? 1.0 - weighted : weighted;
+}
+
+bool ReferenceModel::Impl::NodeReserved(const PartitionR& p, const std::string& node) const {
+  for (const ReservationR& r : p.reservations) {
+    if (r.node == node) return true;
+  }
+  return false;
+}
+
+// §5.4: every node without a reservation, by (score, node id byte-wise).
+std::vector<int> ReferenceModel::Impl::NodeIterator(const PartitionR& p) const {
+  struct Entry {
+    int index;
+    double score;
+  };
+  std::vector<Entry> entries;
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    if (NodeReserved(p, p.nodes[i].id)) continue;
+    entries.push_back({static_cast<int>(i), NodeScore(p, p.nodes[i])});
+  }
+  std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+    bool an = std::isnan(a.score);
+    bool bn = std::isnan(b.score);
+    if (an != bn) return bn;  // NaN scores last (never expected)
+    if (!an && a.score != b.score) return a.score < b.score;
+    return p.nodes[static_cast<size_t>(a.index)].id < p.nodes[static_cast<size_t>(b.index)].id;
+  });
+  std::vector<int> out;
+  for (const Entry& e : entries) out.push_back(e.index);
+  return out;
+}
+
+// §5.1 with kernel/README decision 2.
+std::vector<int> ReferenceModel::Impl::SortedChildren(const PartitionR& p, int q) const {
+  const QueueR& parent = p.queues[static_cast<size_t>(q)];
+  struct Cand {
+    int queue;
+    int32_t priority;
+    std::vector<double> shares;
+    Resource pending;
+  };
+  std::vector<Cand> cands;
+  for (int c : parent.children) {
+    Resource pending = QueuePending(p, c);
+    if (!StrictlyGreaterThanZero(pending)) continue;
+    const QueueR& child = p.queues[static_cast<size_t>(c)];
+    cands.push_back(
+        {c, QueueEffectivePriority(p, c), Shares(QueueAllocated(p, c), child.guaranteed), pending});
+  }
+  auto key_less = [&](const Cand& l, const Cand& r) {
+    if (parent.priority_sort) {
+      if (l.priority != r.priority) return l.priority > r.priority;
+      return CompareShares(l.shares, r.shares) < 0;
+    }
+    int fair = CompareShares(l.shares, r.shares);
+    if (fair != 0) return fair < 0;
+    return l.priority > r.priority;
+  };
+  std::stable_sort(cands.begin(), cands.end(), key_less);
+  std::vector<int> out;
+  size_t i = 0;
+  while (i < cands.size()) {
+    size_t j = i + 1;
+    while (j < cands.size() && !key_less(cands[i], cands[j]) && !key_less(cands[j], cands[i])) {
+      ++j;
+    }
+    // Tie group [i, j), in configuration order: "more pending first".
+    std::vector<const Cand*> remaining;
+    for (size_t k = i; k < j; ++k) remaining.push_back(&cands[k]);
+    while (!remaining.empty()) {
+      size_t pick = 0;
+      for (size_t a = 0; a < remaining.size(); ++a) {
+        bool dominated = false;
+        for (size_t b = 0; b < remaining.size(); ++b) {
+          if (a != b && StrictlyGreaterThan(remaining[b]->pending, remaining[a]->pending)) {
+            dominated = true;
+            break;
+          }
+        }
+        if (!dominated) {
+          pick = a;
+          break;
+        }
+      }
+      out.push_back(remaining[pick]->queue);
+      remaining.erase(remaining.begin() + static_cast<ptrdiff_t>(pick));
+    }
+    i = j;
+  }
+  return out;
+}
+
+// §5.2 with kernel/README decisions 1 and 3.
+std::vector<int> ReferenceModel::Impl::SortedApps(const PartitionR& p, int q) const {
+  const QueueR& queue = p.queues[static_cast<size_t>(q)];
+  std::vector<int> cands;
+  auto in_leaf = [&](const AppR& a) {
+    return !a.removed && a.queue == q && IsLiveInQueue(a.state);
+  };
+  if (queue.sort_policy == "stateaware") {
+    bool starting = false;
+    for (const AppR& a : p.apps) {
+      if (in_leaf(a) && a.state == AppState::kStarting) starting = true;
+    }
+    int oldest_accepted = -1;
+    for (size_t i = 0; i < p.apps.size(); ++i) {
+      const AppR& a = p.apps[i];
+      if (!in_leaf(a) || !StrictlyGreaterThanZero(AppPending(a))) continue;
+      if (a.state == AppState::kAccepted) {
+        if (!starting && (oldest_accepted < 0 ||
+                          a.submit_seq < p.apps[static_cast<size_t>(oldest_accepted)].submit_seq)) {
+          oldest_accepted = static_cast<int>(i);
+        }
+        continue;
+      }
+      cands.push_back(static_cast<int>(i));
+    }
+    if (oldest_accepted >= 0) cands.push_back(oldest_accepted);
+  } else {
+    for (size_t i = 0; i < p.apps.size(); ++i) {
+      const AppR& a = p.apps[i];
+      if (in_leaf(a) && StrictlyGreaterThanZero(AppPending(a)))
+        cands.push_back(static_cast<int>(i));
+    }
+  }
+  auto app = [&](int i) -> const AppR& { return p.apps[static_cast<size_t>(i)]; };
+  if (queue.sort_policy == "fair") {
+    auto fair = [&](int l, int r) {
+      return CompareShares(Shares(AppAllocated(p, l), queue.guaranteed),
+                           Shares(AppAllocated(p, r), queue.guaranteed));
+    };
+    std::stable_sort(cands.begin(), cands.end(), [&](int l, int r) {
+      int32_t lp = AppPriority(app(l));
+      int32_t rp = AppPriority(app(r));
+      if (queue.priority_sort) {
+        if (lp != rp) return lp > rp;
+        int f = fair(l, r);
+        if (f != 0) return f < 0;
+      } else {
+        int f = fair(l, r);
+        if (f != 0) return f < 0;
+        if (lp != rp) return lp > rp;
+      }
+      return app(l).submit_seq < app(r).submit_seq;
+    });
+  } else {
+    std::stable_sort(cands.begin(), cands.end(), [&](int l, int r) {
+      if (queue.priority_sort) {
+        int32_t lp = AppPriority(app(l));
+        int32_t rp = AppPriority(app(r));
+        if (lp != rp) return lp > rp;
+      }
+      return app(l).submit_seq < app(r).submit_seq;
+    });
+  }
+  return cands;
+}
+
+// §5.3: pending asks by priority (descending), then creation.
+std::vector<const AskR*> ReferenceModel::Impl::SortedAsks(const AppR& app) const {
+  std::vector<const AskR*> asks;
+  for (const AskR& a : app.asks) {
+    if (a.pending > 0) asks.push_back(&a);
+  }
+  std::stable_sort(asks.begin(), asks.end(), [](const AskR* l, const AskR* r) {
+    if (l->priority != r->priority) return l->priority > r->priority;
+    return l->create_seq < r->create_seq;
+  });
+  return asks;
+}
+
+bool ReferenceModel::Impl::SubmitAllowed(const PartitionR& p, int q, const std::string& user,
+                                         const std::vector<std::string>& groups) const {
+  for (; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    const QueueR& queue = p.queues[static_cast<size_t>(q)];
+    if (queue.submit_acl.Allows(user, groups) || queue.admin_acl.Allows(user, groups)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- Scheduling ---------------------------------------------------------------------------
+
+// §6.3 tryNode, as a pure check (the caller commits).
+bool ReferenceModel::Impl::TryNode(const PartitionR& p, int app, const AskR& ask,
+                                   const NodeR& node) const {
+  if (!StrictlyGreaterThanZero(ask.res)) return false;
+  bool reserved = false;
+  bool reserved_for_this = false;
+  for (const ReservationR& r : p.reservations) {
+    if (r.node != node.id) continue;
+    reserved = true;
+    if (r.app == app && r.ask == ask.id) reserved_for_this = true;
+  }
+  if (reserved && !reserved_for_this) return false;
+  if (!FitIn(NodeAvailable(p, node), ask.res)) return false;
+  return CanIncAllocated(p, p.apps[static_cast<size_t>(app)].queue, ask.res);
+}
+
+// §6.3 tryNodes with exact (app, ask) reservation tracking.
+Result ReferenceModel::Impl::TryNodes(const PartitionR& p, int app, const AskR& ask,
+                                      const std::vector<int>& iterator) const {
+  std::vector<const ReservationR*> reserved;
+  for (const ReservationR& r : p.reservations) {
+    if (r.app == app && r.ask == ask.id) reserved.push_back(&r);
+  }
+  std::sort(reserved.begin(), reserved.end(),
+            [](const ReservationR* a, const ReservationR* b) { return a->seq < b->seq; });
+  bool allow_reserve = static_cast<int64_t>(reserved.size()) < ask.pending;
+  int best = -1;
+  double best_score = std::numeric_limits<double>::infinity();
+  for (int n : iterator) {
+    const NodeR& node = p.nodes[static_cast<size_t>(n)];
+    if (!node.schedulable) continue;
+    if (!FitIn(node.capacity, ask.res)) continue;
+    if (TryNode(p, app, ask, node)) {
+      Result r{Kind::kAllocated, app, ask.id, node.id, -1};
+      for (const ReservationR* res : reserved) {
+        if (res->node == node.id) {
+          r.kind = Kind::kAllocatedReserved;
+          r.reservation = res->seq;
+        }
+      }
+      if (r.kind == Kind::kAllocated && !reserved.empty()) {
+        r.kind = Kind::kAllocatedReserved;
+        r.reservation = reserved.front()->seq;
+      }
+      return r;
+    }
+    if (allow_reserve && now_ - ask.create_time > kReservationDelayMs) {
+      double score = FitInScore(ask.res, NodeAvailable(p, node));
+      if (score < best_score) {
+        best = n;
+        best_score = score;
+      }
+    }
+  }
+  if (best >= 0 && !NodeReserved(p, p.nodes[static_cast<size_t>(best)].id)) {
+    return Result{Kind::kReserved, app, ask.id, p.nodes[static_cast<size_t>(best)].id, -1};
+  }
+  return Result{};
+}
+
+Result ReferenceModel::Impl::AppTryAllocate(const PartitionR& p, int app,
+                                            const Resource& headroom) const {
+  for (const AskR* ask : SortedAsks(p.apps[static_cast<size_t>(app)])) {
+    if (!FitInMaxUndef(headroom, ask->res)) continue;
+    std::vector<int> iterator = NodeIterator(p);
+    if (iterator.empty()) continue;
+    Result r = TryNodes(p, app, *ask, iterator);
+    if (r.kind != Kind::kNone) return r;
+  }
+  return Result{};
+}
+
+void ReferenceModel::Impl::MarkAllocatingAccepted(PartitionR& p, int app) {
+  const AppR& a = p.apps[static_cast<size_t>(app)];
+  for (int q = a.queue; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    auto& set = p.queues[static_cast<size_t>(q)].allocating_accepted;
+    if (std::find(set.begin(), set.end(), a.id) == set.end()) set.push_back(a.id);
+  }
+}
+
+Result ReferenceModel::Impl::QueueTryAllocate(PartitionR& p, int q) {
+  const QueueR& queue = p.queues[static_cast<size_t>(q)];
+  if (queue.leaf) {
+    Resource headroom = Headroom(p, q);
+    for (int app : SortedApps(p, q)) {
+      bool accepted = p.apps[static_cast<size_t>(app)].state == AppState::kAccepted;
+      if (accepted && !CanRunApp(p, app)) continue;
+      Result r = AppTryAllocate(p, app, headroom);
+      if (r.kind == Kind::kNone) continue;
+      // A real allocation moves an Accepted app to Starting first: only reservations mark.
+      if (accepted && (r.kind == Kind::kReserved || r.kind == Kind::kUnreserved)) {
+        MarkAllocatingAccepted(p, app);
+      }
+      return r;
+    }
+    return Result{};
+  }
+  for (int child : SortedChildren(p, q)) {
+    Result r = QueueTryAllocate(p, child);
+    if (r.kind != Kind::kNone) return r;
+  }
+  return Result{};
+}
+
+// §6.4 app.tryReservedAllocate.
+Result ReferenceModel::Impl::AppTryReservedAllocate(const PartitionR& p, int app,
+                                                    const Resource& headroom) const {
+  const AppR& a = p.apps[static_cast<size_t>(app)];
+  std::vector<const ReservationR*> mine;
+  for (const ReservationR& r : p.reservations) {
+    if (r.app == app) mine.push_back(&r);
+  }
+  std::sort(mine.begin(), mine.end(),
+            [](const ReservationR* x, const ReservationR* y) { return x->seq < y->seq; });
+  auto find_ask = [&](const std::string& id) -> const AskR* {
+    for (const AskR& ask : a.asks) {
+      if (ask.id == id) return &ask;
+    }
+    return nullptr;
+  };
+  for (const ReservationR* res : mine) {
+    const AskR* ask = find_ask(res->ask);
+    if (ask == nullptr || ask->pending == 0) {
+      return Result{Kind::kUnreserved, app, res->ask, res->node, res->seq};
+    }
+    if (!FitInMaxUndef(headroom, ask->res)) continue;
+    int n = FindNode(p, res->node);
+    if (n >= 0 && TryNode(p, app, *ask, p.nodes[static_cast<size_t>(n)])) {
+      return Result{Kind::kAllocatedReserved, app, ask->id, res->node, res->seq};
+    }
+  }
+  for (const ReservationR* res : mine) {
+    const AskR* ask = find_ask(res->ask);
+    if (ask == nullptr || ask->pending == 0) continue;
+    for (int n : NodeIterator(p)) {
+      const NodeR& node = p.nodes[static_cast<size_t>(n)];
+      if (!node.schedulable) continue;
+      if (!FitIn(node.capacity, ask->res)) continue;
+      if (node.id == res->node) continue;
+      if (TryNode(p, app, *ask, node)) {
+        return Result{Kind::kAllocatedReserved, app, ask->id, node.id, res->seq};
+      }
+    }
+  }
+  return Result{};
+}
+
+Result ReferenceModel::Impl::QueueTryReservedAllocate(PartitionR& p, int q) {
+  const QueueR& queue = p.queues[static_cast<size_t>(q)];
+  if (queue.leaf) {
+    std::vector<int> apps;
+    for (const ReservationR& r : p.reservations) {
+      if (p.apps[static_cast<size_t>(r.app)].queue != q) continue;
+      if (std::find(apps.begin(), apps.end(), r.app) == apps.end()) apps.push_back(r.app);
+    }
+    if (apps.empty()) return Result{};
+    std::sort(apps.begin(), apps.end(), [&](int x, int y) {
+      return p.apps[static_cast<size_t>(x)].submit_seq < p.apps[static_cast<size_t>(y)].submit_seq;
+    });
+    Resource headroom = Headroom(p, q);
+    for (int app : apps) {
+      bool accepted = p.apps[static_cast<size_t>(app)].state == AppState::kAccepted;
+      if (accepted && !CanRunApp(p, app)) continue;
+      Result r = AppTryReservedAllocate(p, app, headroom);
+      if (r.kind == Kind::kNone) continue;
+      if (accepted && (r.kind == Kind::kReserved || r.kind == Kind::kUnreserved)) {
+        MarkAllocatingAccepted(p, app);
+      }
+      return r;
+    }
+    return Result{};
+  }
+  for (int child : SortedChildren(p, q)) {
+    Result r = QueueTryReservedAllocate(p, child);
+    if (r.kind != Kind::kNone) return r;
+  }
+  return Result{};
+}
+
+void ReferenceModel::Impl::RemoveReservation(PartitionR& p, int64_t seq) {
+  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
+                                      [&](const ReservationR& r) { return r.seq == seq; }),
+                       p.reservations.end());
+}
+
+void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<RefDecision>* out) {
+  switch (r.kind) {
+    case Kind::kNone:
+      return;
+    case Kind::kUnreserved:
+      RemoveReservation(p, r.reservation);
+      return;
+    case Kind::kReserved: {
+      // PartitionContext.reserve: skipped when the app already reserved the node or the node
+      // is reserved; the ask must exist with fewer reservations than pending repeats.
+      for (const ReservationR& x : p.reservations) {
+        if (x.node == r.node) return;
+      }
+      AppR& app = p.apps[static_cast<size_t>(r.app)];
+      AskR* ask = FindAsk(app, r.ask);
+      if (ask == nullptr) return;
+      int64_t count = 0;
+      for (const ReservationR& x : p.reservations) {
+        if (x.app == r.app && x.ask == r.ask) ++count;
+      }
+      if (count >= ask->pending) return;
+      const NodeR& node = p.nodes[static_cast<size_t>(FindNode(p, r.node))];
+      if (!FitIn(node.capacity, ask->res)) return;
+      p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
+      return;
+    }
+    case Kind::kAllocated:
+    case Kind::kAllocatedReserved:
+      break;
+  }
+  if (r.kind == Kind::kAllocatedReserved) RemoveReservation(p, r.reservation);
+  AppR& app = p.apps[static_cast<size_t>(r.app)];
+  AskR* ask = FindAsk(app, r.ask);
+  ask->pending -= 1;
+  AllocR alloc;
+  alloc.app = r.app;
+  alloc.ask = ask->id;
+  alloc.node = r.node;
+  alloc.res = ask->res;
+  alloc.priority = ask->priority;
+  alloc.seq = ++alloc_seq_;
+  p.allocs.push_back(alloc);
+  RefDecision d;
+  d.type = DecisionType::kAllocation;
+  d.partition = p.name;
+  d.queue = p.queues[static_cast<size_t>(app.queue)].path;
+  d.app = app.id;
+  d.ask = alloc.ask;
+  d.node = alloc.node;
+  d.priority = alloc.priority;
+  d.seq = alloc.seq;
+  out->push_back(d);
+  // runApplication on every real allocation.
+  if (app.state == AppState::kAccepted) {
+    SetState(p, r.app, AppState::kStarting, out);
+    if (p.apps[static_cast<size_t>(r.app)].stateaware_disable) {
+      SetState(p, r.app, AppState::kRunning, out);
+    }
+  } else if (app.state == AppState::kStarting) {
+    SetState(p, r.app, AppState::kRunning, out);
+  }
+}
+
+bool ReferenceModel::Impl::ScheduleStep(PartitionR& p, int64_t* allocations,
+                                        std::vector<RefDecision>* out) {
+  if (!StrictlyGreaterThanZero(QueuePending(p, 0))) return false;
+  bool changed = false;
+  Result r = QueueTryReservedAllocate(p, 0);
+  if (r.kind == Kind::kAllocatedReserved) {
+    Commit(p, r, out);
+    ++*allocations;
+    return true;
+  }
+  if (r.kind == Kind::kUnreserved) {
+    Commit(p, r, out);
+    changed = true;
+  }
+  if (!StrictlyGreaterThanZero(QueuePending(p, 0))) return changed;
+  r = QueueTryAllocate(p, 0);
+  switch (r.kind) {
+    case Kind::kNone:
+      return changed;
+    case Kind::kAllocated:
+    case Kind::kAllocatedReserved:
+      Commit(p, r, out);
+      ++*allocations;
+      return true;
+    case Kind::kReserved:
+    case Kind::kUnreserved: {
+      size_t before = p.reservations.size();
+      Commit(p, r, out);
+      return changed || p.reservations.size() != before;
+    }
+  }
+  return changed;
+}
+
+// ---- App state machine --------------------------------------------------------------------
+
+void ReferenceModel::Impl::IncRunning(PartitionR& p, int leaf) {
+  for (int q = leaf; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    QueueR& queue = p.queues[static_cast<size_t>(q)];
+    if (queue.max_apps == 0 || queue.running < queue.max_apps) ++queue.running;
+  }
+}
+
+void ReferenceModel::Impl::DecRunning(PartitionR& p, int leaf) {
+  for (int q = leaf; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    QueueR& queue = p.queues[static_cast<size_t>(q)];
+    if (queue.running > 0) --queue.running;
+  }
+}
+
+void ReferenceModel::Impl::SetTimer(AppR& app, int64_t delay) {
+  app.has_timer = true;
+  app.timer_due = SaturatingAdd(now_, delay);
+  app.timer_seq = ++timer_seq_;
+}
+
+void ReferenceModel::Impl::SetState(PartitionR& p, int app_index, AppState to,
+                                    std::vector<RefDecision>* out) {
+  AppR& app = p.apps[static_cast<size_t>(app_index)];
+  AppState from = app.state;
+  if (from == to) return;
+  app.state = to;
+  app.has_timer = false;  // leaving any state clears the state timer
+  bool was_running = from == AppState::kStarting || from == AppState::kRunning;
+  bool is_running = to == AppState::kStarting || to == AppState::kRunning;
+  if (was_running && !is_running) DecRunning(p, app.queue);
+  if (!was_running && is_running) IncRunning(p, app.queue);
+  switch (to) {
+    case AppState::kStarting:
+      for (int q = app.queue; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+        auto& set = p.queues[static_cast<size_t>(q)].allocating_accepted;
+        set.erase(std::remove(set.begin(), set.end(), app.id), set.end());
+      }
+      SetTimer(app, kStartingTimeoutMs);
+      break;
+    case AppState::kCompleting:
+      SetTimer(app, kCompletingTimeoutMs);
+      break;
+    case AppState::kCompleted: {
+      // Removed from its queue: only the leaf forgets the allocating-accepted mark.
+      auto& set = p.queues[static_cast<size_t>(app.queue)].allocating_accepted;
+      set.erase(std::remove(set.begin(), set.end(), app.id), set.end());
+      SetTimer(app, kTerminatedTimeoutMs);
+      break;
+    }
+    default:
+      break;
+  }
+  RefDecision d;
+  d.type = DecisionType::kAppState;
+  d.partition = p.name;
+  d.queue = app.queue_path;
+  d.app = app.id;
+  d.from = from;
+  d.to = to;
+  out->push_back(d);
+}
+
+// §7.2 completeApplication after an ask removal or a release (kernel/README decision 12).
+void ReferenceModel::Impl::CompletionCheck(PartitionR& p, int app_index,
+                                           std::vector<RefDecision>* out) {
+  const AppR& app = p.apps[static_cast<size_t>(app_index)];
+  if (app.state != AppState::kAccepted && app.state != AppState::kStarting &&
+      app.state != AppState::kRunning) {
+    return;
+  }
+  if (!IsZero(AppPending(app)) || !IsZero(AppAllocated(p, app_index))) return;
+  SetState(p, app_index, AppState::kCompleting, out);
+}
+
+void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
+                                        bool completion_check) {
+  AllocR alloc = p.allocs[index];
+  p.allocs.erase(p.allocs.begin() + static_cast<ptrdiff_t>(index));
+  const AppR& app = p.apps[static_cast<size_t>(alloc.app)];
+  RefDecision d;
+  d.type = DecisionType::kRelease;
+  d.partition = p.name;
+  d.queue = app.queue_path;
+  d.app = app.id;
+  d.ask = alloc.ask;
+  d.node = alloc.node;
+  out->push_back(d);
+  if (completion_check) CompletionCheck(p, alloc.app, out);
+}
+
+// ---- Calls --------------------------------------------------------------------------------
+
+absl::Status ReferenceModel::Impl::AddNode(const NodeSpec& spec, std::vector<RefDecision>*) {
+  PartitionR* p = FindPartition(spec.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", spec.partition));
+  if (spec.id.empty()) return absl::InvalidArgumentError("empty node id");
+  if (FindNode(*p, spec.id) >= 0) {
+    return absl::AlreadyExistsError(Cat("node ", spec.id, " already exists"));
+  }
+  absl::StatusOr<Resource> capacity = ToResource(spec.capacity);
+  if (!capacity.ok()) return capacity.status();
+  absl::StatusOr<Resource> occupied = ToResource(spec.occupied);
+  if (!occupied.ok()) return occupied.status();
+  NodeR node;
+  node.id = spec.id;
+  node.capacity = *capacity;
+  node.occupied = *occupied;
+  node.schedulable = spec.schedulable;
+  p->nodes.push_back(node);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::UpdateNode(const NodeUpdate& update, std::vector<RefDecision>*) {
+  PartitionR* p = FindPartition(update.partition);
+  if (p == nullptr) {
+    return absl::NotFoundError(Cat("unknown partition ", update.partition));
+  }
+  int n = FindNode(*p, update.id);
+  if (n < 0) return absl::NotFoundError(Cat("unknown node ", update.id));
+  std::optional<Resource> capacity;
+  std::optional<Resource> occupied;
+  if (update.capacity.has_value()) {
+    absl::StatusOr<Resource> r = ToResource(*update.capacity);
+    if (!r.ok()) return r.status();
+    capacity = *r;
+  }
+  if (update.occupied.has_value()) {
+    absl::StatusOr<Resource> r = ToResource(*update.occupied);
+    if (!r.ok()) return r.status();
+    occupied = *r;
+  }
+  NodeR& node = p->nodes[static_cast<size_t>(n)];
+  if (capacity.has_value()) node.capacity = *capacity;
+  if (occupied.has_value()) node.occupied = *occupied;
+  if (update.schedulable.has_value()) node.schedulable = *update.schedulable;
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::RemoveNode(std::string_view partition, std::string_view id,
+                                              std::vector<RefDecision>* out) {
+  PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  int n = FindNode(*p, id);
+  if (n < 0) return absl::NotFoundError(Cat("unknown node ", id));
+  std::string node_id = p->nodes[static_cast<size_t>(n)].id;
+  p->nodes.erase(p->nodes.begin() + n);
+  p->reservations.erase(std::remove_if(p->reservations.begin(), p->reservations.end(),
+                                       [&](const ReservationR& r) { return r.node == node_id; }),
+                        p->reservations.end());
+  // Oldest allocation first; each release is followed by its app's completion check.
+  while (true) {
+    size_t best = p->allocs.size();
+    for (size_t i = 0; i < p->allocs.size(); ++i) {
+      if (p->allocs[i].node != node_id) continue;
+      if (best == p->allocs.size() || p->allocs[i].seq < p->allocs[best].seq) best = i;
+    }
+    if (best == p->allocs.size()) break;
+    ReleaseAlloc(*p, best, out, /*completion_check=*/true);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
+                                                  std::vector<RefDecision>* out) {
+  PartitionR* p = FindPartition(spec.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", spec.partition));
+  if (spec.id.empty()) return absl::InvalidArgumentError("empty application id");
+  std::string reason;
+  int q = -1;
+  if (spec.user.empty()) {
+    reason = "empty user cannot resolve";
+  } else if (FindActiveApp(*p, spec.id) >= 0) {
+    reason = Cat("adding application ", spec.id, " to partition ", p->name,
+                 ", but application already existed");
+  } else {
+    q = FindQueue(*p, spec.queue);
+    std::vector<std::string> groups = spec.groups;
+    if (groups.empty()) groups.push_back(spec.user);
+    if (q < 0) {
+      reason = Cat("application '", spec.id, "' rejected, cannot create queue '", spec.queue,
+                   "' without placement rules");
+    } else if (!p->queues[static_cast<size_t>(q)].leaf ||
+               !SubmitAllowed(*p, q, spec.user, groups)) {
+      reason = Cat("failed to find queue ", spec.queue, " for application ", spec.id);
+      q = -1;
+    }
+  }
+  AppR app;
+  app.id = spec.id;
+  app.user = spec.user;
+  app.groups = spec.groups;
+  if (app.groups.empty()) app.groups.push_back(spec.user);
+  for (const auto& [k, v] : spec.tags) {
+    if (Lower(k) == "application.stateaware.disable" && !v.empty()) app.stateaware_disable = true;
+  }
+  app.submit_seq = ++app_seq_;
+  if (q < 0) {
+    app.state = AppState::kRejected;
+    app.queue_path = spec.queue;
+    SetTimer(app, kTerminatedTimeoutMs);
+    p->apps.push_back(app);
+    RefDecision d;
+    d.type = DecisionType::kAppRejected;
+    d.partition = p->name;
+    d.queue = spec.queue;
+    d.app = spec.id;
+    d.reason = reason;
+    out->push_back(d);
+    return absl::OkStatus();
+  }
+  app.queue = q;
+  app.queue_path = p->queues[static_cast<size_t>(q)].path;
+  app.state = AppState::kNew;
+  p->apps.push_back(app);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
+                                                     std::string_view id,
+                                                     std::vector<RefDecision>* out) {
+  PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  int a = FindActiveApp(*p, id);
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", id));
+  p->reservations.erase(std::remove_if(p->reservations.begin(), p->reservations.end(),
+                                       [&](const ReservationR& r) { return r.app == a; }),
+                        p->reservations.end());
+  while (true) {
+    size_t best = p->allocs.size();
+    for (size_t i = 0; i < p->allocs.size(); ++i) {
+      if (p->allocs[i].app != a) continue;
+      if (best == p->allocs.size() || p->allocs[i].seq < p->allocs[best].seq) best = i;
+    }
+    if (best == p->allocs.size()) break;
+    ReleaseAlloc(*p, best, out, /*completion_check=*/false);
+  }
+  AppR& app = p->apps[static_cast<size_t>(a)];
+  if (app.state == AppState::kStarting || app.state == AppState::kRunning) {
+    DecRunning(*p, app.queue);
+  }
+  auto& set = p->queues[static_cast<size_t>(app.queue)].allocating_accepted;
+  set.erase(std::remove(set.begin(), set.end(), app.id), set.end());
+  app.asks.clear();
+  app.has_timer = false;
+  app.removed = true;
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDecision>* out) {
+  PartitionR* p = FindPartition(spec.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", spec.partition));
+  int a = FindActiveApp(*p, spec.app);
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", spec.app));
+  if (spec.id.empty()) return absl::InvalidArgumentError("empty ask id");
+  if (spec.count <= 0) return absl::InvalidArgumentError("ask count must be positive");
+  absl::StatusOr<Resource> res = ToResource(spec.resources);
+  if (!res.ok()) return res.status();
+  if (IsZero(*res)) return absl::InvalidArgumentError("ask resources are zero");
+  AppR& app = p->apps[static_cast<size_t>(a)];
+  AskR* ask = FindAsk(app, spec.id);
+  if (ask == nullptr) ask = &app.asks.emplace_back();
+  ask->id = spec.id;
+  ask->res = *res;
+  ask->priority = spec.priority;
+  ask->pending = spec.count;
+  ask->create_seq = ++ask_seq_;
+  ask->create_time = now_;
+  if (app.state == AppState::kNew) {
+    SetState(*p, a, AppState::kAccepted, out);
+  } else if (app.state == AppState::kCompleting) {
+    SetState(*p, a, AppState::kRunning, out);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::RemoveAsk(std::string_view partition, std::string_view app_id,
+                                             std::string_view ask_id,
+                                             std::vector<RefDecision>* out) {
+  PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  int a = FindActiveApp(*p, app_id);
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", app_id));
+  AppR& app = p->apps[static_cast<size_t>(a)];
+  auto it =
+      std::find_if(app.asks.begin(), app.asks.end(), [&](const AskR& x) { return x.id == ask_id; });
+  if (it == app.asks.end()) return absl::NotFoundError(Cat("unknown ask ", ask_id));
+  app.asks.erase(it);
+  p->reservations.erase(
+      std::remove_if(p->reservations.begin(), p->reservations.end(),
+                     [&](const ReservationR& r) { return r.app == a && r.ask == ask_id; }),
+      p->reservations.end());
+  CompletionCheck(*p, a, out);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
+                                                     std::string_view app_id,
+                                                     std::string_view ask_id, std::string_view node,
+                                                     std::vector<RefDecision>* out) {
+  PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  int a = FindActiveApp(*p, app_id);
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", app_id));
+  size_t best = p->allocs.size();
+  for (size_t i = 0; i < p->allocs.size(); ++i) {
+    const AllocR& alloc = p->allocs[i];
+    if (alloc.app != a || alloc.ask != ask_id) continue;
+    if (!node.empty() && alloc.node != node) continue;
+    if (best == p->allocs.size() || alloc.seq < p->allocs[best].seq) best = i;
+  }
+  if (best == p->allocs.size()) {
+    return absl::NotFoundError(Cat("no live allocation of ", app_id, "/", ask_id));
+  }
+  ReleaseAlloc(*p, best, out, /*completion_check=*/true);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::Advance(int64_t millis, std::vector<RefDecision>* out) {
+  if (millis < 0) return absl::InvalidArgumentError("negative clock advance");
+  int64_t target = SaturatingAdd(now_, millis);
+  while (true) {
+    // The earliest due timer over every partition (ties: the timer set first).
+    PartitionR* best_p = nullptr;
+    int best_app = -1;
+    for (PartitionR& p : partitions_) {
+      for (size_t i = 0; i < p.apps.size(); ++i) {
+        const AppR& app = p.apps[i];
+        if (app.removed || !app.has_timer || app.timer_due > target) continue;
+        if (best_p != nullptr) {
+          const AppR& b = best_p->apps[static_cast<size_t>(best_app)];
+          if (b.timer_due < app.timer_due ||
+              (b.timer_due == app.timer_due && b.timer_seq < app.timer_seq)) {
+            continue;
+          }
+        }
+        best_p = &p;
+        best_app = static_cast<int>(i);
+      }
+    }
+    if (best_p == nullptr) break;
+    AppR& app = best_p->apps[static_cast<size_t>(best_app)];
+    now_ = std::max(now_, app.timer_due);
+    app.has_timer = false;
+    switch (app.state) {
+      case AppState::kStarting:
+        SetState(*best_p, best_app, AppState::kRunning, out);
+        break;
+      case AppState::kCompleting:
+        SetState(*best_p, best_app, AppState::kCompleted, out);
+        break;
+      case AppState::kCompleted:
+      case AppState::kRejected:
+        SetState(*best_p, best_app, AppState::kExpired, out);
+        break;
+      default:
+        break;
+    }
+  }
+  now_ = target;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> ReferenceModel::Impl::Schedule(int64_t max, std::string_view partition,
+                                                       std::vector<RefDecision>* out) {
+  std::vector<PartitionR*> targets;
+  if (partition.empty()) {
+    for (PartitionR& p : partitions_) targets.push_back(&p);
+  } else {
+    PartitionR* p = FindPartition(partition);
+    if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+    targets.push_back(p);
+  }
+  int64_t allocations = 0;
+  bool changed = true;
+  while (changed && (max <= 0 || allocations < max)) {
+    changed = false;
+    for (PartitionR* p : targets) {
+      if (max > 0 && allocations >= max) break;
+      if (ScheduleStep(*p, &allocations, out)) changed = true;
+    }
+  }
+  return allocations;
+}
+
+// ---- Queries ------------------------------------------------------------------------------
+
+std::vector<std::string> ReferenceModel::Impl::PartitionNames() const {
+  std::vector<std::string> out;
+  for (const PartitionR& p : partitions_) out.push_back(p.name);
+  return out;
+}
+
+std::vector<std::string> ReferenceModel::Impl::QueuePaths(std::string_view partition) const {
+  std::vector<std::string> out;
+  const PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return out;
+  // Queues were added depth-first in configuration order.
+  for (const QueueR& q : p->queues) out.push_back(q.path);
+  return out;
+}
+
+absl::StatusOr<RefQueueInfo> ReferenceModel::Impl::GetQueue(std::string_view partition,
+                                                            std::string_view path) const {
+  const PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  int q = FindQueue(*p, path);
+  if (q < 0) return absl::NotFoundError(Cat("unknown queue ", path));
+  const QueueR& queue = p->queues[static_cast<size_t>(q)];
+  RefQueueInfo info;
+  info.path = queue.path;
+  info.is_leaf = queue.leaf;
+  info.priority = QueueEffectivePriority(*p, q);
+  info.has_pending_priority = info.priority != kMinPriority;
+  info.offset = queue.offset;
+  info.fenced = queue.fence;
+  info.priority_sort_enabled = queue.priority_sort;
+  info.sort_policy = queue.sort_policy;
+  if (queue.guaranteed.has_value()) info.guaranteed = ToNamed(*queue.guaranteed, types_, true);
+  if (queue.max.has_value()) info.max = ToNamed(*queue.max, types_, true);
+  info.allocated = ToNamed(QueueAllocated(*p, q), types_);
+  info.pending = ToNamed(QueuePending(*p, q), types_);
+  info.max_applications = queue.max_apps;
+  info.running_applications = queue.running;
+  return info;
+}
+
+absl::StatusOr<RefAppInfo> ReferenceModel::Impl::GetApplication(std::string_view partition,
+                                                                std::string_view id) const {
+  const PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  int a = FindActiveApp(*p, id);
+  if (a < 0) {
+    for (size_t i = 0; i < p->apps.size(); ++i) {
+      if (p->apps[i].id == id && !p->apps[i].removed) a = static_cast<int>(i);
+    }
+  }
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", id));
+  const AppR& app = p->apps[static_cast<size_t>(a)];
+  RefAppInfo info;
+  info.id = app.id;
+  info.queue = app.queue_path;
+  info.state = app.state;
+  info.priority = AppPriority(app);
+  info.allocated = ToNamed(AppAllocated(*p, a), types_);
+  info.pending = ToNamed(AppPending(app), types_);
+  return info;
+}
+
+std::vector<std::string> ReferenceModel::Impl::ApplicationIds(std::string_view partition) const {
+  std::vector<std::string> out;
+  const PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return out;
+  for (const AppR& a : p->apps) {
+    if (a.removed) continue;
+    if (std::find(out.begin(), out.end(), a.id) == out.end()) out.push_back(a.id);
+  }
+  return out;
+}
+
+int64_t ReferenceModel::Impl::ReservationCount(std::string_view partition) const {
+  const PartitionR* p = FindPartition(partition);
+  return p == nullptr ? 0 : static_cast<int64_t>(p->reservations.size());
+}
+
+// ---- ReferenceModel ---------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<ReferenceModel>> ReferenceModel::Create(
+    const SchedulerConfig& config) {
+  auto impl = std::make_unique<Impl>();
+  absl::Status s = impl->Init(config);
+  if (!s.ok()) return s;
+  return std::unique_ptr<ReferenceModel>(new ReferenceModel(std::move(impl)));
+}
+
+ReferenceModel::ReferenceModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ReferenceModel::~ReferenceModel() = default;
+
+absl::Status ReferenceModel::AddNode(const NodeSpec& node, std::vector<RefDecision>* out) {
+  return impl_->AddNode(node, out);
+}
+absl::Status ReferenceModel::UpdateNode(const NodeUpdate& update, std::vector<RefDecision>* out) {
+  return impl_->UpdateNode(update, out);
+}
+absl::Status ReferenceModel::RemoveNode(std::string_view partition, std::string_view id,
+                                        std::vector<RefDecision>* out) {
+  return impl_->RemoveNode(partition, id, out);
+}
+absl::Status ReferenceModel::AddApplication(const AppSpec& app, std::vector<RefDecision>* out) {
+  return impl_->AddApplication(app, out);
+}
+absl::Status ReferenceModel::RemoveApplication(std::string_view partition, std::string_view id,
+                                               std::vector<RefDecision>* out) {
+  return impl_->RemoveApplication(partition, id, out);
+}
+absl::Status ReferenceModel::AddAsk(const AskSpec& ask, std::vector<RefDecision>* out) {
+  return impl_->AddAsk(ask, out);
+}
+absl::Status ReferenceModel::RemoveAsk(std::string_view partition, std::string_view app,
+                                       std::string_view ask, std::vector<RefDecision>* out) {
+  return impl_->RemoveAsk(partition, app, ask, out);
+}
+absl::Status ReferenceModel::ReleaseAllocation(std::string_view partition, std::string_view app,
+                                               std::string_view ask, std::string_view node,
+                                               std::vector<RefDecision>* out) {
+  return impl_->ReleaseAllocation(partition, app, ask, node, out);
+}
+absl::Status ReferenceModel::Advance(int64_t millis, std::vector<RefDecision>* out) {
+  return impl_->Advance(millis, out);
+}
+absl::StatusOr<int64_t> ReferenceModel::Schedule(int64_t max, std::string_view partition,
+                                                 std::vector<RefDecision>* out) {
+  return impl_->Schedule(max, partition, out);
+}
+int64_t ReferenceModel::now_millis() const { return impl_->now(); }
+std::vector<std::string> ReferenceModel::PartitionNames() const { return impl_->PartitionNames(); }
+std::vector<std::string> ReferenceModel::QueuePaths(std::string_view partition) const {
+  return impl_->QueuePaths(partition);
+}
+absl::StatusOr<RefQueueInfo> ReferenceModel::GetQueue(std::string_view partition,
+                                                      std::string_view path) const {
+  return impl_->GetQueue(partition, path);
+}
+absl::StatusOr<RefAppInfo> ReferenceModel::GetApplication(std::string_view partition,
+                                                          std::string_view id) const {
+  return impl_->GetApplication(partition, id);
+}
+std::vector<std::string> ReferenceModel::ApplicationIds(std::string_view partition) const {
+  return impl_->ApplicationIds(partition);
+}
+int64_t ReferenceModel::ReservationCount(std::string_view partition) const {
+  return impl_->ReservationCount(partition);
+}
+const ResourceTypes& ReferenceModel::resource_types() const { return impl_->types(); }
+
+}  // namespace allocore::reference
