@@ -1,13 +1,278 @@
-// Placeholder until the command lands: says so honestly and fails.
+// `allocore check FILE... [--format text|json]` — validates YuniKorn queues.yaml files.
+//
+// Exit codes: 0 every file is valid; 2 a file is invalid or unreadable, or bad usage.
+// Findings (errors, warnings, summaries) go to stdout; usage errors to stderr.
+#include <cstdint>
 #include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "allocore/adapters/config_loader.h"
+#include "allocore/adapters/json.h"
+#include "allocore/config.h"
 #include "commands.h"
 
 namespace allocore::cli {
+namespace {
 
-int CheckCommand(int, char**) {
-  std::fprintf(stderr, "allocore check: not implemented yet\n");
-  return 1;
+constexpr char kUsage[] =
+    "usage: allocore check FILE... [--format text|json]\n"
+    "\n"
+    "Validates YuniKorn queues.yaml files (YAML or JSON) exactly as allocore loads them:\n"
+    "strict keys, quantity syntax, every YuniKorn validation rule and allocore's apply-time\n"
+    "rules. Every problem is reported, one per line:\n"
+    "  FILE:LINE:COLUMN: partition P, queue Q: message\n"
+    "\n"
+    "options:\n"
+    "  --format text   (default) a summary of each valid file: partitions and the queue\n"
+    "                  tree with leaf/parent type and effective properties\n"
+    "  --format json   one file: the loaded config as JSON (loadable again), or\n"
+    "                  {\"file\": ..., \"errors\": [...]}; several files: a JSON array of\n"
+    "                  {\"file\", \"valid\", \"config\" | \"errors\"} objects\n"
+    "  --help          this text\n"
+    "\n"
+    "exit status: 0 all files valid, 2 a file is invalid or unreadable (or bad usage)\n";
+
+// ---- Effective queue properties (semantics §2.5) ---------------------------------------------
+const std::string* Find(const PropertyMap& properties, std::string_view key) {
+  for (const auto& [k, v] : properties) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+// What a configured child inherits: the parent's merged properties with priority.* reset and
+// preemption.policy kept only when "disabled", overlaid by the child's own.
+PropertyMap Merge(const PropertyMap& parent, const PropertyMap& own) {
+  PropertyMap out;
+  for (const auto& [key, value] : parent) {
+    if (key == "priority.policy") {
+      out.emplace_back(key, "default");
+    } else if (key == "priority.offset") {
+      out.emplace_back(key, "0");
+    } else if (key == "preemption.policy") {
+      out.emplace_back(key, absl::AsciiStrToLower(value) == "disabled" ? value : "default");
+    } else {
+      out.emplace_back(key, value);
+    }
+  }
+  for (const auto& [key, value] : own) {
+    bool replaced = false;
+    for (auto& entry : out) {
+      if (entry.first == key) {
+        entry.second = value;
+        replaced = true;
+      }
+    }
+    if (!replaced) out.emplace_back(key, value);
+  }
+  return out;
+}
+
+// Go's strconv.ParseInt(v, 10, 32); 0 when it fails.
+int32_t ParseOffset(const std::string* value) {
+  if (value == nullptr || value->empty()) return 0;
+  std::string_view v = *value;
+  size_t digits_start = (v[0] == '+' || v[0] == '-') ? 1 : 0;
+  if (digits_start == v.size()) return 0;
+  for (size_t i = digits_start; i < v.size(); ++i) {
+    if (v[i] < '0' || v[i] > '9') return 0;
+  }
+  int32_t out = 0;
+  if (!absl::SimpleAtoi(absl::string_view(v.data(), v.size()), &out)) return 0;
+  return out;
+}
+
+std::string FormatQuantities(const std::optional<QuantityMap>& q) {
+  if (!q) return "none";
+  std::string out = "{";
+  for (size_t i = 0; i < q->size(); ++i) {
+    const auto& [name, value] = (*q)[i];
+    absl::StrAppend(&out, i > 0 ? ", " : "", name, ": ", value, name == "vcore" ? "m" : "");
+  }
+  return out + "}";
+}
+
+void PrintQueue(const QueueConfig& queue, const PropertyMap& merged, int depth, std::string* out) {
+  bool leaf = !queue.parent && queue.queues.empty();
+  std::string sort = "fair";
+  if (leaf) {
+    const std::string* v = Find(merged, "application.sort.policy");
+    sort = v != nullptr && (*v == "fifo" || *v == "fair" || *v == "stateaware") ? *v : "fifo";
+  }
+  const std::string* priority_sort = Find(merged, "application.sort.priority");
+  const std::string* policy = Find(merged, "priority.policy");
+  bool disabled = priority_sort != nullptr && absl::AsciiStrToLower(*priority_sort) == "disabled";
+  bool fence = policy != nullptr && absl::AsciiStrToLower(*policy) == "fence";
+  out->append(static_cast<size_t>(depth + 1) * 2, ' ');
+  absl::StrAppend(
+      out, queue.name, leaf ? " (leaf)" : " (parent)", " sort=", sort,
+      " priority.sort=", disabled ? "disabled" : "enabled",
+      " priority.policy=", fence ? "fence" : "default",
+      " priority.offset=", ParseOffset(Find(merged, "priority.offset")),
+      " guaranteed=", FormatQuantities(queue.resources.guaranteed),
+      " max=", FormatQuantities(queue.resources.max), " maxapplications=",
+      queue.max_applications == 0 ? std::string("unlimited") : absl::StrCat(queue.max_applications),
+      "\n");
+  for (const QueueConfig& child : queue.queues) {
+    PrintQueue(child, Merge(merged, child.properties), depth + 1, out);
+  }
+}
+
+std::string RuleSummary(const PlacementRuleConfig& rule) {
+  std::string out = rule.name;
+  if (!rule.value.empty()) absl::StrAppend(&out, " value=", rule.value);
+  if (rule.create) out += " create";
+  if (!rule.filter.type.empty() || !rule.filter.users.empty() || !rule.filter.groups.empty()) {
+    out += " filtered";
+  }
+  if (!rule.parent.empty()) absl::StrAppend(&out, " parent=(", RuleSummary(rule.parent[0]), ")");
+  return out;
+}
+
+size_t CountQueues(const std::vector<QueueConfig>& queues) {
+  size_t n = queues.size();
+  for (const QueueConfig& q : queues) n += CountQueues(q.queues);
+  return n;
+}
+
+std::string Summary(const std::string& path, const SchedulerConfig& config) {
+  std::string out = absl::StrCat(path, ": valid, ", config.partitions.size(),
+                                 config.partitions.size() == 1 ? " partition\n" : " partitions\n");
+  for (const PartitionConfig& p : config.partitions) {
+    absl::StrAppend(&out, "partition ", p.name, ": ", CountQueues(p.queues), " queues, node sort ",
+                    p.node_sort_policy.type.empty() ? "fair" : p.node_sort_policy.type,
+                    ", preemption ",
+                    !p.preemption_enabled   ? "unset"
+                    : *p.preemption_enabled ? "enabled"
+                                            : "disabled",
+                    ", placement rules: ");
+    if (p.placement_rules.empty()) out += "none";
+    for (size_t i = 0; i < p.placement_rules.size(); ++i) {
+      absl::StrAppend(&out, i > 0 ? ", " : "", RuleSummary(p.placement_rules[i]));
+    }
+    out += "\n";
+    for (const QueueConfig& root : p.queues) PrintQueue(root, root.properties, 0, &out);
+  }
+  return out;
+}
+
+// ---- JSON ------------------------------------------------------------------------------------
+std::string ErrorsJson(const std::string& path, const std::vector<ConfigError>& errors,
+                       int indent) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  std::string out = pad + "{\"file\": ";
+  adapters::AppendJsonString(&out, path);
+  out += ", \"valid\": false, \"errors\": [";
+  for (size_t i = 0; i < errors.size(); ++i) {
+    const ConfigError& e = errors[i];
+    absl::StrAppend(&out, i > 0 ? "," : "", "\n", pad, "  {\"line\": ", e.location.line,
+                    ", \"column\": ", e.location.column,
+                    ", \"severity\": ", e.warning ? "\"warning\"" : "\"error\"",
+                    ", \"partition\": ");
+    adapters::AppendJsonString(&out, e.partition);
+    out += ", \"queue\": ";
+    adapters::AppendJsonString(&out, e.queue_path);
+    out += ", \"field\": ";
+    adapters::AppendJsonString(&out, e.field);
+    out += ", \"message\": ";
+    adapters::AppendJsonString(&out, e.message);
+    out += "}";
+  }
+  absl::StrAppend(&out, "\n", pad, "]}");
+  return out;
+}
+
+void Write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+}  // namespace
+
+int CheckCommand(int argc, char** argv) {
+  std::vector<std::string> files;
+  std::string format = "text";
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (arg == "--format" || arg.starts_with("--format=")) {
+      if (arg == "--format") {
+        if (i + 1 >= argc) {
+          std::fprintf(stderr, "allocore check: --format needs a value (text or json)\n");
+          return 2;
+        }
+        format = argv[++i];
+      } else {
+        format = std::string(arg.substr(9));
+      }
+      if (format != "text" && format != "json") {
+        std::fprintf(stderr, "allocore check: unknown format '%s' (use text or json)\n",
+                     format.c_str());
+        return 2;
+      }
+      continue;
+    }
+    if (arg.size() > 1 && arg[0] == '-') {
+      std::fprintf(stderr, "allocore check: unknown option '%s'\n\n%s", argv[i], kUsage);
+      return 2;
+    }
+    files.emplace_back(arg);
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "allocore check: no FILE given\n\n%s", kUsage);
+    return 2;
+  }
+
+  bool all_valid = true;
+  bool json = format == "json";
+  bool many = files.size() > 1;
+  if (json && many) Write("[\n");
+  for (size_t f = 0; f < files.size(); ++f) {
+    const std::string& path = files[f];
+    adapters::ConfigLoadResult loaded = adapters::LoadConfigFile(path);
+    bool valid = loaded.config.has_value();
+    all_valid = all_valid && valid;
+    if (!json) {
+      std::string out;
+      for (const ConfigError& e : loaded.errors) absl::StrAppend(&out, e.ToString(path), "\n");
+      if (valid) out += Summary(path, *loaded.config);
+      Write(out);
+      continue;
+    }
+    // JSON: warnings of valid files go to stderr so that stdout stays a loadable config.
+    if (valid) {
+      for (const ConfigError& e : loaded.errors) {
+        std::fprintf(stderr, "%s\n", e.ToString(path).c_str());
+      }
+    }
+    std::string out;
+    if (!many) {
+      out = valid ? adapters::ConfigToJson(*loaded.config) : ErrorsJson(path, loaded.errors, 0);
+      if (!valid) out += "\n";
+    } else {
+      if (valid) {
+        out = "  {\"file\": ";
+        adapters::AppendJsonString(&out, path);
+        out += ", \"valid\": true, \"config\": ";
+        std::string config = adapters::ConfigToJson(*loaded.config);
+        while (!config.empty() && config.back() == '\n') config.pop_back();
+        out += config;
+        out += "}";
+      } else {
+        out = ErrorsJson(path, loaded.errors, 2);
+      }
+      out += f + 1 < files.size() ? ",\n" : "\n";
+    }
+    Write(out);
+  }
+  if (json && many) Write("]\n");
+  std::fflush(stdout);
+  return all_valid ? 0 : 2;
 }
 
 }  // namespace allocore::cli

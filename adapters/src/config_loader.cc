@@ -1,0 +1,365 @@
+// adapters/src/config_loader.cc — queues.yaml text/file -> validated SchedulerConfig, and the
+// config as JSON.
+//
+// Pipeline: ScanYamlText (limits, before any parser) -> YamlTree::Parse (yaml-cpp events;
+// alias limits) -> DecodeConfigTree (strict schema) -> ValidateConfig (semantic rules, only
+// when decoding left the structs complete). No exception leaves this file.
+#include "allocore/adapters/config_loader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "allocore/adapters/json.h"
+#include "allocore/config.h"
+#include "yaml_config_decode.h"
+#include "yaml_tree.h"
+
+namespace allocore::adapters {
+namespace {
+
+bool HasError(const std::vector<ConfigError>& errors) {
+  return std::any_of(errors.begin(), errors.end(), [](const ConfigError& e) { return !e.warning; });
+}
+
+ConfigLoadResult Failure(SourceLocation location, std::string message) {
+  ConfigLoadResult result;
+  ConfigError& e = result.errors.emplace_back();
+  e.location = location;
+  e.message = std::move(message);
+  return result;
+}
+
+ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name) {
+  if (std::optional<internal::YamlTextIssue> issue = internal::ScanYamlText(text, nullptr)) {
+    return Failure({issue->line, issue->column}, std::move(issue->message));
+  }
+  internal::YamlTree tree;
+  bool more_documents = false;
+  if (std::optional<internal::YamlTextIssue> issue =
+          internal::YamlTree::Parse(text, &tree, &more_documents)) {
+    return Failure({issue->line, issue->column}, std::move(issue->message));
+  }
+  ConfigLoadResult result;
+  SchedulerConfig config;
+  if (tree.empty() || tree.kind(tree.root()) == internal::YamlTree::Kind::kNull) {
+    // Empty text, only comments, or a null document: YuniKorn's built-in default.
+    config = DefaultSchedulerConfig();
+  } else if (!internal::DecodeConfigTree(tree, tree.root(), &config, &result.errors)) {
+    return result;  // incomplete structs: semantic checks would only add follow-on errors
+  }
+  if (more_documents) {
+    ConfigError& w = result.errors.emplace_back();
+    w.message = "the text holds more than one YAML document; only the first one is used";
+    w.warning = true;
+  }
+  config.source_name = source_name;
+  std::vector<ConfigError> problems = ValidateConfig(config);
+  result.errors.insert(result.errors.end(), std::make_move_iterator(problems.begin()),
+                       std::make_move_iterator(problems.end()));
+  std::stable_sort(result.errors.begin(), result.errors.end(),
+                   [](const ConfigError& a, const ConfigError& b) {
+                     if (a.location.line != b.location.line) {
+                       return a.location.line < b.location.line;
+                     }
+                     return a.location.column < b.location.column;
+                   });
+  if (!HasError(result.errors)) result.config = std::move(config);
+  return result;
+}
+
+// ---- JSON output ---------------------------------------------------------------------------
+class JsonWriter {
+ public:
+  std::string Take() { return std::move(out_); }
+
+  void Config(const SchedulerConfig& config) {
+    out_ += "{\n";
+    Key(1, "partitions");
+    Array(1, config.partitions, [&](const PartitionConfig& p) { Partition(2, p); });
+    out_ += "\n}\n";
+  }
+
+ private:
+  void Indent(int level) { out_.append(static_cast<size_t>(level) * 2, ' '); }
+  void Key(int level, std::string_view key) {
+    Indent(level);
+    AppendJsonString(&out_, key);
+    out_ += ": ";
+  }
+  void Str(std::string_view s) { AppendJsonString(&out_, s); }
+  void Next() { out_ += ",\n"; }
+
+  // A multi-line array of objects written by `item` (each at indent level + 1).
+  template <typename T, typename Fn>
+  void Array(int level, const std::vector<T>& items, Fn&& item) {
+    if (items.empty()) {
+      out_ += "[]";
+      return;
+    }
+    out_ += "[\n";
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out_ += ",\n";
+      item(items[i]);
+    }
+    out_ += "\n";
+    Indent(level);
+    out_ += "]";
+  }
+
+  void StringList(const std::vector<std::string>& items) {
+    out_ += "[";
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out_ += ", ";
+      Str(items[i]);
+    }
+    out_ += "]";
+  }
+
+  void Properties(const PropertyMap& properties) {
+    out_ += "{";
+    for (size_t i = 0; i < properties.size(); ++i) {
+      if (i > 0) out_ += ", ";
+      Str(properties[i].first);
+      out_ += ": ";
+      Str(properties[i].second);
+    }
+    out_ += "}";
+  }
+
+  // vcore is written in milli-cores with the `m` suffix so that it loads back unchanged; other
+  // quantities are plain numbers.
+  void Quantities(const QuantityMap& quantities) {
+    out_ += "{";
+    for (size_t i = 0; i < quantities.size(); ++i) {
+      const auto& [name, value] = quantities[i];
+      if (i > 0) out_ += ", ";
+      Str(name);
+      out_ += ": ";
+      if (name == "vcore") {
+        Str(absl::StrCat(value, "m"));
+      } else {
+        absl::StrAppend(&out_, value);
+      }
+    }
+    out_ += "}";
+  }
+
+  void Resources(const ResourcesConfig& resources) {
+    out_ += "{";
+    bool first = true;
+    if (resources.guaranteed) {
+      out_ += "\"guaranteed\": ";
+      Quantities(*resources.guaranteed);
+      first = false;
+    }
+    if (resources.max) {
+      out_ += first ? "\"max\": " : ", \"max\": ";
+      Quantities(*resources.max);
+    }
+    out_ += "}";
+  }
+
+  void Partition(int level, const PartitionConfig& p) {
+    Indent(level);
+    out_ += "{\n";
+    Key(level + 1, "name");
+    Str(p.name);
+    if (p.queues_present) {
+      Next();
+      Key(level + 1, "queues");
+      Array(level + 1, p.queues, [&](const QueueConfig& q) { Queue(level + 2, q); });
+    }
+    Next();
+    Key(level + 1, "placementrules");
+    Array(level + 1, p.placement_rules, [&](const PlacementRuleConfig& r) { Rule(level + 2, r); });
+    Next();
+    Key(level + 1, "limits");
+    Array(level + 1, p.limits, [&](const LimitConfig& l) { Limit(level + 2, l); });
+    if (p.preemption_enabled) {
+      Next();
+      Key(level + 1, "preemption");
+      absl::StrAppend(&out_, "{\"enabled\": ", *p.preemption_enabled ? "true" : "false", "}");
+    }
+    Next();
+    Key(level + 1, "nodesortpolicy");
+    out_ += "{\"type\": ";
+    Str(p.node_sort_policy.type);
+    out_ += ", \"resourceweights\": {";
+    for (size_t i = 0; i < p.node_sort_policy.resource_weights.size(); ++i) {
+      const auto& [name, weight] = p.node_sort_policy.resource_weights[i];
+      if (i > 0) out_ += ", ";
+      Str(name);
+      out_ += ": ";
+      char buf[64];
+      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), weight);
+      out_.append(buf, ec == std::errc() ? static_cast<size_t>(end - buf) : 0);
+      if (ec != std::errc()) out_ += "0";
+    }
+    out_ += "}}";
+    if (!p.state_dump_file_path.empty()) {
+      Next();
+      Key(level + 1, "statedumpfilepath");
+      Str(p.state_dump_file_path);
+    }
+    out_ += "\n";
+    Indent(level);
+    out_ += "}";
+  }
+
+  void Queue(int level, const QueueConfig& q) {
+    Indent(level);
+    out_ += "{\n";
+    Key(level + 1, "name");
+    Str(q.name);
+    Next();
+    Key(level + 1, "parent");
+    out_ += q.parent ? "true" : "false";
+    Next();
+    Key(level + 1, "maxapplications");
+    absl::StrAppend(&out_, q.max_applications);
+    Next();
+    Key(level + 1, "properties");
+    Properties(q.properties);
+    Next();
+    Key(level + 1, "adminacl");
+    Str(q.admin_acl);
+    Next();
+    Key(level + 1, "submitacl");
+    Str(q.submit_acl);
+    Next();
+    Key(level + 1, "resources");
+    Resources(q.resources);
+    if (q.child_template) {
+      const ChildTemplateConfig& t = *q.child_template;
+      Next();
+      Key(level + 1, "childtemplate");
+      absl::StrAppend(&out_, "{\"maxapplications\": ", t.max_applications, ", \"properties\": ");
+      Properties(t.properties);
+      out_ += ", \"resources\": ";
+      Resources(t.resources);
+      out_ += "}";
+    }
+    Next();
+    Key(level + 1, "queues");
+    Array(level + 1, q.queues, [&](const QueueConfig& c) { Queue(level + 2, c); });
+    Next();
+    Key(level + 1, "limits");
+    Array(level + 1, q.limits, [&](const LimitConfig& l) { Limit(level + 2, l); });
+    out_ += "\n";
+    Indent(level);
+    out_ += "}";
+  }
+
+  void Rule(int level, const PlacementRuleConfig& r) {
+    Indent(level);
+    out_ += "{\n";
+    Key(level + 1, "name");
+    Str(r.name);
+    Next();
+    Key(level + 1, "create");
+    out_ += r.create ? "true" : "false";
+    Next();
+    Key(level + 1, "value");
+    Str(r.value);
+    Next();
+    Key(level + 1, "filter");
+    out_ += "{\"type\": ";
+    Str(r.filter.type);
+    out_ += ", \"users\": ";
+    StringList(r.filter.users);
+    out_ += ", \"groups\": ";
+    StringList(r.filter.groups);
+    out_ += "}";
+    if (!r.parent.empty()) {
+      Next();
+      Key(level + 1, "parent");
+      out_ += "\n";
+      Rule(level + 1, r.parent.front());
+    }
+    out_ += "\n";
+    Indent(level);
+    out_ += "}";
+  }
+
+  void Limit(int level, const LimitConfig& l) {
+    Indent(level);
+    out_ += "{\n";
+    Key(level + 1, "limit");
+    Str(l.limit);
+    Next();
+    Key(level + 1, "users");
+    StringList(l.users);
+    Next();
+    Key(level + 1, "groups");
+    StringList(l.groups);
+    if (l.max_resources) {
+      Next();
+      Key(level + 1, "maxresources");
+      Quantities(*l.max_resources);
+    }
+    Next();
+    Key(level + 1, "maxapplications");
+    absl::StrAppend(&out_, l.max_applications);
+    out_ += "\n";
+    Indent(level);
+    out_ += "}";
+  }
+
+  std::string out_;
+};
+
+}  // namespace
+
+ConfigLoadResult LoadConfigText(std::string_view text, const std::string& source_name) {
+  try {
+    return LoadUnchecked(text, source_name);
+  } catch (const std::exception& e) {
+    // Nothing below is expected to throw except allocation failure; never let it escape.
+    return Failure({}, absl::StrCat("cannot load the config: ", e.what()));
+  }
+}
+
+ConfigLoadResult LoadConfigFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return Failure({}, absl::StrCat("cannot read file: ", std::strerror(errno)));
+  }
+  std::string text;
+  char buffer[1 << 16];
+  bool too_large = false;
+  while (true) {
+    size_t n = std::fread(buffer, 1, sizeof(buffer), file);
+    text.append(buffer, n);
+    if (text.size() > internal::kMaxYamlBytes) {
+      too_large = true;
+      break;
+    }
+    if (n < sizeof(buffer)) break;
+  }
+  bool failed = std::ferror(file) != 0;
+  int error = errno;
+  std::fclose(file);
+  if (failed) return Failure({}, absl::StrCat("cannot read file: ", std::strerror(error)));
+  if (too_large) {
+    return Failure({}, absl::StrCat("the file is larger than the limit of ",
+                                    internal::kMaxYamlBytes, " bytes (64 MiB)"));
+  }
+  return LoadConfigText(text, path);
+}
+
+std::string ConfigToJson(const SchedulerConfig& config) {
+  JsonWriter writer;
+  writer.Config(config);
+  return writer.Take();
+}
+
+}  // namespace allocore::adapters

@@ -1,0 +1,1077 @@
+// kernel/src/config_validate.cc — allocore::ValidateConfig.
+//
+// Implements YuniKorn v1.2.0's configuration validator (semantics §2.3, §2.4) together with
+// allocore's compatibility decisions:
+//   1. Validation and application are one pipeline: everything YuniKorn only refuses when it
+//      applies a config (§2.6: a top queue `Root`, ACLs the single-space parser rejects,
+//      placement rules that cannot be built) is a validation error here.
+//   2. The parent-guaranteed containment rule uses the relaxed v1.4.0 form (FitInMaxUndef).
+//   3. User/group limit rules of Appendix A.2 (duplicates, wildcard order, limit resources and
+//      application counts against the queue) are validated.
+//   4. Every problem is reported, not only the first, sorted into document order.
+//
+// Invariants:
+//   1. The config is only modified by the normalisations YuniKorn writes back (partition name,
+//      inserted root, root forced to be a parent), so validating twice gives the same result.
+//   2. Pure: no I/O, no globals; linear in the size of the config (plus sorting the errors).
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/container/btree_map.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "allocore/config.h"
+#include "allocore/resource.h"
+
+namespace allocore {
+namespace {
+
+// Deeper hierarchies are refused so that the recursive checks stay within the stack. A YAML
+// config cannot get near this: the loader's nesting limit is hit first.
+constexpr int kMaxQueueDepth = 1000;
+// Longest name quoted in a message; longer ones are shortened with "...".
+constexpr size_t kMaxQuotedLength = 80;
+
+// absl::StrCat for std::string_view too (Debian's absl::string_view is its own type).
+template <typename T>
+decltype(auto) CatArg(const T& v) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    return absl::string_view(v.data(), v.size());
+  } else {
+    return (v);
+  }
+}
+
+template <typename... T>
+std::string Cat(const T&... parts) {
+  return absl::StrCat(CatArg(parts)...);
+}
+
+// ---- Quantities ------------------------------------------------------------------------------
+// Small name-keyed resource maps, sorted by name so that messages are stable. nullopt is
+// YuniKorn's nil resource ("not set").
+using Quantities = absl::btree_map<std::string, int64_t>;
+using OptionalQuantities = std::optional<Quantities>;
+
+OptionalQuantities ToQuantities(const std::optional<QuantityMap>& map) {
+  if (!map) return std::nullopt;
+  Quantities out;
+  for (const auto& [name, value] : *map) out.emplace(name, value);
+  return out;
+}
+
+int64_t SaturatingAddition(int64_t a, int64_t b) {
+  int64_t out;
+  if (__builtin_add_overflow(a, b, &out))
+    return a < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  return out;
+}
+
+void AddTo(Quantities* sum, const Quantities& add) {
+  for (const auto& [name, value] : add) {
+    auto [it, inserted] = sum->emplace(name, value);
+    if (!inserted) it->second = SaturatingAddition(it->second, value);
+  }
+}
+
+// larger.FitInMaxUndef(smaller): nil larger fits everything, types absent from larger are
+// unlimited, a negative larger value counts as 0.
+bool FitInMaxUndef(const OptionalQuantities& larger, const Quantities& smaller) {
+  if (!larger) return true;
+  for (const auto& [name, value] : smaller) {
+    auto it = larger->find(name);
+    if (it == larger->end()) continue;
+    if (value > std::max<int64_t>(0, it->second)) return false;
+  }
+  return true;
+}
+
+bool IsZero(const OptionalQuantities& q) {
+  if (!q) return true;
+  return std::all_of(q->begin(), q->end(), [](const auto& e) { return e.second == 0; });
+}
+
+bool StrictlyGreaterThanZero(const Quantities& q) {
+  bool positive = false;
+  for (const auto& [name, value] : q) {
+    if (value < 0) return false;
+    if (value > 0) positive = true;
+  }
+  return positive;
+}
+
+// Both nil -> nil; one nil -> the other; otherwise the union, a type present on one side only
+// keeping its value.
+OptionalQuantities PermissiveMin(const OptionalQuantities& a, const OptionalQuantities& b) {
+  if (!a) return b;
+  if (!b) return a;
+  Quantities out = *a;
+  for (const auto& [name, value] : *b) {
+    auto [it, inserted] = out.emplace(name, value);
+    if (!inserted) it->second = std::min(it->second, value);
+  }
+  return out;
+}
+
+// "{memory: 1073741824, vcore: 2000m}": vcore is shown in milli-cores with the `m` suffix so
+// that the value reads the same way it would be written in the config.
+std::string FormatQuantities(const Quantities& q) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [name, value] : q) {
+    absl::StrAppend(&out, first ? "" : ", ", name, ": ", value, name == "vcore" ? "m" : "");
+    first = false;
+  }
+  out += "}";
+  return out;
+}
+
+// ---- Names and patterns ----------------------------------------------------------------------
+std::string Lower(std::string_view s) { return absl::AsciiStrToLower({s.data(), s.size()}); }
+
+// 'name' for messages, shortened when very long.
+std::string Quote(std::string_view s) {
+  if (s.size() <= kMaxQuotedLength) return Cat("'", s, "'");
+  size_t cut = kMaxQuotedLength;
+  // Do not cut inside a UTF-8 sequence.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return Cat("'", s.substr(0, cut), "...' (", s.size(), " bytes)");
+}
+
+bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
+// ^[a-zA-Z0-9_-]{1,64}$
+bool IsValidQueueName(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_' || c == '-';
+  });
+}
+
+// ^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$
+bool IsValidUserName(std::string_view s) {
+  if (s.empty() || !(IsAsciiAlpha(s[0]) || s[0] == '_')) return false;
+  if (s.size() > 1 && s.back() == '$') s.remove_suffix(1);
+  return std::all_of(s.begin() + 1, s.end(), [](char c) {
+    return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_' || c == '.' || c == '@' || c == '-';
+  });
+}
+
+// ^[_a-zA-Z][a-zA-Z0-9_-]*$
+bool IsValidGroupName(std::string_view s) {
+  if (s.empty() || !(IsAsciiAlpha(s[0]) || s[0] == '_')) return false;
+  return std::all_of(s.begin() + 1, s.end(), [](char c) {
+    return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_' || c == '-';
+  });
+}
+
+// ^[_a-zA-Z][a-zA-Z0-9_]*$
+bool IsValidRuleName(std::string_view s) {
+  if (s.empty() || !(IsAsciiAlpha(s[0]) || s[0] == '_')) return false;
+  return std::all_of(s.begin() + 1, s.end(),
+                     [](char c) { return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_'; });
+}
+
+// One of ^ $ * + ? ( ) [ { } | — what makes a single filter entry a regular expression.
+bool HasRegexpSpecial(std::string_view s) {
+  return s.find_first_of("^$*+?()[{}|") != std::string_view::npos;
+}
+
+// Syntax check following Go's regexp/syntax (RE2, Perl flags) closely enough to accept what Go
+// compiles and refuse what it refuses for the filter expressions people write: groups and flag
+// groups, classes with ranges and [:name:] classes, escapes, repetition operands and counts.
+class RegexpSyntax {
+ public:
+  explicit RegexpSyntax(std::string_view s) : s_(s) {}
+
+  bool Valid() {
+    int depth = 0;
+    while (i_ < s_.size()) {
+      char c = s_[i_];
+      switch (c) {
+        case '(': {
+          GroupKind kind = Group();
+          if (kind == GroupKind::kInvalid) return false;
+          if (kind == GroupKind::kOpened) {
+            ++depth;
+            operand_ = false;
+            repeated_ = false;
+          }
+          break;
+        }
+        case ')':
+          if (depth == 0) return false;
+          --depth;
+          Operand(1);
+          break;
+        case '|':
+          ++i_;
+          operand_ = false;
+          repeated_ = false;
+          break;
+        case '*':
+        case '+':
+        case '?':
+          if (!Repeat(1)) return false;
+          break;
+        case '{': {
+          size_t len = RepeatCountLength();
+          if (len == kInvalidCount) return false;
+          if (len == 0) {  // not a repeat count: a literal '{'
+            Operand(1);
+          } else if (!Repeat(len)) {
+            return false;
+          }
+          break;
+        }
+        case '[':
+          if (!Class()) return false;
+          operand_ = true;
+          repeated_ = false;
+          break;
+        case '\\':
+          if (!Escape(/*in_class=*/false)) return false;
+          operand_ = true;
+          repeated_ = false;
+          break;
+        default:
+          Operand(1);  // literals, '.', and the assertions '^' '$' (Go lets them repeat)
+      }
+    }
+    return depth == 0;
+  }
+
+ private:
+  static constexpr size_t kInvalidCount = static_cast<size_t>(-1);
+  enum class GroupKind { kOpened, kFlagsOnly, kInvalid };
+
+  void Operand(size_t len) {
+    i_ += len;
+    operand_ = true;
+    repeated_ = false;
+  }
+
+  // A repetition operator of `len` bytes at i_, optionally followed by a non-greedy '?'. It
+  // needs an operand, and may not directly follow another repetition.
+  bool Repeat(size_t len) {
+    if (!operand_ || repeated_) return false;
+    i_ += len;
+    if (i_ < s_.size() && s_[i_] == '?') ++i_;
+    repeated_ = true;
+    return true;
+  }
+
+  // At '{': the length of a valid {n}, {n,} or {n,m} (counts <= 1000, n <= m); 0 when the
+  // brace does not start a repeat (Go then reads a literal '{'); kInvalidCount for a
+  // well-formed repeat with bad counts.
+  size_t RepeatCountLength() const {
+    size_t j = i_ + 1;
+    auto number = [&](int64_t* out) {
+      size_t start = j;
+      int64_t v = 0;
+      while (j < s_.size() && IsAsciiDigit(s_[j])) {
+        if (v <= 100000) v = v * 10 + (s_[j] - '0');
+        ++j;
+      }
+      *out = v;
+      return j > start;
+    };
+    int64_t lo = 0;
+    int64_t hi = -1;
+    if (!number(&lo)) return 0;
+    if (j < s_.size() && s_[j] == ',') {
+      ++j;
+      if (j < s_.size() && IsAsciiDigit(s_[j])) number(&hi);
+    } else {
+      hi = lo;
+    }
+    if (j >= s_.size() || s_[j] != '}') return 0;
+    if (lo > 1000 || hi > 1000 || (hi >= 0 && hi < lo)) return kInvalidCount;
+    return j + 1 - i_;
+  }
+
+  // At '(': a plain group, (?:...), (?flags:...), (?P<name>...), or a zero-width (?flags).
+  GroupKind Group() {
+    ++i_;
+    if (i_ >= s_.size() || s_[i_] != '?') return GroupKind::kOpened;
+    ++i_;
+    if (i_ < s_.size() && s_[i_] == 'P') {
+      ++i_;
+      if (i_ >= s_.size() || s_[i_] != '<') return GroupKind::kInvalid;
+      size_t end = s_.find('>', i_);
+      if (end == std::string_view::npos || end == i_ + 1) return GroupKind::kInvalid;
+      for (size_t k = i_ + 1; k < end; ++k) {
+        char c = s_[k];
+        if (!(IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_')) return GroupKind::kInvalid;
+      }
+      i_ = end + 1;
+      return GroupKind::kOpened;
+    }
+    // Flags: [imsU]* optionally followed by -[imsU]+, then ':' (opens a group) or ')'.
+    bool negated = false;
+    bool any = false;       // a flag since the start or since the '-'
+    bool any_flag = false;  // any flag at all
+    while (i_ < s_.size()) {
+      char c = s_[i_++];
+      if (c == 'i' || c == 'm' || c == 's' || c == 'U') {
+        any = true;
+        any_flag = true;
+      } else if (c == '-' && !negated) {
+        negated = true;
+        any = false;
+      } else if (c == ':') {
+        if (negated && !any) return GroupKind::kInvalid;
+        return GroupKind::kOpened;
+      } else if (c == ')') {
+        if (!any_flag || (negated && !any)) return GroupKind::kInvalid;
+        return GroupKind::kFlagsOnly;
+      } else {
+        return GroupKind::kInvalid;  // look-arounds and unknown flags are not RE2 syntax
+      }
+    }
+    return GroupKind::kInvalid;
+  }
+
+  // At '[': a character class up to the matching ']'.
+  bool Class() {
+    ++i_;
+    if (i_ < s_.size() && s_[i_] == '^') ++i_;
+    bool first = true;
+    while (i_ < s_.size()) {
+      char c = s_[i_];
+      if (c == ']' && !first) {
+        ++i_;
+        return true;
+      }
+      first = false;
+      if (c == '[' && i_ + 1 < s_.size() && s_[i_ + 1] == ':') {
+        size_t end = s_.find(":]", i_ + 2);
+        if (end != std::string_view::npos) {
+          std::string_view name = s_.substr(i_ + 2, end - i_ - 2);
+          if (!name.empty() && name[0] == '^') name.remove_prefix(1);
+          static constexpr std::string_view kNames[] = {"alnum", "alpha", "ascii", "blank", "cntrl",
+                                                        "digit", "graph", "lower", "print", "punct",
+                                                        "space", "upper", "word",  "xdigit"};
+          if (std::find(std::begin(kNames), std::end(kNames), name) == std::end(kNames)) {
+            return false;
+          }
+          i_ = end + 2;
+          continue;
+        }
+      }
+      int64_t lo = ClassChar();
+      if (lo == kBad) return false;
+      if (i_ + 1 < s_.size() && s_[i_] == '-' && s_[i_ + 1] != ']') {
+        ++i_;
+        int64_t hi = ClassChar();
+        if (hi == kBad || lo < 0 || hi < 0 || hi < lo) return false;
+      }
+    }
+    return false;  // missing closing ]
+  }
+
+  static constexpr int64_t kBad = -2;
+
+  // One class member at i_: its code point, -1 for a class escape like \d, kBad on error.
+  int64_t ClassChar() {
+    if (s_[i_] != '\\') {
+      // Decode one UTF-8 character (the text is valid UTF-8).
+      auto lead = static_cast<unsigned char>(s_[i_]);
+      size_t len = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+      int64_t cp = len == 1 ? lead : lead & (0x3F >> (len - 1));
+      for (size_t k = 1; k < len && i_ + k < s_.size(); ++k) {
+        cp = (cp << 6) | (static_cast<unsigned char>(s_[i_ + k]) & 0x3F);
+      }
+      i_ += len;
+      return cp;
+    }
+    if (!Escape(/*in_class=*/true)) return kBad;
+    return last_escape_char_;
+  }
+
+  // At '\\'. Sets last_escape_char_ to the escaped character, or -1 for a class/assertion.
+  bool Escape(bool in_class) {
+    ++i_;
+    if (i_ >= s_.size()) return false;  // trailing backslash
+    char c = s_[i_];
+    last_escape_char_ = -1;
+    auto hex_value = [](char h) -> int {
+      if (IsAsciiDigit(h)) return h - '0';
+      if (h >= 'a' && h <= 'f') return h - 'a' + 10;
+      if (h >= 'A' && h <= 'F') return h - 'A' + 10;
+      return -1;
+    };
+    switch (c) {
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7':
+        // A single non-zero digit is a back reference, which RE2 does not support.
+        if (i_ + 1 >= s_.size() || s_[i_ + 1] < '0' || s_[i_ + 1] > '7') return false;
+        [[fallthrough]];
+      case '0': {
+        int64_t v = 0;
+        for (int n = 0; n < 3 && i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '7'; ++n) {
+          v = v * 8 + (s_[i_++] - '0');
+        }
+        last_escape_char_ = v;
+        return true;
+      }
+      case 'x': {
+        ++i_;
+        int64_t v = 0;
+        if (i_ < s_.size() && s_[i_] == '{') {
+          size_t end = s_.find('}', i_);
+          if (end == std::string_view::npos || end == i_ + 1) return false;
+          for (size_t k = i_ + 1; k < end; ++k) {
+            int h = hex_value(s_[k]);
+            if (h < 0) return false;
+            v = v * 16 + h;
+            if (v > 0x10FFFF) return false;
+          }
+          i_ = end + 1;
+        } else {
+          if (i_ + 1 >= s_.size()) return false;
+          int h1 = hex_value(s_[i_]);
+          int h2 = hex_value(s_[i_ + 1]);
+          if (h1 < 0 || h2 < 0) return false;
+          v = h1 * 16 + h2;
+          i_ += 2;
+        }
+        last_escape_char_ = v;
+        return true;
+      }
+      case 'p':
+      case 'P':
+        ++i_;
+        if (i_ >= s_.size()) return false;
+        if (s_[i_] == '{') {
+          size_t end = s_.find('}', i_);
+          if (end == std::string_view::npos || end == i_ + 1) return false;
+          i_ = end + 1;
+        } else {
+          ++i_;
+        }
+        return true;
+      case 'd':
+      case 'D':
+      case 's':
+      case 'S':
+      case 'w':
+      case 'W':
+        ++i_;
+        return true;
+      case 'A':
+      case 'b':
+      case 'B':
+      case 'z':
+        ++i_;
+        return !in_class;
+      case 'Q': {
+        if (in_class) return false;
+        size_t end = s_.find("\\E", i_ + 1);
+        i_ = end == std::string_view::npos ? s_.size() : end + 2;
+        return true;
+      }
+      case 'a':
+        last_escape_char_ = 7;
+        break;
+      case 'f':
+        last_escape_char_ = 12;
+        break;
+      case 't':
+        last_escape_char_ = 9;
+        break;
+      case 'n':
+        last_escape_char_ = 10;
+        break;
+      case 'r':
+        last_escape_char_ = 13;
+        break;
+      case 'v':
+        last_escape_char_ = 11;
+        break;
+      default:
+        // Escaped punctuation is a literal; escaping other letters, digits or non-ASCII is an
+        // error in RE2.
+        if (static_cast<unsigned char>(c) >= 0x80 || IsAsciiAlpha(c) || IsAsciiDigit(c)) {
+          return false;
+        }
+        last_escape_char_ = static_cast<unsigned char>(c);
+    }
+    ++i_;
+    return true;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+  bool operand_ = false;   // something a repetition operator may apply to precedes
+  bool repeated_ = false;  // the previous item was a repetition operator
+  int64_t last_escape_char_ = -1;
+};
+
+bool IsValidRegexp(std::string_view s) { return RegexpSyntax(s).Valid(); }
+
+// ---- Field locations -------------------------------------------------------------------------
+SourceLocation FieldLocation(const FieldLocations& fields, std::string_view field,
+                             SourceLocation fallback) {
+  for (const auto& [name, location] : fields) {
+    if (name == field) return location;
+  }
+  return fallback;
+}
+
+// ---- The validator ---------------------------------------------------------------------------
+class Validator {
+ public:
+  explicit Validator(std::vector<ConfigError>* out) : out_(out) {}
+
+  void Run(SchedulerConfig& config) {
+    NormalisePartitionNames(config);
+    for (PartitionConfig& partition : config.partitions) ValidatePartition(partition);
+    CheckResourceTypeCount(config);
+  }
+
+ private:
+  void Report(SourceLocation location, std::string_view queue_path, std::string_view field,
+              std::string message, bool warning = false) {
+    ConfigError& e = out_->emplace_back();
+    e.location = location;
+    e.partition = partition_;
+    e.queue_path = std::string(queue_path);
+    e.field = std::string(field);
+    e.message = std::move(message);
+    e.warning = warning;
+  }
+
+  // §2.4.1: "" and any case of "default" become "default"; names are unique case-insensitively.
+  void NormalisePartitionNames(SchedulerConfig& config) {
+    absl::flat_hash_map<std::string, int> first_line;
+    for (PartitionConfig& partition : config.partitions) {
+      if (partition.name.empty() || Lower(partition.name) == "default") partition.name = "default";
+      auto [it, inserted] = first_line.emplace(Lower(partition.name), partition.location.line);
+      if (!inserted) {
+        partition_ = partition.name;
+        Report(FieldLocation(partition.field_locations, "name", partition.location), "", "name",
+               Cat("duplicate partition name found with name ", Quote(partition.name),
+                   ": partition names must be unique (compared case-insensitively)",
+                   it->second > 0 ? Cat("; first defined at line ", it->second) : ""));
+      }
+    }
+    partition_.clear();
+  }
+
+  void ValidatePartition(PartitionConfig& partition) {
+    partition_ = partition.name;
+    if (!partition.queues_present) {
+      Report(partition.location, "", "queues",
+             "queue config is not set: a partition needs a `queues` list (it may hold just "
+             "the root queue)");
+    } else {
+      InsertRoot(partition);
+      QueueConfig& root = partition.queues.front();
+      CheckQueue(root, "root", 1);
+      CheckResources(root, "root", std::nullopt, 1);
+      CheckMaxApplications(root, "root", 1);
+    }
+    for (const PlacementRuleConfig& rule : partition.placement_rules) CheckRule(rule, 0);
+    CheckLimits(partition.limits, "", nullptr);
+    CheckNodeSortPolicy(partition);
+    if (!partition.state_dump_file_path.empty()) {
+      Report(FieldLocation(partition.field_locations, "statedumpfilepath", partition.location), "",
+             "statedumpfilepath",
+             "statedumpfilepath is deprecated and ignored: state dumps are not written",
+             /*warning=*/true);
+    }
+    partition_.clear();
+  }
+
+  // §2.3: insert `root` unless there is exactly one top-level queue named root (any case); the
+  // root is always a parent and carries no resources.
+  void InsertRoot(PartitionConfig& partition) {
+    bool single_root =
+        partition.queues.size() == 1 && Lower(partition.queues.front().name) == "root";
+    if (!single_root) {
+      QueueConfig root;
+      root.name = "root";
+      root.location = FieldLocation(partition.field_locations, "queues", partition.location);
+      root.queues = std::move(partition.queues);
+      partition.queues.clear();
+      partition.queues.push_back(std::move(root));
+    }
+    QueueConfig& root = partition.queues.front();
+    root.parent = true;
+    if (root.name != "root") {
+      Report(FieldLocation(root.field_locations, "name", root.location), "root", "name",
+             Cat("the top-level queue is named ", Quote(root.name),
+                 ": a single top-level queue must be named exactly 'root' (lower case)"
+                 " or the queues are placed under an inserted root; rename it to "
+                 "'root'"));
+    }
+    for (std::string_view field : {"resources.guaranteed", "resources.max"}) {
+      const auto& value = field == "resources.max" ? root.resources.max : root.resources.guaranteed;
+      if (!value) continue;
+      Report(FieldLocation(root.field_locations, field, root.location), "root", field,
+             Cat("root queue must not have resource limits set: remove ", field,
+                 " (the root's max is the cluster size; it has no guaranteed)"));
+    }
+  }
+
+  // §2.4.4: ACLs, limits, child names; recursively.
+  void CheckQueue(const QueueConfig& queue, const std::string& path, int depth) {
+    CheckAcl(queue, path, "adminacl", queue.admin_acl);
+    CheckAcl(queue, path, "submitacl", queue.submit_acl);
+    CheckLimits(queue.limits, path, &queue);
+    CheckTemplate(queue, path);
+    if (depth >= kMaxQueueDepth) {
+      if (!queue.queues.empty()) {
+        Report(FieldLocation(queue.field_locations, "queues", queue.location), path, "queues",
+               Cat("the queue hierarchy is deeper than ", kMaxQueueDepth,
+                   " levels; allocore supports at most ", kMaxQueueDepth));
+      }
+      return;
+    }
+    // Sibling names: case-insensitively unique.
+    absl::flat_hash_map<std::string, const QueueConfig*> seen;
+    seen.reserve(queue.queues.size());
+    for (const QueueConfig& child : queue.queues) {
+      std::string lower = Lower(child.name);
+      std::string child_path = Cat(path, ".", lower);
+      SourceLocation name_location = FieldLocation(child.field_locations, "name", child.location);
+      if (!IsValidQueueName(child.name)) {
+        Report(name_location, child_path, "name",
+               Cat("invalid child name ", Quote(child.name),
+                   ": a queue name is 1 to 64 characters from a-z, A-Z, 0-9, '_' "
+                   "and '-'"));
+      }
+      auto [it, inserted] = seen.emplace(lower, &child);
+      if (!inserted) {
+        int first = it->second->location.line;
+        Report(name_location, child_path, "name",
+               Cat("duplicate child name found with name ", Quote(child.name), ", level ", depth,
+                   ": sibling queue names must be unique (compared case-insensitively)",
+                   first > 0 ? Cat("; first defined at line ", first) : ""));
+      }
+    }
+    for (const QueueConfig& child : queue.queues) {
+      CheckQueue(child, Cat(path, ".", Lower(child.name)), depth + 1);
+    }
+  }
+
+  // §2.4.4.1 plus the apply-time parser (§2.6, §8.5), which splits the raw string on single
+  // spaces into at most two parts.
+  void CheckAcl(const QueueConfig& queue, const std::string& path, std::string_view field,
+                const std::string& acl) {
+    absl::string_view trimmed = absl::StripAsciiWhitespace(acl);
+    if (trimmed.empty() && acl.empty()) return;
+    SourceLocation location = FieldLocation(queue.field_locations, field, queue.location);
+    constexpr std::string_view kForm =
+        "an ACL is '*', empty, or 'users groups': comma-separated user and group lists "
+        "separated by exactly one space (' groups' for groups only)";
+    if (!trimmed.empty() && trimmed != "*") {
+      std::vector<absl::string_view> fields =
+          absl::StrSplit(trimmed, absl::ByAnyChar(" \t\n\v\f\r"), absl::SkipEmpty());
+      if (fields.size() > 2) {
+        Report(location, path, field,
+               Cat("multiple spaces found in ACL: ", Quote(acl), " has ", fields.size(),
+                   " space-separated parts; ", kForm));
+        return;
+      }
+    }
+    size_t parts = static_cast<size_t>(std::count(acl.begin(), acl.end(), ' ')) + 1;
+    if (parts > 2) {
+      Report(location, path, field,
+             Cat(field, " ", Quote(acl), " has ", parts,
+                 " parts when split on single spaces (double, leading-and-trailing or trailing "
+                 "spaces); ",
+                 kForm));
+    }
+  }
+
+  // §2.4.8 and Appendix A.2 for one limit list (of a queue, or of the partition when `queue`
+  // is null).
+  void CheckLimits(const std::vector<LimitConfig>& limits, const std::string& path,
+                   const QueueConfig* queue) {
+    absl::flat_hash_map<std::string, int> users_seen;
+    absl::flat_hash_map<std::string, int> groups_seen;
+    bool user_wildcard = false;
+    bool group_wildcard = false;
+    for (size_t index = 0; index < limits.size(); ++index) {
+      const LimitConfig& limit = limits[index];
+      std::string name =
+          limit.limit.empty() ? Cat("limit #", index + 1) : Cat("limit ", Quote(limit.limit));
+      auto at = [&](std::string_view field) {
+        return FieldLocation(limit.field_locations, field, limit.location);
+      };
+      if (limit.users.empty() && limit.groups.empty()) {
+        Report(limit.location, path, "users",
+               Cat("empty user and group lists defined in ", name,
+                   ": a limit needs at least one user or group ('*' for everyone)"));
+      }
+      auto check_names = [&](const std::vector<std::string>& names, std::string_view field,
+                             bool user, absl::flat_hash_map<std::string, int>& seen,
+                             bool& wildcard) {
+        std::string_view kind = user ? "user" : "group";
+        for (const std::string& entry : names) {
+          if (entry == "*") {
+            wildcard = true;
+          } else {
+            bool valid = user ? IsValidUserName(entry) : IsValidGroupName(entry);
+            if (!valid) {
+              Report(at(field), path, field,
+                     Cat("invalid ", kind, " name ", Quote(entry), " in ", name, ": ",
+                         user ? "a user name matches ^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$"
+                              : "a group name matches ^[_a-zA-Z][a-zA-Z0-9_-]*$",
+                         " or is '*'"));
+            }
+            if (wildcard) {
+              Report(at(field), path, field,
+                     Cat(kind, " ", Quote(entry), " in ", name, " follows the wildcard ", kind,
+                         " '*': named ", kind, "s must come before the wildcard limit"));
+            }
+          }
+          auto [it, inserted] = seen.emplace(entry, static_cast<int>(index));
+          if (!inserted) {
+            Report(at(field), path, field,
+                   Cat(kind, " ", Quote(entry), " appears more than once in the limits",
+                       queue ? " of this queue" : " of this partition", " (", name,
+                       it->second == static_cast<int>(index) ? ""
+                                                             : Cat(" and limit #", it->second + 1),
+                       "): each ", kind, " may have one limit per queue"));
+          }
+        }
+      };
+      check_names(limit.users, "users", true, users_seen, user_wildcard);
+      check_names(limit.groups, "groups", false, groups_seen, group_wildcard);
+
+      OptionalQuantities max = ToQuantities(limit.max_resources);
+      if (max) CheckNonNegative(*max, limit.field_locations, limit.location, path, "maxresources");
+      if (limit.max_applications == 0 && IsZero(max)) {
+        Report(max ? at("maxresources") : limit.location, path, "maxresources",
+               Cat("invalid resource combination for ", name,
+                   ": maxapplications is 0 and all resource limits are null or zero; "
+                   "set maxapplications > 0 or at least one maxresources value > 0"));
+      } else if (max && !max->empty() && !StrictlyGreaterThanZero(*max)) {
+        Report(at("maxresources"), path, "maxresources",
+               Cat("maxresources ", FormatQuantities(*max), " of ", name,
+                   " must be strictly positive: no negative value and at least one "
+                   "value > 0"));
+      }
+      if (queue != nullptr && max) {
+        OptionalQuantities queue_max = ToQuantities(queue->resources.max);
+        if (!FitInMaxUndef(queue_max, *max)) {
+          Report(at("maxresources"), path, "maxresources",
+                 Cat("maxresources ", FormatQuantities(*max), " of ", name,
+                     " exceed the queue's max resources ", FormatQuantities(*queue_max),
+                     "; a limit must fit within the queue's max"));
+        }
+      }
+      if (queue != nullptr && queue->max_applications != 0 &&
+          limit.max_applications > queue->max_applications) {
+        Report(at("maxapplications"), path, "maxapplications",
+               Cat("maxapplications ", limit.max_applications, " of ", name,
+                   " exceeds the queue's maxapplications ", queue->max_applications,
+                   "; allowed: 1 to ", queue->max_applications));
+      }
+    }
+  }
+
+  void CheckNonNegative(const Quantities& q, const FieldLocations& fields, SourceLocation fallback,
+                        const std::string& path, std::string_view field) {
+    for (const auto& [name, value] : q) {
+      if (value >= 0) continue;
+      std::string key = Cat(field, ".", name);
+      Report(FieldLocation(fields, key, FieldLocation(fields, field, fallback)), path, field,
+             Cat(key, " is ", value, ": resource quantities must be >= 0"));
+    }
+  }
+
+  // Child templates (applied to dynamic leaves, including maxapplications as in v1.5).
+  void CheckTemplate(const QueueConfig& queue, const std::string& path) {
+    if (!queue.child_template) return;
+    const ChildTemplateConfig& t = *queue.child_template;
+    SourceLocation location = FieldLocation(queue.field_locations, "childtemplate",
+                                            t.location.line > 0 ? t.location : queue.location);
+    OptionalQuantities guaranteed = ToQuantities(t.resources.guaranteed);
+    OptionalQuantities max = ToQuantities(t.resources.max);
+    if (guaranteed) {
+      CheckNonNegative(*guaranteed, queue.field_locations, location, path,
+                       "childtemplate.resources.guaranteed");
+    }
+    if (max) {
+      CheckNonNegative(*max, queue.field_locations, location, path, "childtemplate.resources.max");
+    }
+    if (guaranteed && !FitInMaxUndef(max, *guaranteed)) {
+      Report(FieldLocation(queue.field_locations, "childtemplate.resources.guaranteed", location),
+             path, "childtemplate.resources.guaranteed",
+             Cat("childtemplate guaranteed resource ", FormatQuantities(*guaranteed),
+                 " is larger than the childtemplate maximum resource ", FormatQuantities(*max)));
+    }
+    bool leaf = !queue.parent && queue.queues.empty();
+    if (leaf) {
+      Report(location, path, "childtemplate",
+             "childtemplate on a leaf queue has no effect: templates apply to dynamic queues "
+             "created below a parent queue",
+             /*warning=*/true);
+    }
+  }
+
+  // §2.4.5 with the v1.4.0 relaxed parent-guaranteed rule. Returns the queue's contribution to
+  // its parent's children-guaranteed sum: its own guaranteed if non-zero, else its children's.
+  Quantities CheckResources(const QueueConfig& queue, const std::string& path,
+                            const OptionalQuantities& parent_max, int depth) {
+    bool is_root = depth == 1;
+    // The root's resources are already an error; they take no part in the sums.
+    OptionalQuantities guaranteed =
+        is_root ? std::nullopt : ToQuantities(queue.resources.guaranteed);
+    OptionalQuantities max = is_root ? std::nullopt : ToQuantities(queue.resources.max);
+    SourceLocation guaranteed_at =
+        FieldLocation(queue.field_locations, "resources.guaranteed", queue.location);
+    SourceLocation max_at = FieldLocation(queue.field_locations, "resources.max", queue.location);
+    if (guaranteed) {
+      CheckNonNegative(*guaranteed, queue.field_locations, queue.location, path,
+                       "resources.guaranteed");
+    }
+    if (max) CheckNonNegative(*max, queue.field_locations, queue.location, path, "resources.max");
+    if (guaranteed && !FitInMaxUndef(max, *guaranteed)) {
+      Report(guaranteed_at, path, "resources.guaranteed",
+             Cat("guaranteed resource ", FormatQuantities(*guaranteed),
+                 " is larger than maximum resource ", FormatQuantities(*max),
+                 ": every guaranteed type that has a max must be <= that max"));
+    }
+    if (max && !FitInMaxUndef(parent_max, *max)) {
+      Report(max_at, path, "resources.max",
+             Cat("max resource of parent ", FormatQuantities(*parent_max),
+                 " is smaller than maximum resource ", FormatQuantities(*max),
+                 ": a queue's max must fit within the max of every ancestor"));
+    }
+    OptionalQuantities effective_max = PermissiveMin(max, parent_max);
+    Quantities children_guaranteed;
+    if (depth < kMaxQueueDepth) {
+      for (const QueueConfig& child : queue.queues) {
+        AddTo(&children_guaranteed,
+              CheckResources(child, Cat(path, ".", Lower(child.name)), effective_max, depth + 1));
+      }
+    }
+    if (!IsZero(guaranteed) && !FitInMaxUndef(guaranteed, children_guaranteed)) {
+      Report(guaranteed_at, path, "resources.guaranteed",
+             Cat("guaranteed resource of parent ", FormatQuantities(*guaranteed),
+                 " is smaller than sum of guaranteed resources ",
+                 FormatQuantities(children_guaranteed),
+                 " of the children: for every type the parent guarantees, the "
+                 "children's guaranteed must add up to at most the parent's"));
+    }
+    if (!FitInMaxUndef(effective_max, children_guaranteed)) {
+      Report(max ? max_at : queue.location, path, "resources.max",
+             Cat("max resource ", FormatQuantities(*effective_max),
+                 " is smaller than sum of guaranteed resources ",
+                 FormatQuantities(children_guaranteed),
+                 " of the children: the children's guaranteed must fit in the max"));
+    }
+    if (!IsZero(guaranteed)) return *guaranteed;
+    return children_guaranteed;
+  }
+
+  // §2.4.11: under a parent with maxapplications P != 0 every child needs 1 <= C <= P.
+  void CheckMaxApplications(const QueueConfig& queue, const std::string& path, int depth) {
+    if (depth >= kMaxQueueDepth) return;
+    uint64_t limit = queue.max_applications;
+    for (const QueueConfig& child : queue.queues) {
+      std::string child_path = Cat(path, ".", Lower(child.name));
+      if (limit != 0) {
+        SourceLocation at = FieldLocation(child.field_locations, "maxapplications", child.location);
+        if (child.max_applications == 0) {
+          Report(at, child_path, "maxapplications",
+                 Cat("maxapplications is unlimited (0) but the parent ", path, " allows at most ",
+                     limit, ": set maxapplications from 1 to ", limit));
+        } else if (child.max_applications > limit) {
+          Report(at, child_path, "maxapplications",
+                 Cat("maxapplications ", child.max_applications, " exceeds the parent's ", limit,
+                     " (", path,
+                     "): a child may allow at most as many running applications as "
+                     "its parent"));
+        }
+      }
+      CheckMaxApplications(child, child_path, depth + 1);
+    }
+  }
+
+  // §2.4.6 plus the rule-construction errors of §2.6.
+  void CheckRule(const PlacementRuleConfig& rule, int depth) {
+    auto at = [&](std::string_view field) {
+      return FieldLocation(rule.field_locations, field, rule.location);
+    };
+    std::string prefix = depth == 0 ? "placement rule" : "parent placement rule";
+    if (depth > 64) {
+      Report(rule.location, "", "parent",
+             "placement rule parents are nested more than 64 deep; use fewer parent rules");
+      return;
+    }
+    if (rule.parent.size() > 1) {
+      Report(at("parent"), "", "parent",
+             Cat(prefix, " ", Quote(rule.name), " has ", rule.parent.size(),
+                 " parent rules; at most one is allowed"));
+    }
+    for (const PlacementRuleConfig& parent : rule.parent) CheckRule(parent, depth + 1);
+
+    std::string name = Lower(rule.name);
+    if (!IsValidRuleName(rule.name)) {
+      Report(at("name"), "", "name",
+             Cat("invalid ", prefix, " name ", Quote(rule.name),
+                 ": a rule name starts with a letter or '_' followed by letters, digits "
+                 "or '_' (known rules: provided, user, tag, fixed, recovery)"));
+    } else if (name != "provided" && name != "user" && name != "tag" && name != "fixed" &&
+               name != "recovery") {
+      Report(at("name"), "", "name",
+             Cat("unknown ", prefix, " ", Quote(rule.name),
+                 ": known rules are provided, user, tag, fixed and recovery "
+                 "(case-insensitive)"));
+    }
+    if ((name == "tag" || name == "fixed") && rule.value.empty()) {
+      Report(
+          rule.location, "", "value",
+          Cat(prefix, " ", Quote(rule.name), " requires a `value` (",
+              name == "tag" ? "the application tag that names the queue" : "the queue name", ")"));
+    }
+    if (name == "fixed" && Lower(rule.value).starts_with("root") && !rule.parent.empty()) {
+      Report(at("parent"), "", "parent",
+             Cat(prefix, " 'fixed' with the fully qualified value ", Quote(rule.value),
+                 " cannot have a parent rule: remove the parent rule or use an "
+                 "unqualified value (values starting with 'root' are qualified)"));
+    }
+    const FilterConfig& filter = rule.filter;
+    std::string type = Lower(filter.type);
+    if (!type.empty() && type != "allow" && type != "deny") {
+      Report(at("filter.type"), "", "filter.type",
+             Cat("invalid filter type ", Quote(filter.type), " in ", prefix, " ", Quote(rule.name),
+                 ": use allow or deny (empty means allow)"));
+    }
+    if (filter.users.size() == 1) {
+      const std::string& user = filter.users.front();
+      if (!IsValidUserName(user) && !(HasRegexpSpecial(user) && IsValidRegexp(user))) {
+        Report(at("filter.users"), "", "filter.users",
+               Cat("invalid filter user ", Quote(user), " in ", prefix, " ", Quote(rule.name),
+                   ": a single entry must be a user name "
+                   "(^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$) or a valid regular expression"));
+      }
+    }
+    if (filter.groups.size() == 1) {
+      const std::string& group = filter.groups.front();
+      if (!IsValidGroupName(group) && !(HasRegexpSpecial(group) && IsValidRegexp(group))) {
+        Report(at("filter.groups"), "", "filter.groups",
+               Cat("invalid filter group ", Quote(group), " in ", prefix, " ", Quote(rule.name),
+                   ": a single entry must be a group name (^[_a-zA-Z][a-zA-Z0-9_-]*$) "
+                   "or a valid regular expression"));
+      }
+    }
+  }
+
+  // §2.4.9.
+  void CheckNodeSortPolicy(const PartitionConfig& partition) {
+    const NodeSortPolicyConfig& policy = partition.node_sort_policy;
+    if (!policy.type.empty() && policy.type != "fair" && policy.type != "binpacking") {
+      Report(FieldLocation(partition.field_locations, "nodesortpolicy.type", partition.location),
+             "", "nodesortpolicy.type",
+             Cat("undefined policy: ", Quote(policy.type),
+                 " is not a node sort policy; use fair or binpacking (lower case) or "
+                 "leave it empty for fair"));
+    }
+    for (const auto& [name, weight] : policy.resource_weights) {
+      if (weight >= 0) continue;
+      std::string field = Cat("nodesortpolicy.resourceweights.", name);
+      Report(FieldLocation(partition.field_locations, field, partition.location), "", field,
+             Cat("resource weight for ", Quote(name), " is ", weight, ": weights must be >= 0"));
+    }
+  }
+
+  // Resources are vectors over at most kMaxResourceTypes interned types per kernel: a config
+  // naming more could never be applied.
+  void CheckResourceTypeCount(const SchedulerConfig& config) {
+    std::vector<std::string> names;
+    absl::flat_hash_set<std::string> seen;
+    bool reported = false;
+    auto add = [&](const std::optional<QuantityMap>& map, const FieldLocations& fields,
+                   std::string_view field, SourceLocation fallback, const std::string& partition,
+                   std::string_view path) {
+      if (!map || reported) return;
+      for (const auto& [name, value] : *map) {
+        if (!seen.insert(name).second) continue;
+        names.push_back(name);
+        if (names.size() <= static_cast<size_t>(kMaxResourceTypes)) continue;
+        reported = true;
+        partition_ = partition;
+        std::string key = Cat(field, ".", name);
+        Report(FieldLocation(fields, key, FieldLocation(fields, field, fallback)), path, field,
+               Cat("resource type ", Quote(name), " is resource type number ", names.size(),
+                   " in this config; allocore supports at most ", kMaxResourceTypes,
+                   " distinct resource types (",
+                   absl::StrJoin(names.begin(), names.end() - 1, ", "), ")"));
+        partition_.clear();
+        return;
+      }
+    };
+    struct Walker {
+      decltype(add)& add_fn;
+      const std::string& partition;
+      void Queue(const QueueConfig& q, const std::string& path, int depth) {
+        add_fn(q.resources.guaranteed, q.field_locations, "resources.guaranteed", q.location,
+               partition, path);
+        add_fn(q.resources.max, q.field_locations, "resources.max", q.location, partition, path);
+        if (q.child_template) {
+          add_fn(q.child_template->resources.guaranteed, q.field_locations,
+                 "childtemplate.resources.guaranteed", q.location, partition, path);
+          add_fn(q.child_template->resources.max, q.field_locations, "childtemplate.resources.max",
+                 q.location, partition, path);
+        }
+        for (const LimitConfig& l : q.limits) {
+          add_fn(l.max_resources, l.field_locations, "maxresources", l.location, partition, path);
+        }
+        if (depth >= kMaxQueueDepth) return;
+        for (const QueueConfig& c : q.queues) {
+          Queue(c, Cat(path, ".", Lower(c.name)), depth + 1);
+        }
+      }
+    };
+    for (const PartitionConfig& partition : config.partitions) {
+      Walker walker{add, partition.name};
+      for (const LimitConfig& l : partition.limits) {
+        add(l.max_resources, l.field_locations, "maxresources", l.location, partition.name, "");
+      }
+      for (const QueueConfig& q : partition.queues) walker.Queue(q, Lower(q.name), 1);
+    }
+  }
+
+  std::vector<ConfigError>* out_;
+  std::string partition_;  // partition of the errors being reported
+};
+
+}  // namespace
+
+std::vector<ConfigError> ValidateConfig(SchedulerConfig& config) {
+  std::vector<ConfigError> errors;
+  Validator validator(&errors);
+  validator.Run(config);
+  std::stable_sort(errors.begin(), errors.end(), [](const ConfigError& a, const ConfigError& b) {
+    if (a.location.line != b.location.line) return a.location.line < b.location.line;
+    return a.location.column < b.location.column;
+  });
+  return errors;
+}
+
+}  // namespace allocore
