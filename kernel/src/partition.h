@@ -279,6 +279,7 @@ class Partition {
   void AppChanged(uint32_t app);
   void QueuePathChanged(uint32_t queue);
   void RefreshNode(uint32_t node);
+  void RaiseAvailableBound(uint32_t node);
   double NodeScore(const Node& node) const;
   void RebuildCaches();
 
@@ -356,6 +357,11 @@ class Partition {
   absl::btree_set<std::pair<int64_t, uint32_t>> timers_;  // (due, app)
   std::vector<uint32_t> terminated_apps_;                 // completed, awaiting expiry
   Resource cluster_capacity_;
+  // Upper bound, per type, of what any schedulable node without a reservation has available.
+  // Exact right after a node scan that found no fit; raised whenever a node may have gained.
+  // Lets an ask that fits no node skip the O(nodes) scan.
+  Resource available_bound_;
+  bool available_bound_valid_ = false;
   bool has_nodes_ever_ = false;
   int64_t total_reservations_ = 0;
   PlacementRules placement_;

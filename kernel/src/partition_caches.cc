@@ -134,7 +134,20 @@ double Partition::NodeScore(const Node& node) const {
   return node_policy_ == NodePolicy::kFair ? weighted : 1.0 - weighted;
 }
 
+void Partition::RaiseAvailableBound(uint32_t node) {
+  const Node& n = nodes_[node];
+  if (!available_bound_valid_ || !n.schedulable || n.reservation) return;
+  Resource available = n.Available();
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (available.Has(k) &&
+        (!available_bound_.Has(k) || available.Get(k) > available_bound_.Get(k))) {
+      available_bound_.Set(k, available.Get(k));
+    }
+  }
+}
+
 void Partition::RefreshNode(uint32_t node) {
+  RaiseAvailableBound(node);
   Node& n = nodes_[node];
   node_order_.erase(NodeKey{n.score, n.id, node});
   n.score = NodeScore(n);

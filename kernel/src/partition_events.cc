@@ -80,6 +80,7 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   has_nodes_ever_ = true;
   n.score = NodeScore(n);
   node_order_.insert(NodeKey{n.score, n.id, slot});
+  RaiseAvailableBound(slot);
   return absl::OkStatus();
 }
 

@@ -294,6 +294,15 @@ absl::Status Partition::CheckConsistency() const {
     if (!node_order_.contains(NodeKey{node.score, node.id, n})) {
       return fail("node ", node.id, ": missing from node order");
     }
+    if (available_bound_valid_ && node.schedulable && !node.reservation) {
+      Resource available = node.Available();
+      for (int t = 0; t < kMaxResourceTypes; ++t) {
+        if (available.Has(t) && available.Get(t) > 0 &&
+            (!available_bound_.Has(t) || available_bound_.Get(t) < available.Get(t))) {
+          return fail("node ", node.id, ": available exceeds the cached availability bound");
+        }
+      }
+    }
   }
   if (live_nodes != node_order_.size()) return fail("node order size");
   // Reservations: both sides agree.

@@ -93,11 +93,11 @@ bool Partition::ForEachChildInOrder(uint32_t parent, Fn&& fn) const {
 }
 
 Resource Partition::Headroom(uint32_t leaf) const {
-  std::vector<uint32_t> path = PathToRoot(leaf);
+  // The permissive minimum is commutative, so the levels can be folded from the leaf up.
   Resource headroom = Remaining(cluster_capacity_, queues_[root_].allocated);
-  for (auto it = path.rbegin() + 1; it != path.rend(); ++it) {
-    const Queue& q = queues_[*it];
-    if (q.max) headroom = PermissiveMin(Remaining(*q.max, q.allocated), headroom);
+  for (uint32_t q = leaf; q != root_; q = queues_[q].parent) {
+    const Queue& queue = queues_[q];
+    if (queue.max) headroom = PermissiveMin(Remaining(*queue.max, queue.allocated), headroom);
   }
   return headroom;
 }
@@ -202,11 +202,23 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   const Ask& k = asks_[ask];
   bool may_reserve =
       k.reservations < k.pending && context_->now - k.create_time > kReservationDelayMs;
+  if (!may_reserve && available_bound_valid_ && !FitIn(available_bound_, k.resource)) {
+    return Outcome::kNone;
+  }
   uint32_t best = kNoSlot;
   double best_score = std::numeric_limits<double>::infinity();
+  Resource seen_available;
   for (const NodeKey& key : node_order_) {
     const Node& n = nodes_[key.slot];
-    if (n.reservation || !n.schedulable || !FitIn(n.capacity, k.resource)) continue;
+    if (n.reservation || !n.schedulable) continue;
+    Resource available = n.Available();
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (available.Has(t) &&
+          (!seen_available.Has(t) || available.Get(t) > seen_available.Get(t))) {
+        seen_available.Set(t, available.Get(t));
+      }
+    }
+    if (!FitIn(n.capacity, k.resource)) continue;
     if (NodeCanTake(key.slot, ask)) {
       std::optional<uint32_t> reserved_node;
       if (k.reservations > 0) {
@@ -228,6 +240,8 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
       }
     }
   }
+  available_bound_ = seen_available;  // the scan saw every eligible node: the bound is exact
+  available_bound_valid_ = true;
   if (best != kNoSlot) {
     Reserve(ask, best);
     return Outcome::kReserved;
@@ -311,6 +325,7 @@ void Partition::Unreserve(uint32_t app, size_t index) {
   a.reservations.erase(a.reservations.begin() + static_cast<std::ptrdiff_t>(index));
   --asks_[r.ask].reservations;
   nodes_[r.node].reservation.reset();
+  RaiseAvailableBound(r.node);
   --total_reservations_;
   if (a.in_queue) {
     for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) --queues_[q].reservations;
