@@ -443,7 +443,7 @@ void ScenarioDecoder::Decode(const YAML::Node& root, Scenario* out) {
   }
   bool has_config = false;
   bool config_ok = true;
-  ForEachField(root, "scenario", {"name", "config", "config_file", "nodes", "steps", "expect"},
+  ForEachField(root, "", {"name", "config", "config_file", "nodes", "steps", "expect"},
                [&](const std::string& key, const YAML::Node& value) {
                  if (key == "name") {
                    if (std::optional<std::string> name = String(value, "name")) {

@@ -56,11 +56,14 @@ class Runner {
       Timed(StepKind::kAddNode, [&] { return kernel_->AddNode(node.node, &out_); });
     }
     if (observer_) observer_->OnProgress(0, total_steps);
+    NoteStepTime(result_.kernel_nanos);
     for (int64_t i = 0; i < last_step; ++i) {
       step_ = i + 1;
       const ScenarioStep& step = scenario_.steps[static_cast<size_t>(i)];
+      const int64_t kernel_before = result_.kernel_nanos;
       Timed(StepKind::kAdvance, [&] { return kernel_->Advance(1, &out_); });
       Apply(step);
+      NoteStepTime(result_.kernel_nanos - kernel_before);
       result_.steps_run = step_;
       if (observer_) observer_->OnProgress(step_, total_steps);
     }
@@ -68,6 +71,12 @@ class Runner {
   }
 
  private:
+  void NoteStepTime(int64_t nanos) {
+    if (nanos <= result_.slowest_step_nanos) return;
+    result_.slowest_step = step_;
+    result_.slowest_step_nanos = nanos;
+  }
+
   // Runs one kernel call under the clock, then reports its decisions (or its refusal).
   template <typename Call>
   void Timed(StepKind kind, Call&& call) {
@@ -81,7 +90,11 @@ class Runner {
     if (!status.ok()) {
       // A refused call changed nothing, so `out_` holds no decision of it.
       out_.clear();
-      std::string message = internal::Cat(StepKindName(kind), ": ", View(status));
+      // "add_ask: <reason>"; kept as is when the kernel already names the call that way.
+      std::string prefix = internal::Cat(StepKindName(kind), ": ");
+      std::string_view reason = View(status);
+      std::string message =
+          reason.starts_with(prefix) ? std::string(reason) : internal::Cat(prefix, reason);
       Record record{.type = RecordType::kError, .step = step_, .message = message};
       ++result_.records;
       if (observer_) observer_->OnRecord(record, *kernel_);
@@ -120,7 +133,11 @@ class Runner {
   }
 
   void Schedule(const ScheduleStep& step) {
-    const int64_t chunk = options_.schedule_chunk;
+    // A cycle visits every partition (one allocation attempt each), so stopping a call after
+    // N allocations would reorder the partitions' allocations: a step that schedules every
+    // partition of a multi-partition config is always one call.
+    int64_t chunk = options_.schedule_chunk;
+    if (chunk > 0 && step.partition.empty() && kernel_->PartitionNames().size() > 1) chunk = 0;
     int64_t made = 0;
     while (true) {
       int64_t max = step.max;

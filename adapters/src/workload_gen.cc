@@ -272,8 +272,20 @@ absl::StatusOr<std::string> GenerateRandomScenario(const RandomScenarioOptions& 
     std::string app;
     std::string id;
   };
-  std::vector<std::string> apps;  // every app ever added (removed ones stay: churn errors)
+  std::vector<std::string> apps;       // every app ever added
+  std::vector<std::string> live_apps;  // not removed yet
   std::vector<GenAsk> asks;
+  // Mostly live apps; now and then a removed one, which the kernel refuses (an error record).
+  auto pick_app = [&]() -> const std::string& {
+    return live_apps.empty() || rng.Chance(8) ? rng.Pick(apps) : rng.Pick(live_apps);
+  };
+  auto pick_ask = [&]() -> const GenAsk& {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      const GenAsk& ask = rng.Pick(asks);
+      if (std::find(live_apps.begin(), live_apps.end(), ask.app) != live_apps.end()) return ask;
+    }
+    return rng.Pick(asks);
+  };
   const std::vector<std::string> users = {"alice", "bob", "carol", "dave"};
   const std::vector<int64_t> advance_seconds = {1, 3, 31, 301};
   int64_t apps_added = 0;
@@ -292,9 +304,10 @@ absl::StatusOr<std::string> GenerateRandomScenario(const RandomScenarioOptions& 
                        ", user: ", rng.Pick(users));
       if (rng.Chance(10)) out += ", tags: {application.stateaware.disable: \"true\"}";
       out += "}\n";
+      live_apps.push_back(id);
       apps.push_back(std::move(id));
     } else if (can_add_ask && roll < 45) {
-      GenAsk ask{.app = rng.Pick(apps), .id = internal::Cat("ask-", asks_added++)};
+      GenAsk ask{.app = pick_app(), .id = internal::Cat("ask-", asks_added++)};
       int64_t priority = rng.Chance(10) ? rng.Between(-2000, 2000) : rng.Between(-5, 30);
       internal::Append(&out, "  - add_ask: {app: ", ask.app, ", id: ", ask.id,
                        ", resources: {memory: ", rng.Between(1, 30) * 10,
@@ -308,15 +321,17 @@ absl::StatusOr<std::string> GenerateRandomScenario(const RandomScenarioOptions& 
         out += "  - schedule: {}\n";
       }
     } else if (roll < 72 && !asks.empty()) {
-      const GenAsk& ask = rng.Pick(asks);
+      const GenAsk& ask = pick_ask();
       internal::Append(&out, "  - release: {app: ", ask.app, ", ask: ", ask.id);
       if (!nodes.empty() && rng.Chance(25)) internal::Append(&out, ", node: ", rng.Pick(nodes));
       out += "}\n";
     } else if (roll < 77 && !asks.empty()) {
-      const GenAsk& ask = rng.Pick(asks);
+      const GenAsk& ask = pick_ask();
       internal::Append(&out, "  - remove_ask: {app: ", ask.app, ", id: ", ask.id, "}\n");
     } else if (roll < 81 && !apps.empty()) {
-      internal::Append(&out, "  - remove_app: {id: ", rng.Pick(apps), "}\n");
+      std::string id = pick_app();
+      internal::Append(&out, "  - remove_app: {id: ", id, "}\n");
+      live_apps.erase(std::remove(live_apps.begin(), live_apps.end(), id), live_apps.end());
     } else if (roll < 88) {
       internal::Append(&out, "  - advance: {seconds: ", rng.Pick(advance_seconds), "}\n");
     } else if (roll < 91) {

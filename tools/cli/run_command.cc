@@ -198,8 +198,9 @@ void AppendWalkthroughHeader(const adapters::RecordTable& table, const Kernel& k
   *out += "\nAllocations, in order:\n\n";
 }
 
-void AppendStats(const Options& options, const adapters::RunResult& run, const RunSink& sink,
-                 int64_t wall_nanos, int64_t parse_nanos, int64_t output_nanos, std::string* out) {
+void AppendStats(const Options& options, const adapters::Scenario& scenario,
+                 const adapters::RunResult& run, const RunSink& sink, int64_t wall_nanos,
+                 int64_t parse_nanos, int64_t output_nanos, std::string* out) {
   const int64_t allocations = sink.count(RecordType::kAllocation);
   char line[256];
   std::snprintf(line, sizeof(line),
@@ -227,6 +228,14 @@ void AppendStats(const Options& options, const adapters::RunResult& run, const R
             FormatDuration(latencies.back()) + "\n";
   } else {
     *out += "  latency      no allocation was made\n";
+  }
+  if (run.steps_run > 0 || run.slowest_step_nanos > 0) {
+    *out += "  slowest step " + std::to_string(run.slowest_step) + " (";
+    *out += run.slowest_step == 0
+                ? std::string("node registration")
+                : std::string(adapters::StepKindName(
+                      scenario.steps[static_cast<size_t>(run.slowest_step - 1)].kind()));
+    *out += "): " + FormatDuration(run.slowest_step_nanos) + " in the kernel\n";
   }
   if (allocations > 0 && run.kernel_nanos > 0) {
     std::snprintf(line, sizeof(line), "  throughput   %.0f allocations/s of kernel time\n",
@@ -366,7 +375,8 @@ int RunCommand(int argc, char** argv) {
   }
   if (options.stats) {
     std::string stats;
-    AppendStats(options, *run, sink, NanosSince(start), parse_nanos, output_nanos, &stats);
+    AppendStats(options, *scenario, *run, sink, NanosSince(start), parse_nanos, output_nanos,
+                &stats);
     std::fputs(stats.c_str(), stderr);
   }
   return exit_code;

@@ -46,7 +46,8 @@ std::vector<std::string> DescribePriorityChanges(const std::vector<QueueInfo>& b
 //
 // With `priority_changes`, every allocation row lists the effective queue priorities it
 // changed; that is exact when each Schedule call makes at most one allocation
-// (RunOptions::schedule_chunk = 1), otherwise the changes of a call land on its last row.
+// (RunOptions::schedule_chunk = 1); otherwise all the changes a call made in a partition land
+// on the first allocation row of that partition.
 class RecordTable : public RunObserver {
  public:
   struct Options {

@@ -189,7 +189,9 @@ class RunObserver {
 struct RunOptions {
   // 0: one Schedule call per `schedule` step, as written. N > 0: the step is driven as calls of
   // at most N allocations each, until one makes fewer (same decisions; finer timing, progress
-  // and per-allocation observation). 1 gives one allocation per call.
+  // and per-allocation observation). 1 gives one allocation per call. Exception: a step that
+  // schedules every partition of a config with several partitions is always one call (a
+  // scheduling cycle visits every partition, and cutting cycles short would reorder them).
   int64_t schedule_chunk = 0;
   // Replay steps 1..last_step only (-1: every step; 0: only register the nodes).
   int64_t last_step = -1;
@@ -223,6 +225,9 @@ struct RunResult {
   int64_t steps_run = 0;  // steps applied (nodes not counted)
   // Wall time spent inside kernel calls (Create, node registration, clock ticks, every step).
   int64_t kernel_nanos = 0;
+  // The step whose kernel calls took longest (0: node registration) and that time.
+  int64_t slowest_step = 0;
+  int64_t slowest_step_nanos = 0;
   // With RunOptions::collect_latencies: per allocation, the wall time of the Schedule call
   // that made it divided by the allocations of that call.
   std::vector<int64_t> allocation_latency_nanos;

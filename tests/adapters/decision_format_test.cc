@@ -1,0 +1,186 @@
+// Decision output: JSON lines field by field, and golden files for JSON lines, tables, queue
+// trees and DOT (tests/golden/). Regenerate the golden files after an intended change with
+//   ALLOCORE_UPDATE_GOLDEN=1 build/bin/decision_format_test
+// and review the diff.
+#include "allocore/adapters/decision_format.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "allocore/adapters/queue_tree_format.h"
+#include "allocore/adapters/scenario.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace allocore::adapters {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+constexpr char kGoldenDir[] = ALLOCORE_SOURCE_DIR "/tests/golden/";
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void ExpectGolden(const std::string& name, const std::string& actual) {
+  const std::string path = kGoldenDir + name;
+  if (std::getenv("ALLOCORE_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::string expected = ReadFile(path);
+  EXPECT_EQ(actual, expected) << "golden file " << path
+                              << " differs; after an intended change regenerate it with "
+                                 "ALLOCORE_UPDATE_GOLDEN=1";
+}
+
+Scenario LoadFile(const std::string& path) {
+  absl::StatusOr<Scenario> scenario = LoadScenarioFile(path);
+  EXPECT_TRUE(scenario.ok()) << scenario.status();
+  return scenario.ok() ? *std::move(scenario) : Scenario{};
+}
+
+class JsonLines : public RunObserver {
+ public:
+  void OnRecord(const Record& record, const Kernel&) override { AppendJsonLine(record, &text); }
+  std::string text;
+};
+
+TEST(JsonLineTest, EveryRecordTypeInContractOrder) {
+  Decision allocation{.type = DecisionType::kAllocation,
+                      .partition = "default",
+                      .queue = "root.a",
+                      .app = "app-1",
+                      .ask = "ask-1",
+                      .node = "node-1",
+                      .priority = -10,
+                      .seq = 1};
+  Decision rejected{.type = DecisionType::kAppRejected, .app = "app-2", .reason = "no \"access\""};
+  Decision state{.type = DecisionType::kAppState,
+                 .app = "app-1",
+                 .from = AppState::kAccepted,
+                 .to = AppState::kStarting};
+  Decision release{.type = DecisionType::kRelease, .app = "app-1", .ask = "ask-1", .node = "n"};
+  std::string out;
+  AppendJsonLine({.type = RecordType::kAllocation, .step = 3, .decision = &allocation}, &out);
+  AppendJsonLine({.type = RecordType::kAppRejected, .step = 1, .decision = &rejected}, &out);
+  AppendJsonLine({.type = RecordType::kAppState, .step = 3, .decision = &state}, &out);
+  AppendJsonLine({.type = RecordType::kRelease, .step = 4, .decision = &release}, &out);
+  AppendJsonLine({.type = RecordType::kError, .step = 5, .message = "add_ask: unknown\tapp"}, &out);
+  EXPECT_EQ(out,
+            "{\"type\":\"allocation\",\"step\":3,\"seq\":1,\"partition\":\"default\",\"queue\":"
+            "\"root.a\",\"app\":\"app-1\",\"ask\":\"ask-1\",\"node\":\"node-1\",\"priority\":-10}\n"
+            "{\"type\":\"app_rejected\",\"step\":1,\"app\":\"app-2\",\"reason\":\"no "
+            "\\\"access\\\"\"}\n"
+            "{\"type\":\"app_state\",\"step\":3,\"app\":\"app-1\",\"from\":\"Accepted\",\"to\":"
+            "\"Starting\"}\n"
+            "{\"type\":\"release\",\"step\":4,\"app\":\"app-1\",\"ask\":\"ask-1\",\"node\":\"n\"}\n"
+            "{\"type\":\"error\",\"step\":5,\"message\":\"add_ask: unknown\\tapp\"}\n");
+}
+
+TEST(JsonLineTest, Pending) {
+  std::string out;
+  AppendPendingJsonLine({.partition = "default",
+                         .queue = "root.a",
+                         .app = "app-1",
+                         .ask = "ask-1",
+                         .pending_count = 2,
+                         .reason = "no node fits"},
+                        &out);
+  EXPECT_EQ(out,
+            "{\"type\":\"pending\",\"partition\":\"default\",\"queue\":\"root.a\",\"app\":"
+            "\"app-1\",\"ask\":\"ask-1\",\"count\":2,\"reason\":\"no node fits\"}\n");
+}
+
+TEST(PriorityChangesTest, DeepestFirstRootLeftOutNamesShortWhenUnique) {
+  auto queue = [](std::string path, int depth, int priority, bool pending) {
+    QueueInfo q;
+    q.path = std::move(path);
+    q.depth = depth;
+    q.priority = priority;
+    q.has_pending_priority = pending;
+    return q;
+  };
+  std::vector<QueueInfo> before = {queue("root", 0, 1001, true), queue("root.x", 1, 1001, true),
+                                   queue("root.x.a", 2, 1001, true), queue("root.y", 1, 5, true),
+                                   queue("root.y.a", 2, 5, true)};
+  std::vector<QueueInfo> after = before;
+  after[0].priority = 10;
+  after[1].priority = 10;
+  after[2].has_pending_priority = false;
+  EXPECT_THAT(DescribePriorityChanges(before, after),
+              ElementsAre("root.x.a: 1001 -> n/a", "x: 1001 -> 10"));
+  EXPECT_THAT(DescribePriorityChanges(before, before), IsEmpty());
+}
+
+TEST(GoldenTest, JsonLines) {
+  for (const char* name : {"every-step-kind", "refused-calls"}) {
+    Scenario scenario =
+        LoadFile(std::string(ALLOCORE_SOURCE_DIR "/tests/scenarios/") + name + ".yaml");
+    JsonLines lines;
+    ASSERT_TRUE(RunScenario(scenario, {}, &lines).ok());
+    ExpectGolden(std::string(name) + ".jsonl", lines.text);
+  }
+}
+
+TEST(GoldenTest, RecordTable) {
+  Scenario scenario = LoadFile(ALLOCORE_SOURCE_DIR "/tests/scenarios/every-step-kind.yaml");
+  RecordTable table({.allocations_only = false, .priority_changes = true});
+  RunOptions options;
+  options.schedule_chunk = 1;
+  absl::StatusOr<RunResult> run = RunScenario(scenario, options, &table);
+  ASSERT_TRUE(run.ok());
+  std::string out;
+  table.Render(&out);
+  AppendPendingTable(run->kernel->ExplainPending(), &out);
+  ExpectGolden("every-step-kind.table.txt", out);
+}
+
+// The walk-through of `allocore run` without a scenario: the tree before scheduling, then one
+// row per allocation with the effective priorities it changed (seeds/000).
+TEST(GoldenTest, PriorityTreeWalkthrough) {
+  absl::StatusOr<Scenario> scenario = LoadDefaultScenario();
+  ASSERT_TRUE(scenario.ok());
+  RecordTable table({.allocations_only = true, .priority_changes = true});
+  RunOptions options;
+  options.schedule_chunk = 1;
+  absl::StatusOr<RunResult> run = RunScenario(*scenario, options, &table);
+  ASSERT_TRUE(run.ok());
+  std::string out;
+  ASSERT_EQ(table.initial_queues().size(), 1u);
+  AppendQueueTreeText(table.initial_queues().begin()->second, run->kernel->resource_types(),
+                      QueueTreeDetail::kPriorities, &out, "  ");
+  out += "\n";
+  table.Render(&out, "  ");
+  ExpectGolden("priority-tree.walkthrough.txt", out);
+  EXPECT_EQ(table.rows(), 11);
+}
+
+TEST(GoldenTest, QueueTreeTextAndDot) {
+  Scenario scenario = LoadFile(ALLOCORE_SHARED_DIR "/scenarios/priority-tree.yaml");
+  RunOptions options;
+  options.last_step = 18;  // every ask added, nothing scheduled yet
+  absl::StatusOr<RunResult> run = RunScenario(scenario, options, nullptr);
+  ASSERT_TRUE(run.ok());
+  std::vector<PartitionQueues> partitions;
+  for (const std::string& name : run->kernel->PartitionNames()) {
+    partitions.push_back({.partition = name, .queues = *run->kernel->ListQueues(name)});
+  }
+  std::string text;
+  AppendQueueTreeText(partitions[0].queues, run->kernel->resource_types(), QueueTreeDetail::kFull,
+                      &text);
+  ExpectGolden("priority-tree.tree.txt", text);
+  std::string dot;
+  AppendQueueTreeDot(partitions, run->kernel->resource_types(), &dot);
+  ExpectGolden("priority-tree.dot", dot);
+}
+
+}  // namespace
+}  // namespace allocore::adapters
