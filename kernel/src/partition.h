@@ -185,12 +185,24 @@ struct App {
   int64_t timer_due = 0;
 };
 
+// The first 8 bytes of an id, big-endian, zero padded: comparing prefixes orders ids byte-wise
+// as far as the prefix goes, so most id comparisons never touch the strings.
+inline uint64_t IdPrefix(std::string_view id) {
+  uint64_t prefix = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    prefix = (prefix << 8) | (i < id.size() ? static_cast<uint8_t>(id[i]) : 0u);
+  }
+  return prefix;
+}
+
 struct NodeKey {
   double score;
+  uint64_t id_prefix;
   std::string_view id;
   uint32_t slot;
   friend bool operator<(const NodeKey& a, const NodeKey& b) {
     if (a.score != b.score) return a.score < b.score;
+    if (a.id_prefix != b.id_prefix) return a.id_prefix < b.id_prefix;
     return a.id < b.id;
   }
 };
@@ -200,12 +212,16 @@ struct Node {
   Resource capacity;
   Resource occupied;
   Resource allocated;
+  Resource available;  // capacity - allocated - occupied, kept current
+  uint64_t id_prefix = 0;
   bool schedulable = true;
   bool alive = false;
   double score = 0;
   std::optional<std::pair<uint32_t, uint32_t>> reservation;  // (app, ask)
   std::vector<uint32_t> allocations;                         // live, oldest first
-  Resource Available() const { return Sub(Sub(capacity, allocated), occupied); }
+  const Resource& Available() const { return available; }
+  void RecomputeAvailable() { available = Sub(Sub(capacity, allocated), occupied); }
+  NodeKey key(uint32_t slot) const { return NodeKey{score, id_prefix, id, slot}; }
 };
 
 struct Allocation {

@@ -74,13 +74,12 @@ void Partition::AppChanged(uint32_t app) {
     AddCount(leaf.child_priorities, priority);
     a.priority = priority;
   }
-  if (a.key_in_leaf) {
-    leaf.order.erase(*a.key_in_leaf);
-    a.key_in_leaf.reset();
-  }
-  if (StrictlyGreaterThanZero(a.pending)) {
-    a.key_in_leaf = AppKey(app);
-    leaf.order.insert(*a.key_in_leaf);
+  std::optional<OrderKey> key;
+  if (StrictlyGreaterThanZero(a.pending)) key = AppKey(app);
+  if (key != a.key_in_leaf) {
+    if (a.key_in_leaf) leaf.order.erase(*a.key_in_leaf);
+    if (key) leaf.order.insert(*key);
+    a.key_in_leaf = key;
   }
   std::pair<int64_t, uint32_t> member{a.submission_seq, app};
   if (a.state == AppState::kAccepted && StrictlyGreaterThanZero(a.pending)) {
@@ -106,13 +105,14 @@ void Partition::QueuePathChanged(uint32_t queue) {
       AddCount(parent.child_priorities, priority);
       current.priority = priority;
     }
-    if (current.key_in_parent) {
-      parent.order.erase(*current.key_in_parent);
-      current.key_in_parent.reset();
-    }
+    std::optional<OrderKey> key;
     if (current.state != QueueState::kStopped && StrictlyGreaterThanZero(current.pending)) {
-      current.key_in_parent = ChildKey(q);
-      parent.order.insert(*current.key_in_parent);
+      key = ChildKey(q);
+    }
+    if (key != current.key_in_parent) {
+      if (current.key_in_parent) parent.order.erase(*current.key_in_parent);
+      if (key) parent.order.insert(*key);
+      current.key_in_parent = key;
     }
     q = parent_slot;
   }
@@ -149,9 +149,11 @@ void Partition::RaiseAvailableBound(uint32_t node) {
 void Partition::RefreshNode(uint32_t node) {
   RaiseAvailableBound(node);
   Node& n = nodes_[node];
-  node_order_.erase(NodeKey{n.score, n.id, node});
-  n.score = NodeScore(n);
-  node_order_.insert(NodeKey{n.score, n.id, node});
+  double score = NodeScore(n);
+  if (score == n.score) return;
+  node_order_.erase(n.key(node));
+  n.score = score;
+  node_order_.insert(n.key(node));
 }
 
 void Partition::RebuildCaches() {
@@ -186,7 +188,7 @@ void Partition::RebuildCaches() {
   for (uint32_t n = 0; n < nodes_.size(); ++n) {
     if (!nodes_[n].alive) continue;
     nodes_[n].score = NodeScore(nodes_[n]);
-    node_order_.insert(NodeKey{nodes_[n].score, nodes_[n].id, n});
+    node_order_.insert(nodes_[n].key(n));
   }
 }
 

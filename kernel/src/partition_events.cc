@@ -75,11 +75,13 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   n.occupied = *occupied;
   n.schedulable = spec.schedulable;
   n.alive = true;
+  n.id_prefix = IdPrefix(n.id);
+  n.RecomputeAvailable();
   nodes_by_id_[n.id] = slot;
   cluster_capacity_ = Add(cluster_capacity_, n.capacity);
   has_nodes_ever_ = true;
   n.score = NodeScore(n);
-  node_order_.insert(NodeKey{n.score, n.id, slot});
+  node_order_.insert(n.key(slot));
   RaiseAvailableBound(slot);
   return absl::OkStatus();
 }
@@ -115,6 +117,7 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
     n.capacity = *capacity;
   }
   if (occupied) n.occupied = *occupied;
+  n.RecomputeAvailable();
   if (update.schedulable) n.schedulable = *update.schedulable;
   RefreshNode(it->second);
   return absl::OkStatus();
@@ -138,7 +141,7 @@ absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* o
   }
   Node& n = nodes_[slot];
   cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
-  node_order_.erase(NodeKey{n.score, n.id, slot});
+  node_order_.erase(n.key(slot));
   nodes_by_id_.erase(it);
   n.alive = false;
   free_nodes_.push_back(slot);
@@ -336,17 +339,23 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
 void Partition::SetPending(uint32_t ask, int64_t pending) {
   Ask& k = asks_[ask];
   App& a = apps_[k.app];
-  if (k.pending > 0) a.ask_order.erase(AskKey{-int64_t{k.priority}, k.create_time, k.add_seq, ask});
-  Resource old_total = Multiply(k.resource, k.pending);
-  Resource new_total = Multiply(k.resource, pending);
-  a.pending = Add(SubClampNegative(a.pending, old_total), new_total);
-  if (a.in_queue) {
-    SubFromPath(a.queue, &Queue::pending, old_total);
-    AddToPath(a.queue, &Queue::pending, new_total);
+  AskKey key{-int64_t{k.priority}, k.create_time, k.add_seq, ask};
+  if (k.pending > 0 && pending <= 0) a.ask_order.erase(key);
+  if (k.pending <= 0 && pending > 0) a.ask_order.insert(key);
+  if (pending == k.pending - 1) {
+    // One repeat allocated: the hot path.
+    a.pending = SubClampNegative(a.pending, k.resource);
+    if (a.in_queue) SubFromPath(a.queue, &Queue::pending, k.resource);
+  } else {
+    Resource old_total = Multiply(k.resource, k.pending);
+    Resource new_total = Multiply(k.resource, pending);
+    a.pending = Add(SubClampNegative(a.pending, old_total), new_total);
+    if (a.in_queue) {
+      SubFromPath(a.queue, &Queue::pending, old_total);
+      AddToPath(a.queue, &Queue::pending, new_total);
+    }
   }
   k.pending = pending;
-  if (k.pending > 0)
-    a.ask_order.insert(AskKey{-int64_t{k.priority}, k.create_time, k.add_seq, ask});
 }
 
 void Partition::RemoveAskSlot(uint32_t ask) {
@@ -415,6 +424,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>
   Ask& k = asks_[alloc.ask];
   Node& n = nodes_[alloc.node];
   n.allocated = SubClampNegative(n.allocated, alloc.resource);
+  n.RecomputeAvailable();
   std::erase(n.allocations, allocation);
   RefreshNode(alloc.node);
   std::erase(k.allocations, allocation);

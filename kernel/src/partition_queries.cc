@@ -290,8 +290,11 @@ absl::Status Partition::CheckConsistency() const {
     for (uint32_t alloc : node.allocations)
       allocated = Add(allocated, allocations_[alloc].resource);
     if (!IsZero(Sub(allocated, node.allocated))) return fail("node ", node.id, ": allocated");
+    if (!(node.available == Sub(Sub(node.capacity, node.allocated), node.occupied))) {
+      return fail("node ", node.id, ": cached available differs");
+    }
     if (NodeScore(node) != node.score) return fail("node ", node.id, ": stale score");
-    if (!node_order_.contains(NodeKey{node.score, node.id, n})) {
+    if (!node_order_.contains(node.key(n))) {
       return fail("node ", node.id, ": missing from node order");
     }
     if (available_bound_valid_ && node.schedulable && !node.reservation) {

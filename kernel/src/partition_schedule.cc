@@ -275,6 +275,7 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   Allocation& alloc = allocations_[slot];
   alloc = Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true};
   n.allocated = Add(n.allocated, k.resource);
+  n.available = Sub(n.available, k.resource);
   n.allocations.push_back(slot);
   RefreshNode(node);
   k.allocations.push_back(slot);

@@ -22,43 +22,33 @@ void ForEachType(ResourceMask mask, Fn&& fn) {
 
 }  // namespace
 
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t out;
-  if (__builtin_add_overflow(a, b, &out)) return a < 0 ? kMin : kMax;
-  return out;
-}
-
-int64_t SaturatingSub(int64_t a, int64_t b) {
-  // YuniKorn adds the negated right value; negating MinInt64 wraps to MinInt64.
-  int64_t negated = b == kMin ? kMin : -b;
-  return SaturatingAdd(a, negated);
-}
-
 int64_t SaturatingMul(int64_t a, int64_t b) {
   int64_t out;
   if (__builtin_mul_overflow(a, b, &out)) return ((a < 0) != (b < 0)) ? kMin : kMax;
   return out;
 }
 
+// Absent types hold 0 (invariant 1), so every lane can be computed without looking at the
+// mask: 0 + 0 and 0 - 0 stay 0.
 Resource Add(const Resource& a, const Resource& b) {
   Resource out;
   out.present = a.present | b.present;
-  ForEachType(out.present, [&](int k) { out.Set(k, SaturatingAdd(a.Get(k), b.Get(k))); });
+  for (size_t k = 0; k < kMaxResourceTypes; ++k)
+    out.value[k] = SaturatingAdd(a.value[k], b.value[k]);
   return out;
 }
 
 Resource Sub(const Resource& a, const Resource& b) {
   Resource out;
   out.present = a.present | b.present;
-  ForEachType(out.present, [&](int k) { out.Set(k, SaturatingSub(a.Get(k), b.Get(k))); });
+  for (size_t k = 0; k < kMaxResourceTypes; ++k)
+    out.value[k] = SaturatingSub(a.value[k], b.value[k]);
   return out;
 }
 
 Resource SubClampNegative(const Resource& a, const Resource& b) {
   Resource out = Sub(a, b);
-  ForEachType(out.present, [&](int k) {
-    if (out.Get(k) < 0) out.Set(k, 0);
-  });
+  for (size_t k = 0; k < kMaxResourceTypes; ++k) out.value[k] = out.value[k] < 0 ? 0 : out.value[k];
   return out;
 }
 

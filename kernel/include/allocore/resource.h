@@ -43,8 +43,18 @@ struct Resource {
 
 // Saturating int64 arithmetic (YuniKorn §1.3: overflow gives MaxInt64, or MinInt64 when the
 // left operand was negative).
-int64_t SaturatingAdd(int64_t a, int64_t b);
-int64_t SaturatingSub(int64_t a, int64_t b);
+inline int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t out;
+  if (__builtin_add_overflow(a, b, &out)) {
+    return a < 0 ? INT64_MIN : INT64_MAX;
+  }
+  return out;
+}
+// Subtraction is addition of the negated right value; negating MinInt64 wraps to MinInt64,
+// as in YuniKorn.
+inline int64_t SaturatingSub(int64_t a, int64_t b) {
+  return SaturatingAdd(a, b == INT64_MIN ? INT64_MIN : -b);
+}
 int64_t SaturatingMul(int64_t a, int64_t b);
 
 // Union of types; per-type saturating sum / difference. Zero results stay present.
