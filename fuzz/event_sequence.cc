@@ -1,0 +1,841 @@
+// Decoding fuzzer bytes into configs and kernel calls (see event_sequence.h).
+#include "event_sequence.h"
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string_view>
+#include <utility>
+
+#include "allocore/adapters/config_loader.h"
+
+namespace allocore::fuzz {
+namespace {
+
+constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMinInt64 = std::numeric_limits<int64_t>::min();
+constexpr int32_t kMaxInt32 = std::numeric_limits<int32_t>::max();
+constexpr int32_t kMinInt32 = std::numeric_limits<int32_t>::min();
+
+// Above this many outstanding ask repeats (an upper bound the decoder keeps), an unlimited
+// Schedule becomes Schedule(kScheduleCap): an ask with count 2^62 on a node with room for it
+// is a valid workload, not a hang to report.
+constexpr int64_t kUnlimitedScheduleBound = 256;
+constexpr int64_t kScheduleCap = 64;
+
+// ---- Fixed configurations ------------------------------------------------------------------
+
+struct FixedConfig {
+  const char* name;
+  bool modelled;  // inside the reference model's scope
+  const char* yaml;
+};
+
+// vcore in a config is in cores; "Nm" keeps it in the raw milli-cores nodes and asks use.
+constexpr std::array<FixedConfig, 5> kFixedConfigs = {{
+    {"flat", true, R"(
+partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: a
+          - name: b
+            properties: {application.sort.policy: fair, priority.offset: "5"}
+            resources: {max: {memory: 300, vcore: 3000m}}
+          - name: c
+            properties: {application.sort.policy: stateaware}
+            resources: {guaranteed: {memory: 50}}
+)"},
+    {"tree", true, R"(
+partitions:
+  - name: default
+    nodesortpolicy: {type: binpacking}
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: system
+            maxapplications: 3
+            resources: {max: {memory: 500}, guaranteed: {memory: 100, vcore: 100m}}
+            queues:
+              - name: high
+                properties: {priority.offset: "100"}
+                resources: {guaranteed: {memory: 60, vcore: 50m}}
+              - name: low
+                properties: {priority.offset: "-100", application.sort.priority: disabled}
+                maxapplications: 1
+          - name: tenants
+            properties: {priority.policy: fence, application.sort.policy: fair}
+            submitacl: " devs"
+            queues:
+              - name: t1
+                properties: {priority.policy: fence, priority.offset: "10"}
+                resources: {max: {memory: 120, vcore: 8000m}}
+              - name: t2
+                submitacl: "alice,bob"
+                properties: {application.sort.policy: fifo}
+)"},
+    {"partitions", true, R"(
+partitions:
+  - name: default
+    nodesortpolicy:
+      type: fair
+      resourceweights: {memory: 2.0, vcore: 0.5, gpu: 1.0}
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: a
+            resources: {max: {memory: 200, gpu: 2}}
+          - name: b
+  - name: second
+    nodesortpolicy: {type: binpacking}
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: x
+            properties: {application.sort.policy: fair}
+)"},
+    {"placement", false, R"(
+partitions:
+  - name: default
+    placementrules:
+      - name: provided
+        create: true
+      - name: tag
+        value: namespace
+        create: true
+        parent:
+          name: fixed
+          value: root.dyn
+      - name: user
+        create: true
+        parent: {name: fixed, value: root.users}
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: a
+          - name: dyn
+            parent: true
+            childtemplate:
+              maxapplications: 2
+              properties: {application.sort.policy: fair}
+              resources: {max: {memory: 150}}
+          - name: users
+            parent: true
+)"},
+    {"limits", false, R"(
+partitions:
+  - name: default
+    limits:
+      - limit: everyone
+        users: ["*"]
+        maxapplications: 4
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: a
+            limits:
+              - limit: alice
+                users: [alice]
+                maxresources: {memory: 100}
+                maxapplications: 2
+              - limit: devs
+                groups: [devs]
+                maxresources: {memory: 60, vcore: 4000m}
+          - name: b
+            maxapplications: 2
+)"},
+}};
+
+SchedulerConfig LoadFixed(size_t index) {
+  const FixedConfig& fixed = kFixedConfigs[index];
+  adapters::ConfigLoadResult loaded = adapters::LoadConfigText(fixed.yaml, fixed.name);
+  if (!loaded.config) Fail(std::string("fixed config ") + fixed.name + " does not load");
+  return *loaded.config;
+}
+
+// ---- Values ----------------------------------------------------------------------------------
+
+const std::vector<std::string> kResourceNames = {"memory", "vcore", "gpu"};
+const std::vector<std::string> kRareResourceNames = {"r0", "r1", "r2", "r3", "r4",
+                                                     "r5", "r6", "r7", "r8", "Memory"};
+
+int64_t EdgeQuantity(ByteReader& in) {
+  static const std::vector<int64_t> kEdges = {
+      -1, 0, 1, kMaxInt64, kMinInt64, kMaxInt64 - 1, int64_t{1} << 62, kMaxInt64 / 2 + 1};
+  return in.Pick(kEdges);
+}
+
+// Mostly sizes that fit a few times on a node; sometimes 0, negative or at the int64 edges.
+int64_t Quantity(ByteReader& in, int64_t typical_max) {
+  uint8_t mode = in.Byte() % 16;
+  if (mode < 13) return in.Range(1, typical_max);
+  if (mode == 13) return 0;
+  if (mode == 14) return EdgeQuantity(in);
+  return in.Range(kMinInt64, kMaxInt64);
+}
+
+Quantities DecodeQuantities(ByteReader& in, int64_t typical_max) {
+  Quantities q;
+  uint8_t shape = in.Byte();
+  if (shape % 32 == 31) {
+    // Many (possibly too many) distinct types.
+    auto n = static_cast<size_t>(in.Range(1, 11));
+    for (size_t i = 0; i < n; ++i) {
+      const std::string& name =
+          i < kResourceNames.size()
+              ? kResourceNames[i]
+              : kRareResourceNames[(i - kResourceNames.size()) % kRareResourceNames.size()];
+      q.emplace_back(name, in.Range(1, typical_max));
+    }
+    return q;
+  }
+  // Bits 0..2: memory, vcore, gpu; bit 3: a rare name; bit 4: a duplicate of the first entry.
+  for (size_t i = 0; i < kResourceNames.size(); ++i) {
+    if ((shape >> i) & 1u) q.emplace_back(kResourceNames[i], Quantity(in, typical_max));
+  }
+  if ((shape >> 3) & 1u) q.emplace_back(in.Pick(kRareResourceNames), Quantity(in, typical_max));
+  if (((shape >> 4) & 1u) && !q.empty()) q.emplace_back(q.front().first, Quantity(in, typical_max));
+  return q;
+}
+
+// A config quantity map (raw values, as the loader produces them).
+QuantityMap DecodeLimit(ByteReader& in, int64_t typical_max) {
+  QuantityMap q;
+  uint8_t shape = in.Byte();
+  if (shape & 1u) q.emplace_back("memory", in.Range(0, typical_max));
+  if (shape & 2u) q.emplace_back("vcore", in.Range(0, typical_max));
+  if (shape & 4u) q.emplace_back("gpu", in.Range(0, 4));
+  if (q.empty()) q.emplace_back("memory", in.Range(1, typical_max));
+  return q;
+}
+
+std::string Id(ByteReader& in, const char* prefix, int count) {
+  uint8_t b = in.Byte();
+  if (b == 255) return "";
+  if (b == 254) return std::string(prefix) + "-unknown";
+  return prefix + std::to_string(1 + b % count);
+}
+
+// ---- Decoded configurations --------------------------------------------------------------
+
+const std::vector<std::string> kAcls = {"*", "alice", "alice,bob", " devs", "bob devs", "", "* "};
+const std::vector<std::string> kPolicies = {"fifo", "fair", "stateaware", "FAIR", "bogus"};
+
+void DecodeProperties(ByteReader& in, PropertyMap* properties) {
+  uint8_t which = in.Byte();
+  if (which & 1u) {
+    static const std::vector<std::string> kOffsets = {
+        "0", "5", "-5", "100", "abc", "+3", "-0", "2147483647", "-7", "99999999999", "1"};
+    properties->emplace_back("priority.offset", in.Pick(kOffsets));
+  }
+  if (which & 2u) properties->emplace_back("priority.policy", in.Bool() ? "fence" : "FENCE");
+  if (which & 4u) {
+    properties->emplace_back("application.sort.priority", in.Bool() ? "disabled" : "enabled");
+  }
+  if (which & 8u) properties->emplace_back("application.sort.policy", in.Pick(kPolicies));
+}
+
+QueueConfig DecodeQueue(ByteReader& in, const std::string& name, int depth, bool modelled_only) {
+  QueueConfig q;
+  q.name = name;
+  uint8_t flags = in.Byte();
+  bool root = depth == 0;
+  if (flags & 1u) DecodeProperties(in, &q.properties);
+  if (root) {
+    q.submit_acl = in.Chance(85) ? "*" : in.Pick(kAcls);
+  } else {
+    if (flags & 2u) q.resources.max = DecodeLimit(in, 600);
+    if (flags & 4u) q.resources.guaranteed = DecodeLimit(in, 150);
+    if (flags & 8u) q.max_applications = static_cast<uint64_t>(in.Range(1, 4));
+    if (flags & 16u) q.submit_acl = in.Pick(kAcls);
+  }
+  if (!modelled_only && (flags & 64u)) {
+    LimitConfig& limit = q.limits.emplace_back();
+    limit.limit = "decoded";
+    if (in.Bool()) {
+      limit.users.push_back(in.Bool() ? "*" : "alice");
+    } else {
+      limit.groups.push_back(in.Bool() ? "*" : "devs");
+    }
+    if (in.Bool()) limit.max_resources = DecodeLimit(in, 200);
+    if (!limit.max_resources || in.Bool()) {
+      limit.max_applications = static_cast<uint64_t>(in.Range(1, 3));
+    }
+  }
+  int64_t children = 0;
+  if (root) {
+    children = in.Range(1, 3);
+  } else if (depth < 3 && (flags & 32u)) {
+    children = in.Range(1, 3);
+  }
+  static const std::vector<std::string> kNames = {"a", "b", "c"};
+  for (int64_t i = 0; i < children; ++i) {
+    q.queues.push_back(DecodeQueue(in, kNames[static_cast<size_t>(i)], depth + 1, modelled_only));
+  }
+  if (!root && children == 0 && (flags & 128u)) {
+    q.parent = true;
+    if (!modelled_only && in.Bool()) {
+      ChildTemplateConfig& t = q.child_template.emplace();
+      t.max_applications = static_cast<uint64_t>(in.Range(0, 2));
+      if (in.Bool()) t.resources.max = DecodeLimit(in, 300);
+      if (in.Bool()) t.properties.emplace_back("application.sort.policy", "fair");
+    }
+  }
+  return q;
+}
+
+void DecodePlacement(ByteReader& in, PartitionConfig* p) {
+  auto n = in.Range(1, 3);
+  for (int64_t i = 0; i < n; ++i) {
+    PlacementRuleConfig& rule = p->placement_rules.emplace_back();
+    switch (in.Byte() % 6) {
+      case 0:
+        rule.name = "provided";
+        break;
+      case 1:
+        rule.name = "user";
+        break;
+      case 2:
+        rule.name = "tag";
+        rule.value = "namespace";
+        break;
+      case 3:
+        rule.name = "fixed";
+        rule.value = in.Bool() ? "root.a" : "fixedq";
+        break;
+      case 4:
+        rule.name = "recovery";
+        break;
+      default:
+        rule.name = "tag";
+        rule.value = "team";
+        break;
+    }
+    rule.create = in.Bool();
+    if (in.Chance(20)) {
+      rule.filter.type = in.Bool() ? "allow" : "deny";
+      rule.filter.users.push_back(in.Bool() ? "alice" : "^b.*$");
+    }
+    if (in.Chance(25)) {
+      PlacementRuleConfig& parent = rule.parent.emplace_back();
+      parent.name = "fixed";
+      parent.value = in.Bool() ? "root.a" : "root.b";
+    }
+  }
+}
+
+std::optional<SchedulerConfig> DecodeTree(ByteReader& in, bool modelled_only) {
+  SchedulerConfig config;
+  config.source_name = "decoded";
+  int64_t partitions = in.Chance(20) ? 2 : 1;
+  for (int64_t i = 0; i < partitions; ++i) {
+    PartitionConfig& p = config.partitions.emplace_back();
+    p.name = i == 0 ? "default" : "second";
+    uint8_t flags = in.Byte();
+    static const std::vector<std::string> kSort = {"", "fair", "binpacking"};
+    p.node_sort_policy.type = in.Pick(kSort);
+    if (flags & 1u) {
+      static const std::vector<double> kWeights = {0, 0.5, 1, 2, 3};
+      for (const std::string& t : kResourceNames) {
+        if (in.Bool()) p.node_sort_policy.resource_weights.emplace_back(t, in.Pick(kWeights));
+      }
+    }
+    p.queues.push_back(DecodeQueue(in, "root", 0, modelled_only));
+    if (!modelled_only && (flags & 2u)) DecodePlacement(in, &p);
+    if (!modelled_only && (flags & 4u)) {
+      LimitConfig& limit = p.limits.emplace_back();
+      limit.users.push_back("*");
+      limit.max_applications = static_cast<uint64_t>(in.Range(1, 5));
+    }
+  }
+  SchedulerConfig normalised = config;
+  for (const ConfigError& e : ValidateConfig(normalised)) {
+    if (!e.warning) return std::nullopt;
+  }
+  return normalised;
+}
+
+// ---- Reload configurations -------------------------------------------------------------------
+
+void CollectQueues(QueueConfig& q, std::vector<QueueConfig*>* out) {
+  out->push_back(&q);
+  for (QueueConfig& c : q.queues) CollectQueues(c, out);
+}
+
+// A reload candidate: another fixed config, a decoded tree, the current one changed in one
+// place (often valid, sometimes not), or the empty config (= the built-in default).
+SchedulerConfig DecodeReload(ByteReader& in, const SchedulerConfig& current) {
+  uint8_t mode = in.Byte() % 8;
+  if (mode == 0) {
+    return LoadFixed(
+        static_cast<size_t>(in.Range(0, static_cast<int64_t>(kFixedConfigs.size()) - 1)));
+  }
+  if (mode == 1) {
+    std::optional<SchedulerConfig> tree = DecodeTree(in, false);
+    return tree ? *tree : current;
+  }
+  if (mode == 2) return SchedulerConfig{};
+  SchedulerConfig next = current;
+  if (next.partitions.empty()) return next;
+  PartitionConfig& p = next.partitions[static_cast<size_t>(
+      in.Range(0, static_cast<int64_t>(next.partitions.size()) - 1))];
+  std::vector<QueueConfig*> queues;
+  for (QueueConfig& root : p.queues) CollectQueues(root, &queues);
+  if (queues.empty()) return next;
+  QueueConfig& q = *in.Pick(queues);
+  bool is_root = &q == queues.front();
+  switch (in.Byte() % 10) {
+    case 0:
+      if (is_root) {
+        q.resources.max = DecodeLimit(in, 600);  // invalid: the root takes no resources
+      } else if (q.resources.max) {
+        q.resources.max.reset();
+      } else {
+        q.resources.max = DecodeLimit(in, 600);
+      }
+      break;
+    case 1:
+      q.resources.guaranteed = DecodeLimit(in, 150);
+      break;
+    case 2:
+      q.properties.clear();
+      DecodeProperties(in, &q.properties);
+      break;
+    case 3:
+      q.max_applications = static_cast<uint64_t>(in.Range(0, 3));
+      break;
+    case 4: {
+      // Remove a queue (a child of the chosen one): its apps drain.
+      if (!q.queues.empty()) {
+        q.queues.erase(q.queues.begin() + in.Range(0, static_cast<int64_t>(q.queues.size()) - 1));
+      }
+      break;
+    }
+    case 5: {
+      // Add a child: a leaf becomes a parent (refused while it holds apps).
+      QueueConfig child;
+      child.name = in.Bool() ? "z" : "a";  // "a" may duplicate a sibling: invalid
+      q.queues.push_back(child);
+      break;
+    }
+    case 6:
+      q.submit_acl = in.Pick(kAcls);
+      break;
+    case 7:
+      p.node_sort_policy.type = in.Bool() ? "binpacking" : "fair";
+      break;
+    case 8:
+      if (next.partitions.size() > 1) {
+        next.partitions.pop_back();
+      } else {
+        PartitionConfig extra;
+        extra.name = "second";
+        QueueConfig& root = extra.queues.emplace_back();
+        root.name = "root";
+        root.submit_acl = "*";
+        root.queues.push_back(QueueConfig{.name = "x"});
+        next.partitions.push_back(extra);
+      }
+      break;
+    default:
+      q.name = in.Bool() ? "Root" : "bad name!";  // invalid names
+      break;
+  }
+  return next;
+}
+
+// ---- Calls -----------------------------------------------------------------------------------
+
+struct DecoderState {
+  SchedulerConfig config;  // the decoder's view; a refused reload does not change the kernel
+  std::vector<std::string> partitions;
+  std::vector<std::string> queue_paths;  // of every partition, parents and leaves
+  int64_t pending_bound = 0;             // sum of every count asked for so far
+};
+
+void CollectPaths(const QueueConfig& q, const std::string& prefix, std::vector<std::string>* out) {
+  std::string path = prefix.empty() ? q.name : prefix + "." + q.name;
+  out->push_back(path);
+  for (const QueueConfig& c : q.queues) CollectPaths(c, path, out);
+}
+
+void SetView(DecoderState* state, const SchedulerConfig& config) {
+  state->config = config;
+  SchedulerConfig normalised = config;
+  (void)ValidateConfig(normalised);
+  state->partitions.clear();
+  state->queue_paths.clear();
+  for (const PartitionConfig& p : normalised.partitions) {
+    state->partitions.push_back(p.name);
+    for (const QueueConfig& root : p.queues) CollectPaths(root, "", &state->queue_paths);
+  }
+  if (state->partitions.empty()) state->partitions.push_back(kDefaultPartition);
+  state->queue_paths.push_back("root.a");
+}
+
+std::string Partition(ByteReader& in, const DecoderState& state) {
+  uint8_t b = in.Byte() % 16;
+  if (b < 12) return state.partitions.front();
+  if (b < 15) return state.partitions.back();
+  return in.Bool() ? "nope" : "";
+}
+
+std::string QueueName(ByteReader& in, const DecoderState& state) {
+  uint8_t b = in.Byte() % 32;
+  if (b < 27) return in.Pick(state.queue_paths);
+  if (b == 27) return "root.nope";
+  if (b == 28) return "";
+  if (b == 29) return "a";
+  std::string upper = in.Pick(state.queue_paths);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper;
+}
+
+Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& options) {
+  Call c;
+  uint8_t op = in.Byte() % 16;
+  if (op == 15 && options.modelled_only) op = 14;
+  static const std::vector<std::string> kUsers = {"alice", "bob", "carol", "dave", ""};
+  static const std::vector<std::string> kGroups = {"devs", "ops", "admins"};
+  switch (op) {
+    case 0:
+    case 1:
+      c.kind = CallKind::kAddNode;
+      c.node.partition = Partition(in, state);
+      c.node.id = Id(in, "n", 6);
+      c.node.capacity = DecodeQuantities(in, 500);
+      if (in.Chance(15)) c.node.occupied = DecodeQuantities(in, 60);
+      c.node.schedulable = !in.Chance(8);
+      break;
+    case 2: {
+      c.kind = CallKind::kUpdateNode;
+      c.update.partition = Partition(in, state);
+      c.update.id = Id(in, "n", 6);
+      uint8_t what = in.Byte();
+      if (what & 1u) c.update.capacity = DecodeQuantities(in, 500);
+      if (what & 2u) c.update.occupied = DecodeQuantities(in, 60);
+      if (what & 4u) c.update.schedulable = (what & 8u) == 0;
+      break;
+    }
+    case 3:
+      c.kind = CallKind::kRemoveNode;
+      c.partition = Partition(in, state);
+      c.id = Id(in, "n", 6);
+      break;
+    case 4:
+    case 5: {
+      c.kind = CallKind::kAddApp;
+      c.app.partition = Partition(in, state);
+      c.app.id = Id(in, "app", 6);
+      c.app.queue = QueueName(in, state);
+      c.app.user = in.Pick(kUsers);
+      uint8_t extra = in.Byte();
+      if (extra & 1u) c.app.groups.push_back(in.Pick(kGroups));
+      if (extra & 2u) c.app.groups.push_back(in.Pick(kGroups));
+      if (extra & 4u) {
+        c.app.tags.emplace_back(in.Bool() ? "application.stateaware.disable" : "namespace",
+                                in.Bool() ? "true" : "ns1");
+      }
+      if (extra & 8u) c.app.tags.emplace_back("team", in.Bool() ? "red" : "Bad Name");
+      break;
+    }
+    case 6:
+      c.kind = CallKind::kRemoveApp;
+      c.partition = Partition(in, state);
+      c.id = Id(in, "app", 6);
+      break;
+    case 7:
+    case 8:
+    case 9: {
+      c.kind = CallKind::kAddAsk;
+      c.ask.partition = Partition(in, state);
+      c.ask.app = Id(in, "app", 6);
+      c.ask.id = Id(in, "k", 4);
+      c.ask.resources = DecodeQuantities(in, 120);
+      uint8_t p = in.Byte() % 32;
+      if (p < 28) {
+        c.ask.priority = static_cast<int32_t>(p % 10) - 3;
+      } else if (p == 28) {
+        c.ask.priority = kMaxInt32;
+      } else if (p == 29) {
+        c.ask.priority = kMinInt32;
+      } else {
+        c.ask.priority = static_cast<int32_t>(in.Range(kMinInt32, kMaxInt32));
+      }
+      uint8_t n = in.Byte() % 32;
+      if (n < 28) {
+        c.ask.count = 1 + n % 4;
+      } else if (n == 28) {
+        c.ask.count = 0;
+      } else if (n == 29) {
+        c.ask.count = -1;
+      } else {
+        c.ask.count = in.Bool() ? kMaxInt64 : in.Range(5, 1000);
+      }
+      if (c.ask.count > 0) {
+        state.pending_bound = c.ask.count > kMaxInt64 - state.pending_bound
+                                  ? kMaxInt64
+                                  : state.pending_bound + c.ask.count;
+      }
+      break;
+    }
+    case 10:
+      c.kind = CallKind::kRemoveAsk;
+      c.partition = Partition(in, state);
+      c.id = Id(in, "app", 6);
+      c.ask_id = Id(in, "k", 4);
+      break;
+    case 11:
+      c.kind = CallKind::kRelease;
+      c.partition = Partition(in, state);
+      c.id = Id(in, "app", 6);
+      c.ask_id = Id(in, "k", 4);
+      if (in.Bool()) c.node_id = Id(in, "n", 6);
+      break;
+    case 12: {
+      c.kind = CallKind::kAdvance;
+      uint8_t mode = in.Byte() % 16;
+      static const std::vector<int64_t> kSeconds = {1, 2, 3, 29, 30, 31, 299, 300, 301};
+      if (mode < 6) {
+        c.value = in.Range(0, 3000);
+      } else if (mode < 12) {
+        c.value = in.Pick(kSeconds) * 1000;
+      } else if (mode == 12) {
+        c.value = 259'200'000 + in.Range(-1, 1);  // the 3-day expiry of terminated apps
+      } else if (mode == 13) {
+        c.value = -in.Range(1, 1000);
+      } else {
+        c.value = in.Pick(std::vector<int64_t>{kMaxInt64, kMaxInt64 / 2, kMaxInt64 - 1});
+      }
+      break;
+    }
+    case 13:
+    case 14: {
+      c.kind = CallKind::kSchedule;
+      uint8_t b = in.Byte() % 16;
+      c.partition = b < 10 ? "" : Partition(in, state);
+      static const std::vector<int64_t> kMax = {0, 0, 0, 0, 1, 1, 2, 3, 5, -1};
+      c.value = in.Pick(kMax);
+      if (c.value <= 0 && state.pending_bound > kUnlimitedScheduleBound) c.value = kScheduleCap;
+      break;
+    }
+    default: {
+      c.kind = CallKind::kUpdateConfig;
+      c.config = DecodeReload(in, state.config);
+      SchedulerConfig candidate = *c.config;
+      bool valid = true;
+      for (const ConfigError& e : ValidateConfig(candidate)) valid = valid && e.warning;
+      if (valid) SetView(&state, *c.config);
+      break;
+    }
+  }
+  return c;
+}
+
+std::string Quote(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    auto u = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (u < 0x20 || u >= 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", u);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+std::string QuantitiesText(const Quantities& q) {
+  std::string out = "{";
+  for (size_t i = 0; i < q.size(); ++i) {
+    out += (i ? ", " : "") + Quote(q[i].first) + ": " + std::to_string(q[i].second);
+  }
+  return out + "}";
+}
+
+std::string PartitionText(const std::string& partition) {
+  return partition == kDefaultPartition ? "" : ", partition: " + Quote(partition);
+}
+
+}  // namespace
+
+bool Verbose() {
+  static const bool verbose = [] {
+    const char* v = std::getenv("ALLOCORE_FUZZ_VERBOSE");
+    return v != nullptr && *v != '\0' && *v != '0';
+  }();
+  return verbose;
+}
+
+void Fail(const std::string& message) {
+  std::fprintf(stderr, "\n=== FUZZ FINDING ===\n%s\n", message.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options) {
+  Sequence seq;
+  std::vector<size_t> fixed;
+  for (size_t i = 0; i < kFixedConfigs.size(); ++i) {
+    if (!options.modelled_only || kFixedConfigs[i].modelled) fixed.push_back(i);
+  }
+  uint8_t mode = in.Byte() % 8;
+  std::optional<SchedulerConfig> config;
+  if (mode >= 5) {
+    config = DecodeTree(in, options.modelled_only);
+    seq.config_name = "decoded";
+  }
+  if (!config) {
+    size_t index = fixed[mode % fixed.size()];
+    config = LoadFixed(index);
+    seq.config_name = kFixedConfigs[index].name;
+  }
+  seq.config = *config;
+  DecoderState state;
+  SetView(&state, seq.config);
+  while (!in.empty() && seq.calls.size() < options.max_calls) {
+    seq.calls.push_back(DecodeCall(in, state, options));
+  }
+  return seq;
+}
+
+absl::Status ApplyCall(Kernel& kernel, const Call& c, std::vector<Decision>* out,
+                       int64_t* allocations) {
+  switch (c.kind) {
+    case CallKind::kAddNode:
+      return kernel.AddNode(c.node, out);
+    case CallKind::kUpdateNode:
+      return kernel.UpdateNode(c.update, out);
+    case CallKind::kRemoveNode:
+      return kernel.RemoveNode(c.partition, c.id, out);
+    case CallKind::kAddApp:
+      return kernel.AddApplication(c.app, out);
+    case CallKind::kRemoveApp:
+      return kernel.RemoveApplication(c.partition, c.id, out);
+    case CallKind::kAddAsk:
+      return kernel.AddAsk(c.ask, out);
+    case CallKind::kRemoveAsk:
+      return kernel.RemoveAsk(c.partition, c.id, c.ask_id, out);
+    case CallKind::kRelease:
+      return kernel.ReleaseAllocation(c.partition, c.id, c.ask_id, c.node_id, out);
+    case CallKind::kAdvance:
+      return kernel.Advance(c.value, out);
+    case CallKind::kSchedule: {
+      absl::StatusOr<int64_t> made = kernel.Schedule(c.value, c.partition, out);
+      if (allocations != nullptr) *allocations = made.ok() ? *made : 0;
+      return made.status();
+    }
+    case CallKind::kUpdateConfig:
+      return kernel.UpdateConfig(*c.config, out);
+  }
+  return absl::InternalError("unknown call kind");
+}
+
+std::string DescribeCall(const Call& c) {
+  std::ostringstream os;
+  switch (c.kind) {
+    case CallKind::kAddNode:
+      os << "add_node: {id: " << Quote(c.node.id)
+         << ", resources: " << QuantitiesText(c.node.capacity);
+      if (!c.node.occupied.empty()) os << ", occupied: " << QuantitiesText(c.node.occupied);
+      if (!c.node.schedulable) os << ", schedulable: false";
+      os << PartitionText(c.node.partition) << "}";
+      break;
+    case CallKind::kUpdateNode:
+      os << "update_node: {id: " << Quote(c.update.id);
+      if (c.update.capacity) os << ", resources: " << QuantitiesText(*c.update.capacity);
+      if (c.update.occupied) os << ", occupied: " << QuantitiesText(*c.update.occupied);
+      if (c.update.schedulable) {
+        os << ", schedulable: " << (*c.update.schedulable ? "true" : "false");
+      }
+      os << PartitionText(c.update.partition) << "}";
+      break;
+    case CallKind::kRemoveNode:
+      os << "remove_node: {id: " << Quote(c.id) << PartitionText(c.partition) << "}";
+      break;
+    case CallKind::kAddApp:
+      os << "add_app: {id: " << Quote(c.app.id) << ", queue: " << Quote(c.app.queue)
+         << ", user: " << Quote(c.app.user);
+      if (!c.app.groups.empty()) {
+        os << ", groups: [";
+        for (size_t i = 0; i < c.app.groups.size(); ++i) {
+          os << (i ? ", " : "") << Quote(c.app.groups[i]);
+        }
+        os << "]";
+      }
+      if (!c.app.tags.empty()) {
+        os << ", tags: {";
+        for (size_t i = 0; i < c.app.tags.size(); ++i) {
+          os << (i ? ", " : "") << Quote(c.app.tags[i].first) << ": "
+             << Quote(c.app.tags[i].second);
+        }
+        os << "}";
+      }
+      os << PartitionText(c.app.partition) << "}";
+      break;
+    case CallKind::kRemoveApp:
+      os << "remove_app: {id: " << Quote(c.id) << PartitionText(c.partition) << "}";
+      break;
+    case CallKind::kAddAsk:
+      os << "add_ask: {app: " << Quote(c.ask.app) << ", id: " << Quote(c.ask.id)
+         << ", resources: " << QuantitiesText(c.ask.resources) << ", priority: " << c.ask.priority
+         << ", count: " << c.ask.count << PartitionText(c.ask.partition) << "}";
+      break;
+    case CallKind::kRemoveAsk:
+      os << "remove_ask: {app: " << Quote(c.id) << ", id: " << Quote(c.ask_id)
+         << PartitionText(c.partition) << "}";
+      break;
+    case CallKind::kRelease:
+      os << "release: {app: " << Quote(c.id) << ", ask: " << Quote(c.ask_id);
+      if (!c.node_id.empty()) os << ", node: " << Quote(c.node_id);
+      os << PartitionText(c.partition) << "}";
+      break;
+    case CallKind::kAdvance:
+      if (c.value >= 0 && c.value % 1000 == 0) {
+        os << "advance: {seconds: " << c.value / 1000 << "}";
+      } else {
+        os << "advance: {seconds: 0}   # not expressible: advance by " << c.value << " ms";
+      }
+      break;
+    case CallKind::kSchedule:
+      os << "schedule: {";
+      if (c.value != 0) os << "max: " << c.value;
+      if (!c.partition.empty()) os << (c.value != 0 ? ", " : "") << "partition: " << c.partition;
+      os << "}";
+      break;
+    case CallKind::kUpdateConfig:
+      os << "update_config: {config: " << adapters::ConfigToJson(*c.config) << "}";
+      break;
+  }
+  return os.str();
+}
+
+std::string DescribeSequence(const Sequence& seq, size_t calls) {
+  std::ostringstream os;
+  os << "# decoded from fuzzer bytes; config: " << seq.config_name << "\n";
+  os << "config: " << adapters::ConfigToJson(seq.config) << "\n";
+  os << "nodes: []\nsteps:\n";
+  for (size_t i = 0; i < calls && i < seq.calls.size(); ++i) {
+    os << "  - " << DescribeCall(seq.calls[i]) << "   # step " << i + 1 << "\n";
+  }
+  if (seq.calls.empty()) os << "  []\n";
+  return os.str();
+}
+
+}  // namespace allocore::fuzz

@@ -1,0 +1,101 @@
+// fuzz/event_sequence.h — fuzzer bytes -> a scheduler config and a sequence of kernel calls.
+//
+// Shared by fuzz_events (invariants after every call) and fuzz_differential (kernel against
+// the reference model). The decoder is pure: the same bytes give the same sequence, whatever
+// the kernel answers, so a sequence can be replayed into several implementations.
+//
+// The calls mix valid and invalid ones on purpose: unknown and duplicate ids, empty ids,
+// unknown partitions, negative and overflowing quantities, zero and huge counts, more resource
+// types than the kernel holds, removing what is allocated, clock jumps (negative, huge), and
+// (fuzz_events only) config reloads mid-run, valid or not.
+//
+// Every call is one step of the scenario format (shared/docs/scenario-format.md): the driver
+// advances the clock by 1 ms before it, so DescribeSequence() prints a scenario that
+// `allocore run` replays with the same decisions.
+//
+// Example:
+//   ByteReader in(data, size);
+//   Sequence seq = DecodeSequence(in, {.modelled_only = true});
+//   auto kernel = Kernel::Create(seq.config).value();
+//   for (const Call& call : seq.calls) {
+//     kernel->Advance(1, &out);
+//     ApplyCall(*kernel, call, &out, nullptr);
+//   }
+#ifndef ALLOCORE_FUZZ_EVENT_SEQUENCE_H_
+#define ALLOCORE_FUZZ_EVENT_SEQUENCE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "allocore/config.h"
+#include "allocore/kernel.h"
+#include "byte_reader.h"
+
+namespace allocore::fuzz {
+
+enum class CallKind : uint8_t {
+  kAddNode,
+  kUpdateNode,
+  kRemoveNode,
+  kAddApp,
+  kRemoveApp,
+  kAddAsk,
+  kRemoveAsk,
+  kRelease,
+  kAdvance,
+  kSchedule,
+  kUpdateConfig,
+};
+
+struct Call {
+  CallKind kind = CallKind::kSchedule;
+  NodeSpec node;                              // kAddNode
+  NodeUpdate update;                          // kUpdateNode
+  AppSpec app;                                // kAddApp
+  AskSpec ask;                                // kAddAsk
+  std::string partition = kDefaultPartition;  // the other kinds ("" on kSchedule: every one)
+  std::string id;                             // node (remove), app (remove, remove ask, release)
+  std::string ask_id;                         // remove ask, release
+  std::string node_id;                        // release ("" = any node)
+  int64_t value = 0;                          // advance: millis; schedule: max
+  std::optional<SchedulerConfig> config;      // kUpdateConfig (not validated)
+};
+
+struct DecodeOptions {
+  // Only what the reference model implements: no placement rules, no user/group limits, no
+  // child templates, no reloads (tests/reference/README.md, "Scope").
+  bool modelled_only = false;
+  size_t max_calls = 200;
+};
+
+struct Sequence {
+  SchedulerConfig config;  // valid and normalised (ValidateConfig ran and found no error)
+  std::string config_name;
+  std::vector<Call> calls;
+};
+
+Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options);
+
+// Makes the call on `kernel`, appending its decisions to `out`. `allocations` (may be null)
+// receives Schedule's result. The scenario runner's 1 ms tick before every step is the
+// caller's: kernel.Advance(1, ...) first.
+absl::Status ApplyCall(Kernel& kernel, const Call& call, std::vector<Decision>* out,
+                       int64_t* allocations);
+
+// The call as one `steps:` entry of a scenario ("add_ask: {app: app1, id: k1, ...}").
+std::string DescribeCall(const Call& call);
+// The whole sequence as a scenario file (config as JSON, steps, no expect block).
+std::string DescribeSequence(const Sequence& seq, size_t calls);
+
+// Aborts with `message` (and the sequence, when ALLOCORE_FUZZ_VERBOSE is set) on a finding.
+[[noreturn]] void Fail(const std::string& message);
+
+// Set ALLOCORE_FUZZ_VERBOSE=1 to print every decoded sequence before it runs.
+bool Verbose();
+
+}  // namespace allocore::fuzz
+
+#endif  // ALLOCORE_FUZZ_EVENT_SEQUENCE_H_

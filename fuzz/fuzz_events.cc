@@ -1,0 +1,483 @@
+// fuzz_events — bytes -> a config and a sequence of kernel calls (valid and invalid, reloads
+// and clock jumps included); the kernel's invariants are checked after every call:
+//
+//   1. Kernel::CheckConsistency() passes (every cache equals a from-scratch recomputation).
+//   2. The decision stream is coherent with the calls: allocation seqs are 1, 2, 3, ...; an
+//      allocation names a live node, an active application and a known ask; a release names a
+//      live allocation; an app_state decision starts from the state the stream left the app in.
+//   3. No node holds more than its capacity: at every allocation, for each type the ask
+//      requests, the node's live allocations (summed from the stream) plus its occupied
+//      resources fit its capacity (as given by the calls).
+//   4. Per application, GetApplication's allocated equals the sum of its live allocations, and
+//      its state is the one the stream says.
+//   5. Per queue (ListQueues): allocated and pending equal the sums over its children; after
+//      a Schedule, every queue that received an allocation, and its ancestors, are within max.
+//   6. Schedule returns the number of allocations it reported, never more than `max` (> 0).
+//   7. A refused call (non-OK status) reported no decision and changed nothing: a digest of
+//      every query (queues, applications, pending explanations, resource types, clock) is the
+//      same before and after.
+//   8. Determinism: a second run of the same sequence gives the same decisions.
+//
+// On a finding the target prints what broke and the sequence as a scenario file, then aborts.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "allocore/kernel.h"
+#include "allocore/resource.h"
+#include "byte_reader.h"
+#include "digest.h"
+#include "event_sequence.h"
+
+namespace allocore::fuzz {
+namespace {
+
+using Named = std::map<std::string, int64_t>;
+__extension__ typedef __int128 Wide;  // exact sums of int64 quantities
+
+Named ToNamedMap(const Quantities& q) {
+  Named out;
+  for (const auto& [k, v] : q) out[k] = v;  // a later duplicate wins, as in the kernel
+  return out;
+}
+
+Named ToNamedMap(const Resource& r, const ResourceTypes& types) {
+  Named out;
+  for (int t = 0; t < types.size(); ++t) {
+    if (r.Has(t) && r.Get(t) != 0) out[types.Name(t)] = r.Get(t);
+  }
+  return out;
+}
+
+std::string Text(const Named& q) {
+  std::string out = "{";
+  for (const auto& [k, v] : q) out += (out.size() > 1 ? "," : "") + k + ":" + std::to_string(v);
+  return out + "}";
+}
+
+std::string View(std::string_view s) { return std::string(s); }
+
+std::string DecisionText(const Decision& d) {
+  std::ostringstream os;
+  switch (d.type) {
+    case DecisionType::kAllocation:
+      os << "allocation #" << d.seq << " " << d.partition << " " << d.queue << " " << d.app << "/"
+         << d.ask << " on " << d.node << " prio " << d.priority;
+      break;
+    case DecisionType::kRelease:
+      os << "release " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
+         << d.node;
+      break;
+    case DecisionType::kAppState:
+      os << "app_state " << d.partition << " " << d.app << " " << AppStateName(d.from) << ">"
+         << AppStateName(d.to);
+      break;
+    case DecisionType::kAppRejected:
+      os << "app_rejected " << d.partition << " " << d.app << ": " << d.reason;
+      break;
+  }
+  return os.str();
+}
+
+bool Active(AppState s) {
+  return s == AppState::kNew || s == AppState::kAccepted || s == AppState::kStarting ||
+         s == AppState::kRunning || s == AppState::kCompleting;
+}
+
+class Checker {
+ public:
+  // `checks` false: only record the decision stream (the determinism rerun).
+  Checker(const Sequence& seq, Kernel& kernel, bool checks)
+      : seq_(seq), kernel_(kernel), checks_(checks) {}
+
+  void Run() {
+    for (index_ = 0; index_ < seq_.calls.size(); ++index_) {
+      std::vector<Decision> out;
+      if (!checks_) {
+        if (!kernel_.Advance(1, &out).ok()) break;
+        (void)ApplyCall(kernel_, seq_.calls[index_], &out, nullptr);
+        for (const Decision& d : out) stream_.push_back(DecisionText(d));
+        continue;
+      }
+      absl::Status tick = kernel_.Advance(1, &out);
+      if (!tick.ok()) {
+        // Only when the clock is at its end: no step can run any more.
+        Expect(out.empty(), "a refused tick reported decisions");
+        break;
+      }
+      Consume(out);
+      CheckAfter(/*scheduled=*/false, {});
+      Step(seq_.calls[index_]);
+    }
+  }
+
+  const std::vector<std::string>& stream() const { return stream_; }
+
+ private:
+  struct NodeState {
+    Named capacity;
+    Named occupied;
+  };
+  struct Live {
+    int64_t seq;
+    std::string partition, queue, app, ask, node;
+    Named resources;
+  };
+  using AppKey = std::pair<std::string, std::string>;
+  using AskKey = std::tuple<std::string, std::string, std::string>;
+
+  void Expect(bool ok, const std::string& what) {
+    if (ok) return;
+    std::string message = what + "\n  at step " + std::to_string(index_ + 1) + ": " +
+                          (index_ < seq_.calls.size() ? DescribeCall(seq_.calls[index_]) : "") +
+                          "\n--- sequence (scenario file) ---\n" +
+                          DescribeSequence(seq_, index_ + 1);
+    Fail(message);
+  }
+
+  void Step(const Call& call) {
+    const std::string before = Digest();
+    std::vector<Decision> out;
+    int64_t allocations = -1;
+    absl::Status status = ApplyCall(kernel_, call, &out, &allocations);
+    if (!status.ok()) {
+      Expect(!status.message().empty(), "a refused call carries no message");
+      std::string decisions;
+      for (const Decision& d : out) decisions += "\n    " + DecisionText(d);
+      Expect(out.empty(),
+             "refused call (" + status.ToString() + ") reported decisions:" + decisions);
+      const std::string after = Digest();
+      Expect(before == after, "refused call (" + status.ToString() +
+                                  ") changed the state:\n  before: " + before +
+                                  "\n  after:  " + after);
+      CheckAfter(false, {});
+      return;
+    }
+    std::set<std::pair<std::string, std::string>> allocated_queues;
+    for (const Decision& d : out) {
+      if (d.type == DecisionType::kAllocation) {
+        allocated_queues.insert({View(d.partition), View(d.queue)});
+      }
+    }
+    Consume(out);
+    switch (call.kind) {
+      case CallKind::kAddNode:
+        Expect(!nodes_.contains({call.node.partition, call.node.id}),
+               "a duplicate node id was accepted");
+        nodes_[{call.node.partition, call.node.id}] =
+            NodeState{ToNamedMap(call.node.capacity), ToNamedMap(call.node.occupied)};
+        break;
+      case CallKind::kUpdateNode: {
+        auto it = nodes_.find({call.update.partition, call.update.id});
+        Expect(it != nodes_.end(), "update of an unknown node accepted");
+        if (call.update.capacity) it->second.capacity = ToNamedMap(*call.update.capacity);
+        if (call.update.occupied) it->second.occupied = ToNamedMap(*call.update.occupied);
+        break;
+      }
+      case CallKind::kRemoveNode:
+        Expect(nodes_.erase({call.partition, call.id}) == 1, "removal of an unknown node accepted");
+        for (const Live& l : live_) {
+          Expect(!(l.partition == call.partition && l.node == call.id),
+                 "node removed with a live allocation left on it: " + l.app + "/" + l.ask);
+        }
+        break;
+      case CallKind::kAddApp: {
+        bool rejected = false;
+        for (const Decision& d : out) rejected |= d.type == DecisionType::kAppRejected;
+        Expect(out.size() <= 1, "add_app reported more than one decision");
+        known_apps_.insert({call.app.partition, call.app.id});
+        if (rejected) {
+          Expect(before == Digest(), "a rejected application changed the state");
+        } else {
+          Expect(!apps_.contains({call.app.partition, call.app.id}),
+                 "a duplicate active application id was accepted");
+          apps_[{call.app.partition, call.app.id}] = AppState::kNew;
+        }
+        break;
+      }
+      case CallKind::kRemoveApp: {
+        Expect(apps_.erase({call.partition, call.id}) == 1, "removal of an unknown app accepted");
+        for (const Live& l : live_) {
+          Expect(!(l.partition == call.partition && l.app == call.id),
+                 "application removed with a live allocation left: " + l.ask + " on " + l.node);
+        }
+        for (auto it = asks_.begin(); it != asks_.end();) {
+          if (std::get<0>(it->first) == call.partition && std::get<1>(it->first) == call.id) {
+            it = asks_.erase(it);
+          } else {
+            ++it;
+          }
+        }
+        for (const Decision& d : out) {
+          Expect(d.type == DecisionType::kRelease, "remove_app reported a non-release decision");
+        }
+        break;
+      }
+      case CallKind::kAddAsk:
+        Expect(apps_.contains({call.ask.partition, call.ask.app}),
+               "an ask for an inactive application was accepted");
+        asks_[{call.ask.partition, call.ask.app, call.ask.id}] = ToNamedMap(call.ask.resources);
+        break;
+      case CallKind::kRemoveAsk:
+        Expect(asks_.erase({call.partition, call.id, call.ask_id}) == 1,
+               "removal of an unknown ask accepted");
+        break;
+      case CallKind::kRelease:
+        Expect(out.size() >= 1 && out.front().type == DecisionType::kRelease,
+               "an accepted release reported no release decision first");
+        break;
+      case CallKind::kAdvance:
+      case CallKind::kSchedule:
+        break;
+      case CallKind::kUpdateConfig:
+        ForgetRemovedPartitions();
+        break;
+    }
+    if (call.kind == CallKind::kSchedule) {
+      int64_t reported = 0;
+      for (const Decision& d : out) reported += d.type == DecisionType::kAllocation ? 1 : 0;
+      Expect(allocations == reported, "Schedule returned " + std::to_string(allocations) +
+                                          " but reported " + std::to_string(reported) +
+                                          " allocations");
+      Expect(call.value <= 0 || allocations <= call.value,
+             "Schedule made more allocations than max");
+    }
+    CheckAfter(call.kind == CallKind::kSchedule, allocated_queues);
+  }
+
+  void ForgetRemovedPartitions() {
+    std::set<std::string> names;
+    for (const std::string& p : kernel_.PartitionNames()) names.insert(p);
+    std::erase_if(nodes_, [&](const auto& e) { return !names.contains(e.first.first); });
+    std::erase_if(apps_, [&](const auto& e) { return !names.contains(e.first.first); });
+    std::erase_if(asks_, [&](const auto& e) { return !names.contains(std::get<0>(e.first)); });
+    for (const Live& l : live_) {
+      Expect(names.contains(l.partition),
+             "partition " + l.partition + " removed with a live allocation left");
+    }
+  }
+
+  // Applies the decisions to the stream model, checking each against it.
+  void Consume(const std::vector<Decision>& out) {
+    for (const Decision& d : out) {
+      stream_.push_back(DecisionText(d));
+      const std::string partition = View(d.partition);
+      const std::string app = View(d.app);
+      switch (d.type) {
+        case DecisionType::kAllocation: {
+          Expect(d.seq == last_seq_ + 1,
+                 "allocation seq " + std::to_string(d.seq) + " after " + std::to_string(last_seq_));
+          last_seq_ = d.seq;
+          auto state = apps_.find({partition, app});
+          Expect(state != apps_.end(), "allocation for an inactive application " + app);
+          Expect(state->second == AppState::kAccepted || state->second == AppState::kStarting ||
+                     state->second == AppState::kRunning,
+                 "allocation for application " + app + " in state " +
+                     std::string(AppStateName(state->second)));
+          auto ask = asks_.find({partition, app, View(d.ask)});
+          Expect(ask != asks_.end(), "allocation of an unknown ask " + app + "/" + View(d.ask));
+          auto node = nodes_.find({partition, View(d.node)});
+          Expect(node != nodes_.end(), "allocation on an unknown node " + View(d.node));
+          live_.push_back(
+              Live{d.seq, partition, View(d.queue), app, View(d.ask), View(d.node), ask->second});
+          CheckNodeFit(node->second, partition, View(d.node), ask->second);
+          break;
+        }
+        case DecisionType::kRelease: {
+          auto it = live_.begin();
+          for (; it != live_.end(); ++it) {
+            if (it->partition == partition && it->app == app && it->ask == d.ask &&
+                it->node == d.node) {
+              break;
+            }
+          }
+          Expect(it != live_.end(), "release of no live allocation: " + DecisionText(d));
+          live_.erase(it);  // the oldest one (live_ is in seq order)
+          break;
+        }
+        case DecisionType::kAppState: {
+          if (d.to == AppState::kExpired && d.from == AppState::kCompleted) {
+            Expect(terminated_[{partition, app}] > 0, "expiry of no completed app " + app);
+            --terminated_[{partition, app}];
+            break;
+          }
+          auto state = apps_.find({partition, app});
+          Expect(state != apps_.end(),
+                 "state change of an inactive application: " + DecisionText(d));
+          Expect(state->second == d.from, "state change " + DecisionText(d) +
+                                              " but the stream left the app " +
+                                              std::string(AppStateName(state->second)));
+          state->second = d.to;
+          if (!Active(d.to)) {
+            apps_.erase(state);
+            if (d.to == AppState::kCompleted) ++terminated_[{partition, app}];
+            std::erase_if(asks_, [&](const auto& e) {
+              return std::get<0>(e.first) == partition && std::get<1>(e.first) == app;
+            });
+            for (const Live& l : live_) {
+              Expect(!(l.partition == partition && l.app == app),
+                     "application " + app + " left with a live allocation");
+            }
+          }
+          break;
+        }
+        case DecisionType::kAppRejected:
+          break;
+      }
+    }
+  }
+
+  void CheckNodeFit(const NodeState& node, const std::string& partition, const std::string& node_id,
+                    const Named& ask) {
+    for (const auto& [type, want] : ask) {
+      if (want <= 0) continue;
+      Wide used = 0;
+      for (const Live& l : live_) {
+        if (l.partition != partition || l.node != node_id) continue;
+        auto it = l.resources.find(type);
+        if (it != l.resources.end()) used += it->second;
+      }
+      auto occupied = node.occupied.find(type);
+      if (occupied != node.occupied.end()) used += occupied->second;
+      auto capacity = node.capacity.find(type);
+      Wide cap = capacity == node.capacity.end() ? 0 : capacity->second;
+      Expect(used <= cap, "node " + node_id + " holds more " + type + " than its capacity " +
+                              Text(node.capacity) + " (occupied " + Text(node.occupied) + ")");
+    }
+  }
+
+  void CheckAfter(bool scheduled, const std::set<std::pair<std::string, std::string>>& touched) {
+    absl::Status consistency = kernel_.CheckConsistency();
+    Expect(consistency.ok(), "CheckConsistency: " + consistency.ToString());
+    const ResourceTypes& types = kernel_.resource_types();
+    for (const std::string& partition : kernel_.PartitionNames()) {
+      auto queues = kernel_.ListQueues(partition);
+      Expect(queues.ok(), "ListQueues(" + partition + "): " + queues.status().ToString());
+      std::map<std::string, const QueueInfo*> by_path;
+      for (const QueueInfo& q : *queues) by_path[q.path] = &q;
+      for (const QueueInfo& q : *queues) {
+        if (q.is_leaf) continue;
+        CheckChildSum(*queues, q, &QueueInfo::allocated, "allocated", types);
+        CheckChildSum(*queues, q, &QueueInfo::pending, "pending", types);
+      }
+      if (!scheduled) continue;
+      for (const auto& [p, leaf] : touched) {
+        if (p != partition) continue;
+        for (std::string path = leaf; !path.empty();) {
+          auto it = by_path.find(path);
+          Expect(it != by_path.end(), "allocation in an unlisted queue " + path);
+          const QueueInfo& q = *it->second;
+          if (q.max) {
+            for (int t = 0; t < types.size(); ++t) {
+              if (!q.max->Has(t)) continue;
+              Expect(q.allocated.Get(t) <= std::max<int64_t>(0, q.max->Get(t)),
+                     "queue " + path + " allocated " + ToString(q.allocated, types) +
+                         " exceeds its max " + ToString(*q.max, types));
+            }
+          }
+          size_t dot = path.rfind('.');
+          path = dot == std::string::npos ? "" : path.substr(0, dot);
+        }
+      }
+    }
+    // Applications: state and allocated as the stream says.
+    for (const auto& [key, state] : apps_) {
+      auto info = kernel_.GetApplication(key.first, key.second);
+      Expect(info.ok(), "GetApplication(" + key.second + "): " + info.status().ToString());
+      Expect(info->state == state, "application " + key.second + " is " +
+                                       std::string(AppStateName(info->state)) +
+                                       " but the stream says " + std::string(AppStateName(state)));
+      std::map<std::string, Wide> sum;
+      for (const Live& l : live_) {
+        if (l.partition != key.first || l.app != key.second) continue;
+        for (const auto& [k, v] : l.resources) sum[k] += v;
+      }
+      Named reported = ToNamedMap(info->allocated, types);
+      bool representable = true;
+      Named expected;
+      for (const auto& [k, v] : sum) {
+        if (v > INT64_MAX || v < 0) representable = false;
+        if (v != 0) expected[k] = static_cast<int64_t>(v);
+      }
+      if (representable) {
+        Expect(reported == expected, "application " + key.second + " allocated " + Text(reported) +
+                                         ", its live allocations sum to " + Text(expected));
+      }
+    }
+  }
+
+  void CheckChildSum(const std::vector<QueueInfo>& queues, const QueueInfo& parent,
+                     Resource QueueInfo::*field, const char* what, const ResourceTypes& types) {
+    std::vector<Wide> sum(kMaxResourceTypes, 0);
+    bool saturated = false;
+    const std::string prefix = parent.path + ".";
+    for (const QueueInfo& q : queues) {
+      if (q.path.size() <= prefix.size() || q.path.compare(0, prefix.size(), prefix) != 0 ||
+          q.path.find('.', prefix.size()) != std::string::npos) {
+        continue;
+      }
+      for (int t = 0; t < kMaxResourceTypes; ++t) {
+        int64_t v = (q.*field).Get(t);
+        if (v == INT64_MAX || v == INT64_MIN) saturated = true;
+        sum[static_cast<size_t>(t)] += v;
+      }
+    }
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      Wide s = sum[static_cast<size_t>(t)];
+      if (saturated || s > INT64_MAX || s < INT64_MIN) continue;
+      if ((parent.*field).Get(t) != static_cast<int64_t>(s)) {
+        Expect(false, "queue " + parent.path + " " + what + " " + ToString(parent.*field, types) +
+                          " differs from the sum of its children (type " +
+                          (t < types.size() ? types.Name(t) : std::to_string(t)) + ")");
+      }
+    }
+  }
+
+  std::string Digest() const { return StateDigest(kernel_, known_apps_); }
+
+  const Sequence& seq_;
+  Kernel& kernel_;
+  const bool checks_;
+  size_t index_ = 0;
+  int64_t last_seq_ = 0;
+  std::map<AppKey, NodeState> nodes_;
+  std::map<AppKey, AppState> apps_;  // active applications
+  std::map<AppKey, int> terminated_;
+  std::set<AppKey> known_apps_;
+  std::map<AskKey, Named> asks_;
+  std::vector<Live> live_;  // in seq order
+  std::vector<std::string> stream_;
+};
+
+}  // namespace
+}  // namespace allocore::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace allocore::fuzz;
+  ByteReader in(data, size);
+  Sequence seq = DecodeSequence(in, DecodeOptions{});
+  if (Verbose()) std::fprintf(stderr, "%s", DescribeSequence(seq, seq.calls.size()).c_str());
+  auto kernel = allocore::Kernel::Create(seq.config);
+  if (!kernel.ok())
+    Fail("Kernel::Create refused a validated config: " + kernel.status().ToString());
+  Checker checker(seq, **kernel, /*checks=*/true);
+  checker.Run();
+
+  // Determinism: the same calls again, on a fresh kernel.
+  auto again = allocore::Kernel::Create(seq.config);
+  Checker second(seq, **again, /*checks=*/false);
+  second.Run();
+  if (checker.stream() != second.stream()) {
+    Fail("two runs of the same sequence made different decisions\n" +
+         DescribeSequence(seq, seq.calls.size()));
+  }
+  return 0;
+}
