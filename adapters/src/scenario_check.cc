@@ -56,9 +56,19 @@ std::string Describe(const ActualAllocation& actual, const ExpectedAllocation* l
                        actual.seq, ")");
 }
 
+// "#12" padded to the width of the largest index, so that the columns line up.
+std::string Index(size_t index, size_t largest) {
+  std::string number = internal::Cat(index);
+  std::string width = internal::Cat(largest);
+  number.append(width.size() > number.size() ? width.size() - number.size() : 0, ' ');
+  return internal::Cat("#", number);
+}
+
 void CheckAllocations(const std::vector<ExpectedAllocation>& expected,
                       const std::vector<ActualAllocation>& actual, std::string* diff) {
   const size_t common = std::min(expected.size(), actual.size());
+  const size_t largest = std::max(expected.size(), actual.size());
+  auto index = [&](size_t i) { return Index(i, largest); };
   std::vector<size_t> differing;
   for (size_t i = 0; i < common; ++i) {
     if (!Matches(expected[i], actual[i])) differing.push_back(i);
@@ -73,13 +83,13 @@ void CheckAllocations(const std::vector<ExpectedAllocation>& expected,
   size_t first = differing.empty() ? common : differing.front();
   internal::Append(diff, "  first divergence at #", first + 1, "\n");
   if (first > 0) {
-    internal::Append(diff, "    #", first, "  ok        ", Describe(actual[first - 1], nullptr),
+    internal::Append(diff, "    ", index(first), "  ok        ", Describe(actual[first - 1], nullptr),
                      "\n");
   }
   for (size_t n = 0; n < differing.size() && n < kMaxListed; ++n) {
     size_t i = differing[n];
-    internal::Append(diff, "  - #", i + 1, "  expected  ", Describe(expected[i]), "\n");
-    internal::Append(diff, "  + #", i + 1, "  actual    ", Describe(actual[i], &expected[i]), "\n");
+    internal::Append(diff, "  - ", index(i + 1), "  expected  ", Describe(expected[i]), "\n");
+    internal::Append(diff, "  + ", index(i + 1), "  actual    ", Describe(actual[i], &expected[i]), "\n");
   }
   if (differing.size() > kMaxListed) {
     internal::Append(diff, "    ... and ", differing.size() - kMaxListed, " more differences\n");
@@ -87,7 +97,7 @@ void CheckAllocations(const std::vector<ExpectedAllocation>& expected,
   if (expected.size() > common) {
     internal::Append(diff, "  missing (expected, not made): ", expected.size() - common, "\n");
     for (size_t i = common; i < expected.size() && i < common + kMaxListed; ++i) {
-      internal::Append(diff, "  - #", i + 1, "  ", Describe(expected[i]), "\n");
+      internal::Append(diff, "  - ", index(i + 1), "  ", Describe(expected[i]), "\n");
     }
     if (expected.size() > common + kMaxListed) {
       internal::Append(diff, "    ... and ", expected.size() - common - kMaxListed, " more\n");
@@ -96,7 +106,7 @@ void CheckAllocations(const std::vector<ExpectedAllocation>& expected,
   if (actual.size() > common) {
     internal::Append(diff, "  extra (made, not expected): ", actual.size() - common, "\n");
     for (size_t i = common; i < actual.size() && i < common + kMaxListed; ++i) {
-      internal::Append(diff, "  + #", i + 1, "  ", Describe(actual[i], nullptr), "\n");
+      internal::Append(diff, "  + ", index(i + 1), "  ", Describe(actual[i], nullptr), "\n");
     }
     if (actual.size() > common + kMaxListed) {
       internal::Append(diff, "    ... and ", actual.size() - common - kMaxListed, " more\n");

@@ -802,8 +802,10 @@ void ScenarioDecoder::Expect(const YAML::Node& node, Scenario* out) {
 absl::StatusOr<Scenario> DecodeScenario(std::string_view text, const std::string& source_name,
                                         const ScenarioLoadOptions& options) {
   if (absl::Status safe = internal::CheckYamlText(text); !safe.ok()) {
-    return absl::InvalidArgumentError(internal::Cat(
-        source_name, ": ", std::string_view(safe.message().data(), safe.message().size())));
+    // The message starts with "line:column: " when the position is known.
+    std::string_view message(safe.message().data(), safe.message().size());
+    bool positioned = !message.empty() && message[0] >= '0' && message[0] <= '9';
+    return absl::InvalidArgumentError(internal::Cat(source_name, positioned ? ":" : ": ", message));
   }
   Scenario scenario;
   scenario.source_name = source_name;

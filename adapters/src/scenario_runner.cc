@@ -106,6 +106,8 @@ class Runner {
       switch (decision.type) {
         case DecisionType::kAllocation:
           record.type = RecordType::kAllocation;
+          ++result_.allocation_count;
+          if (!options_.keep_allocations) break;
           result_.allocations.push_back({.step = step_,
                                          .seq = decision.seq,
                                          .priority = decision.priority,

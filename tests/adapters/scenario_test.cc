@@ -78,6 +78,13 @@ TEST(ScenarioLoaderTest, YamlSyntaxErrorNamesLineAndColumn) {
   EXPECT_THAT(error, ContainsRegex("^s\\.yaml:[0-9]+:[0-9]+: "));
 }
 
+TEST(ScenarioLoaderTest, HostileInputIsRefusedWithItsPosition) {
+  EXPECT_THAT(LoadError(std::string("name: x\nsteps: [\"\0\"]\n", 19)),
+              StartsWith("s.yaml:2:10: NUL byte"));
+  EXPECT_THAT(LoadError("steps: " + std::string(5000, '[') + std::string(5000, ']') + "\n"),
+              ContainsRegex("^s\\.yaml:1:[0-9]+: nesting depth"));
+}
+
 TEST(ScenarioLoaderTest, UnknownStepKindNamesStepAndPosition) {
   std::string error = LoadError(std::string(kConfig) +
                                 "steps:\n"

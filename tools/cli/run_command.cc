@@ -76,8 +76,9 @@ std::string View(const absl::Status& status) {
 // to the table collector in table mode.
 class RunSink : public adapters::RunObserver {
  public:
-  RunSink(OutputBuffer* jsonl, adapters::RecordTable* table, bool progress)
-      : jsonl_(jsonl), table_(table), progress_(progress), start_(Clock::now()) {}
+  // `start`: when the command started (the progress line appears once a run took 1 s).
+  RunSink(OutputBuffer* jsonl, adapters::RecordTable* table, bool progress, Clock::time_point start)
+      : jsonl_(jsonl), table_(table), progress_(progress), start_(start) {}
 
   void OnRecord(const Record& record, const Kernel& kernel) override {
     ++counts_[static_cast<size_t>(record.type)];
@@ -270,7 +271,8 @@ int RunCommand(int argc, char** argv) {
       builtin ? adapters::LoadDefaultScenario() : adapters::LoadScenarioFile(options.scenario);
   const int64_t parse_nanos = NanosSince(start);
   if (!scenario.ok()) {
-    std::fprintf(stderr, "allocore run: %s\n", View(scenario.status()).c_str());
+    // One problem per line, each starting with "file:line:col: ".
+    std::fprintf(stderr, "%s\n", View(scenario.status()).c_str());
     return 2;
   }
   for (const std::string& warning : scenario->config_warnings) {
@@ -298,10 +300,11 @@ int RunCommand(int argc, char** argv) {
         adapters::RecordTable::Options{.allocations_only = walkthrough, .priority_changes = true});
   }
   RunSink sink(format == Format::kJsonl && !options.quiet ? &stdout_buffer : nullptr, table.get(),
-               progress);
+               progress, start);
 
   adapters::RunOptions run_options;
   run_options.collect_latencies = options.stats;
+  run_options.keep_allocations = options.check || walkthrough;
   // One allocation per Schedule call where it matters (exact priority changes per row, exact
   // per-allocation latency); bounded calls so that a long step still shows progress.
   if (table_mode || options.stats) {

@@ -82,7 +82,7 @@ int TreeCommand(int argc, char** argv) {
   absl::StatusOr<adapters::Scenario> scenario =
       adapters::LoadScenarioFile(path, {.allow_bare_config = true});
   if (!scenario.ok()) {
-    std::fprintf(stderr, "allocore tree: %s\n", View(scenario.status()).c_str());
+    std::fprintf(stderr, "%s\n", View(scenario.status()).c_str());
     return 2;
   }
   for (const std::string& warning : scenario->config_warnings) {

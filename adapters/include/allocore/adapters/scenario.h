@@ -197,6 +197,8 @@ struct RunOptions {
   int64_t last_step = -1;
   // Record the latency of every allocation in RunResult::allocation_latency_nanos.
   bool collect_latencies = false;
+  // Fill RunResult::allocations (needed by CheckExpectations); off saves memory on big runs.
+  bool keep_allocations = true;
 };
 
 struct ActualAllocation {
@@ -218,7 +220,8 @@ struct ErrorRecord {
 
 struct RunResult {
   std::unique_ptr<Kernel> kernel;  // the final state, for queries (ExplainPending, ListQueues)
-  std::vector<ActualAllocation> allocations;
+  std::vector<ActualAllocation> allocations;  // empty unless RunOptions::keep_allocations
+  int64_t allocation_count = 0;
   std::vector<std::string> rejected_apps;  // in decision order
   std::vector<ErrorRecord> errors;
   int64_t records = 0;    // every record, errors included

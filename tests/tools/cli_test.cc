@@ -1,0 +1,203 @@
+// The `allocore` command end to end: exit codes, where output goes, and the flags of run, tree
+// and gen. Runs the binary that sits next to this test (build/bin/); skipped when it is absent
+// (ALLOCORE_BUILD_TOOLS=OFF).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    binary_ = fs::read_symlink("/proc/self/exe").parent_path() / "allocore";
+    if (!fs::exists(binary_)) GTEST_SKIP() << "no allocore binary next to the test";
+    dir_ = fs::path(::testing::TempDir()) / ("cli_test_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+
+  // Runs `allocore ARGS` with stdout and stderr captured to files (so neither is a terminal).
+  Result Run(const std::string& args) {
+    const fs::path out = dir_ / "stdout";
+    const fs::path err = dir_ / "stderr";
+    std::string command =
+        binary_.string() + " " + args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+    int status = std::system(command.c_str());
+    Result result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = ReadFile(out);
+    result.err = ReadFile(err);
+    return result;
+  }
+
+  fs::path Write(const std::string& name, const std::string& text) {
+    fs::path path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+
+  fs::path binary_;
+  fs::path dir_;
+};
+
+const std::string kShared = ALLOCORE_SHARED_DIR "/scenarios/";
+
+TEST_F(CliTest, DefaultScenarioIsTheWalkthroughTable) {
+  Result r = Run("run");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Effective queue priorities before scheduling"));
+  EXPECT_THAT(r.out, HasSubstr("system-high: 1001 -> n/a"));
+  EXPECT_THAT(r.out, HasSubstr("The order matches the seed's walk-through."));
+  Result jsonl = Run("run --format jsonl");
+  EXPECT_EQ(jsonl.exit_code, 0);
+  EXPECT_THAT(jsonl.out, StartsWith("{\"type\":"));
+}
+
+TEST_F(CliTest, JsonlIsTheDefaultWhenStdoutIsNotATerminal) {
+  Result r = Run("run " + kShared + "priority-tree.yaml");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("{\"type\":\"app_state\",\"step\":8,"));
+  EXPECT_THAT(r.out, HasSubstr("{\"type\":\"allocation\",\"step\":19,\"seq\":1,\"partition\":"
+                               "\"default\",\"queue\":\"root.system.system-high\",\"app\":"
+                               "\"app-high\",\"ask\":\"high-p1\",\"node\":\"node-1\","
+                               "\"priority\":1}\n"));
+  EXPECT_EQ(Run("run " + kShared + "priority-tree.yaml").out, r.out);  // byte-identical
+  EXPECT_EQ(Run("run " + kShared + "priority-tree.yaml --stats").out, r.out);
+}
+
+TEST_F(CliTest, CheckQuietStatsAndExplain) {
+  Result r = Run("run " + kShared + "reservation.yaml --check --quiet --stats");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("stats: "));
+  EXPECT_THAT(r.err, HasSubstr("latency      per allocation"));
+  EXPECT_THAT(r.err, HasSubstr("time split   parse "));
+
+  fs::path pending = Write("pending.yaml", R"(nodes: [{id: n, resources: {memory: 10}}]
+steps:
+  - add_app: {id: app-1, user: u, tags: {namespace: ns}}
+  - add_ask: {app: app-1, id: big, resources: {memory: 50}}
+  - schedule: {}
+)");
+  r = Run("run " + pending.string() + " --explain --quiet");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("{\"type\":\"pending\",\"partition\":\"default\",\"queue\":"
+                                "\"root.ns\",\"app\":\"app-1\",\"ask\":\"big\",\"count\":1,"));
+  r = Run("run " + pending.string() + " --explain --format table");
+  EXPECT_THAT(r.out, HasSubstr("Still pending:"));
+}
+
+TEST_F(CliTest, MismatchIsExitOneWithADiff) {
+  std::string text = ReadFile(kShared + "priority-offset-siblings.yaml");
+  size_t at = text.find("- {app: app-hi, ask: hi-p1");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::string("- {app: app-hi, ask: hi-p1").size(),
+               "- {app: app-lo, ask: lo-p200");
+  Result r = Run("run " + Write("mismatch.yaml", text).string() + " --check --quiet");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("first divergence at #1"));
+  EXPECT_THAT(r.err, HasSubstr("expected  {app: app-lo, ask: lo-p200"));
+}
+
+TEST_F(CliTest, UnusableInputIsExitTwo) {
+  Result r = Run("run " + Write("syntax.yaml", "steps: [\n").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("syntax.yaml:2:1: "));
+  r = Run("run " + Write("kind.yaml", "steps:\n  - schedule: {}\n  - launch: {}\n").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("kind.yaml:3:5: step 2: unknown step kind \"launch\""));
+  r = Run(
+      "run " +
+      Write("value.yaml", "steps:\n  - add_ask: {app: a, id: b, resources: {m: 1k}}\n").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err,
+              HasSubstr("value.yaml:2:45: step 1 (add_ask): resources.m: expected an integer"));
+  r = Run("run " + Write("config.yaml", R"(config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          queues:
+            - name: a
+              resources: {guaranteed: {memory: 5}, max: {memory: 1}}
+)")
+                       .string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("config.yaml:"));
+  EXPECT_EQ(Run("run " + (dir_ / "missing.yaml").string()).exit_code, 2);
+  EXPECT_EQ(Run("run --format xml").exit_code, 2);
+  EXPECT_EQ(Run("run a.yaml b.yaml").exit_code, 2);
+  EXPECT_EQ(Run("run --help").exit_code, 0);
+}
+
+TEST_F(CliTest, RefusedEventsAreRecordsNotExits) {
+  Result r = Run("run " + Write("refused.yaml",
+                                "steps:\n  - add_ask: {app: ghost, id: x, "
+                                "resources: {memory: 1}}\n  - schedule: {}\n")
+                              .string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("{\"type\":\"error\",\"step\":1,\"message\":\"add_ask: "));
+}
+
+TEST_F(CliTest, TreeTextDotAndSteps) {
+  Result r = Run("tree " + kShared + "priority-tree.yaml --at-step 18");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("partition default, after step 18 of 19"));
+  EXPECT_THAT(r.out, HasSubstr("│  ├─ system-high        1001   +1000"));
+  r = Run("tree " + kShared + "priority-tree.yaml --format dot");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, StartsWith("digraph queues {"));
+  EXPECT_EQ(Run("tree " + kShared + "priority-tree.yaml --at-step 99").exit_code, 2);
+  fs::path config = Write("queues.yaml",
+                          "partitions:\n  - name: default\n    queues:\n"
+                          "      - name: root\n        queues: [{name: a}]\n");
+  r = Run("tree " + config.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("└─ a"));
+}
+
+TEST_F(CliTest, GenWritesScenariosThatRun) {
+  fs::path shape = dir_ / "shape.yaml";
+  Result r = Run("gen yunikorn-shape --nodes 10 --pods 200 -o " + shape.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = Run("run " + shape.string() + " --check --stats --quiet");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("(200 allocations,"));
+  Result a = Run("gen random --seed 11 --steps 80");
+  Result b = Run("gen random --seed 11 --steps 80");
+  EXPECT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  r = Run("run " + Write("random.yaml", a.out).string() + " --quiet");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Run("gen yunikorn-shape --nodes 0 --pods 5").exit_code, 2);
+  EXPECT_EQ(Run("gen random").exit_code, 2);
+  EXPECT_EQ(Run("gen nonsense").exit_code, 2);
+}
+
+}  // namespace
