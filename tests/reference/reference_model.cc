@@ -330,6 +330,8 @@ struct PartitionR {
   std::vector<ReservationR> reservations;
   bool binpacking = false;
   std::vector<std::pair<std::string, double>> weights;
+  bool had_node = false;            // a node was registered at some point
+  ResourceMask capacity_types = 0;  // every type a node capacity ever had (kept at 0 after)
 };
 
 enum class Kind { kNone, kAllocated, kAllocatedReserved, kReserved, kUnreserved };
@@ -545,6 +547,7 @@ class ReferenceModel::Impl {
 
   // App state machine.
   void SetState(PartitionR& p, int app, AppState to, std::vector<RefDecision>* out);
+  void ForgetAllocatingAccepted(PartitionR& p, int app);
   void IncRunning(PartitionR& p, int leaf);
   void DecRunning(PartitionR& p, int leaf);
   void SetTimer(AppR& app, int64_t delay);
@@ -759,15 +762,20 @@ int32_t ReferenceModel::Impl::QueueEffectivePriority(const PartitionR& p, int q)
   return static_cast<int32_t>(v);
 }
 
+// The partition total (§3.5): YuniKorn v1.2.0 keeps it with Add/Sub, which keep zero entries,
+// so every type a node capacity ever had stays present (at 0 when no node has it any more).
 Resource ReferenceModel::Impl::RootMax(const PartitionR& p) const {
   Resource r;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if ((p.capacity_types >> k) & 1u) r.Set(k, 0);
+  }
   for (const NodeR& n : p.nodes) r = Add(r, n.capacity);
   return r;
 }
 
 std::optional<Resource> ReferenceModel::Impl::QueueMax(const PartitionR& p, int q) const {
   if (q == 0) {
-    if (p.nodes.empty()) return std::nullopt;
+    if (!p.had_node) return std::nullopt;
     return RootMax(p);
   }
   return p.queues[static_cast<size_t>(q)].max;
@@ -845,7 +853,7 @@ double ReferenceModel::Impl::NodeScore(const PartitionR& p, const NodeR& node) c
     if (!found || weight == 0.0) continue;
     double share =
         1.0 - static_cast<double>(available.Get(k)) / static_cast<double>(node.capacity.Get(k));
-    if (std::isnan(share)) continue;
+    if (!std::isfinite(share)) continue;  // kernel/README decision 16
     usage += share * weight;
     total_weight += weight;
   }
@@ -1166,9 +1174,11 @@ Result ReferenceModel::Impl::AppTryReservedAllocate(const PartitionR& p, int app
       return Result{Kind::kAllocatedReserved, app, ask->id, res->node, res->seq};
     }
   }
+  // Second pass: any other node (kernel/README decision 14: with the headroom check).
   for (const ReservationR* res : mine) {
     const AskR* ask = find_ask(res->ask);
     if (ask == nullptr || ask->pending == 0) continue;
+    if (!FitInMaxUndef(headroom, ask->res)) continue;
     for (int n : NodeIterator(p)) {
       const NodeR& node = p.nodes[static_cast<size_t>(n)];
       if (!node.schedulable) continue;
@@ -1319,6 +1329,14 @@ bool ReferenceModel::Impl::ScheduleStep(PartitionR& p, int64_t* allocations,
 
 // ---- App state machine --------------------------------------------------------------------
 
+void ReferenceModel::Impl::ForgetAllocatingAccepted(PartitionR& p, int app_index) {
+  const AppR& app = p.apps[static_cast<size_t>(app_index)];
+  for (int q = app.queue; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    auto& set = p.queues[static_cast<size_t>(q)].allocating_accepted;
+    set.erase(std::remove(set.begin(), set.end(), app.id), set.end());
+  }
+}
+
 void ReferenceModel::Impl::IncRunning(PartitionR& p, int leaf) {
   for (int q = leaf; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
     QueueR& queue = p.queues[static_cast<size_t>(q)];
@@ -1352,22 +1370,17 @@ void ReferenceModel::Impl::SetState(PartitionR& p, int app_index, AppState to,
   if (!was_running && is_running) IncRunning(p, app.queue);
   switch (to) {
     case AppState::kStarting:
-      for (int q = app.queue; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
-        auto& set = p.queues[static_cast<size_t>(q)].allocating_accepted;
-        set.erase(std::remove(set.begin(), set.end(), app.id), set.end());
-      }
+      ForgetAllocatingAccepted(p, app_index);
       SetTimer(app, kStartingTimeoutMs);
       break;
     case AppState::kCompleting:
       SetTimer(app, kCompletingTimeoutMs);
       break;
-    case AppState::kCompleted: {
-      // Removed from its queue: only the leaf forgets the allocating-accepted mark.
-      auto& set = p.queues[static_cast<size_t>(app.queue)].allocating_accepted;
-      set.erase(std::remove(set.begin(), set.end(), app.id), set.end());
+    case AppState::kCompleted:
+      // Removed from its queue: every level forgets it (kernel/README decision 15).
+      ForgetAllocatingAccepted(p, app_index);
       SetTimer(app, kTerminatedTimeoutMs);
       break;
-    }
     default:
       break;
   }
@@ -1428,6 +1441,8 @@ absl::Status ReferenceModel::Impl::AddNode(const NodeSpec& spec, std::vector<Ref
   node.occupied = *occupied;
   node.schedulable = spec.schedulable;
   p->nodes.push_back(node);
+  p->had_node = true;
+  p->capacity_types |= node.capacity.present;
   return absl::OkStatus();
 }
 
@@ -1451,7 +1466,10 @@ absl::Status ReferenceModel::Impl::UpdateNode(const NodeUpdate& update, std::vec
     occupied = *r;
   }
   NodeR& node = p->nodes[static_cast<size_t>(n)];
-  if (capacity.has_value()) node.capacity = *capacity;
+  if (capacity.has_value()) {
+    node.capacity = *capacity;
+    p->capacity_types |= capacity->present;
+  }
   if (occupied.has_value()) node.occupied = *occupied;
   if (update.schedulable.has_value()) node.schedulable = *update.schedulable;
   return absl::OkStatus();
@@ -1468,7 +1486,9 @@ absl::Status ReferenceModel::Impl::RemoveNode(std::string_view partition, std::s
   p->reservations.erase(std::remove_if(p->reservations.begin(), p->reservations.end(),
                                        [&](const ReservationR& r) { return r.node == node_id; }),
                         p->reservations.end());
-  // Oldest allocation first; each release is followed by its app's completion check.
+  // Every allocation on the node, oldest first; then the completion check of each app
+  // touched, in the order of its first released allocation.
+  std::vector<int> touched;
   while (true) {
     size_t best = p->allocs.size();
     for (size_t i = 0; i < p->allocs.size(); ++i) {
@@ -1476,8 +1496,11 @@ absl::Status ReferenceModel::Impl::RemoveNode(std::string_view partition, std::s
       if (best == p->allocs.size() || p->allocs[i].seq < p->allocs[best].seq) best = i;
     }
     if (best == p->allocs.size()) break;
-    ReleaseAlloc(*p, best, out, /*completion_check=*/true);
+    int app = p->allocs[best].app;
+    if (std::find(touched.begin(), touched.end(), app) == touched.end()) touched.push_back(app);
+    ReleaseAlloc(*p, best, out, /*completion_check=*/false);
   }
+  for (int app : touched) CompletionCheck(*p, app, out);
   return absl::OkStatus();
 }
 
@@ -1559,8 +1582,7 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
   if (app.state == AppState::kStarting || app.state == AppState::kRunning) {
     DecRunning(*p, app.queue);
   }
-  auto& set = p->queues[static_cast<size_t>(app.queue)].allocating_accepted;
-  set.erase(std::remove(set.begin(), set.end(), app.id), set.end());
+  ForgetAllocatingAccepted(*p, a);
   app.asks.clear();
   app.has_timer = false;
   app.removed = true;
@@ -1752,7 +1774,10 @@ absl::StatusOr<RefAppInfo> ReferenceModel::Impl::GetApplication(std::string_view
   int a = FindActiveApp(*p, id);
   if (a < 0) {
     for (size_t i = 0; i < p->apps.size(); ++i) {
-      if (p->apps[i].id == id && !p->apps[i].removed) a = static_cast<int>(i);
+      const AppR& app = p->apps[i];
+      if (app.id == id && !app.removed && app.queue >= 0 && app.state != AppState::kExpired) {
+        a = static_cast<int>(i);
+      }
     }
   }
   if (a < 0) return absl::NotFoundError(Cat("unknown application ", id));
@@ -1772,7 +1797,7 @@ std::vector<std::string> ReferenceModel::Impl::ApplicationIds(std::string_view p
   const PartitionR* p = FindPartition(partition);
   if (p == nullptr) return out;
   for (const AppR& a : p->apps) {
-    if (a.removed) continue;
+    if (a.removed || a.queue < 0 || a.state == AppState::kExpired) continue;
     if (std::find(out.begin(), out.end(), a.id) == out.end()) out.push_back(a.id);
   }
   return out;

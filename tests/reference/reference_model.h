@@ -137,8 +137,8 @@ class ReferenceModel {
   // Every queue path of the partition, depth-first in configuration order (root first).
   std::vector<std::string> QueuePaths(std::string_view partition) const;
   absl::StatusOr<RefQueueInfo> GetQueue(std::string_view partition, std::string_view path) const;
-  // The active application with this id if there is one, else the latest application record
-  // with this id that was not removed (completed, rejected or expired).
+  // The active application with this id if there is one, else the latest admitted application
+  // with this id that is Completed. Rejected, expired and removed ones are NotFound.
   absl::StatusOr<RefAppInfo> GetApplication(std::string_view partition, std::string_view id) const;
   // Ids of every application that GetApplication can answer for, in first-added order.
   std::vector<std::string> ApplicationIds(std::string_view partition) const;

@@ -1,0 +1,1043 @@
+// Differential test: random call sequences driven into allocore::Kernel and the naive
+// reference model (tests/reference); the decision streams must be identical and, after every
+// call, so must the queue priorities / allocated / pending / running counts and the
+// application states, and kernel->CheckConsistency() must pass.
+//
+// Every call is one "step" of the scenario format: both sides first advance the clock by 1 ms.
+// On a mismatch the test prints the seed, the call index, what differs, and the sequence (as
+// a scenario YAML whose `expect:` block is the reference model's answer), first as generated
+// and then shrunk to a minimal failing sequence.
+//
+// Environment (all optional):
+//   ALLOCORE_DIFF_SEEDS=N       number of seeds (default 5000)
+//   ALLOCORE_DIFF_FIRST_SEED=S  first seed (default 1)
+//   ALLOCORE_DIFF_CALLS=N       calls per sequence (default 120)
+//   ALLOCORE_DIFF_REPORT=N      failing seeds printed in full (default 3)
+//   ALLOCORE_DIFF_VERBOSE=1     replay each reported (shrunk) sequence step by step
+//   ALLOCORE_DIFF_UNIQUE_ASKS=1 never re-use an ask id (no ask replacement)
+//   ALLOCORE_DIFF_KEEP_TYPES=1  node capacity updates never drop a resource type
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "allocore/config.h"
+#include "allocore/kernel.h"
+#include "gtest/gtest.h"
+#include "reference/reference_model.h"
+
+namespace allocore {
+namespace {
+
+using reference::FromKernelDecision;
+using reference::NamedQuantities;
+using reference::RefDecision;
+using reference::ReferenceModel;
+using reference::StateName;
+using reference::ToNamed;
+
+int64_t EnvInt(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  return std::strtoll(v, nullptr, 10);
+}
+
+// ---- Deterministic random numbers (splitmix64) ---------------------------------------------
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 0x1234567ull) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [lo, hi].
+  int64_t Range(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+  bool Chance(int percent) { return Range(1, 100) <= percent; }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[static_cast<size_t>(Range(0, static_cast<int64_t>(v.size()) - 1))];
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// ---- Calls --------------------------------------------------------------------------------
+
+enum class CallKind {
+  kAddNode,
+  kUpdateNode,
+  kRemoveNode,
+  kAddApp,
+  kRemoveApp,
+  kAddAsk,
+  kRemoveAsk,
+  kRelease,
+  kAdvance,
+  kSchedule,
+};
+
+struct Call {
+  CallKind kind = CallKind::kSchedule;
+  NodeSpec node;      // kAddNode
+  NodeUpdate update;  // kUpdateNode
+  AppSpec app;        // kAddApp
+  AskSpec ask;        // kAddAsk
+  std::string partition = kDefaultPartition;
+  std::string id;       // node / app id (remove), app id (remove ask, release)
+  std::string ask_id;   // remove ask, release
+  std::string node_id;  // release
+  int64_t value = 0;    // advance: seconds; schedule: max
+};
+
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Raw quantities in scenario YAML: vcore in a config is in cores, so raw milli-cores get `m`.
+std::string QuantitiesYaml(const std::vector<std::pair<std::string, int64_t>>& q,
+                           bool config_units) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, v] : q) {
+    out += first ? "" : ", ";
+    first = false;
+    out += k + ": ";
+    if (config_units && k == "vcore") {
+      out += Quote(std::to_string(v) + "m");
+    } else {
+      out += std::to_string(v);
+    }
+  }
+  return out + "}";
+}
+
+std::string CallYaml(const Call& c) {
+  std::ostringstream os;
+  std::string part = c.partition == kDefaultPartition ? "" : ", partition: " + Quote(c.partition);
+  switch (c.kind) {
+    case CallKind::kAddNode:
+      os << "add_node: {id: " << c.node.id
+         << ", resources: " << QuantitiesYaml(c.node.capacity, false);
+      if (!c.node.occupied.empty()) os << ", occupied: " << QuantitiesYaml(c.node.occupied, false);
+      if (!c.node.schedulable) os << ", schedulable: false";
+      os << part << "}";
+      break;
+    case CallKind::kUpdateNode:
+      os << "update_node: {id: " << c.update.id;
+      if (c.update.capacity) os << ", resources: " << QuantitiesYaml(*c.update.capacity, false);
+      if (c.update.occupied) os << ", occupied: " << QuantitiesYaml(*c.update.occupied, false);
+      if (c.update.schedulable)
+        os << ", schedulable: " << (*c.update.schedulable ? "true" : "false");
+      os << part << "}";
+      break;
+    case CallKind::kRemoveNode:
+      os << "remove_node: {id: " << c.id << part << "}";
+      break;
+    case CallKind::kAddApp:
+      os << "add_app: {id: " << c.app.id << ", queue: " << Quote(c.app.queue)
+         << ", user: " << Quote(c.app.user);
+      if (!c.app.groups.empty()) {
+        os << ", groups: [";
+        for (size_t i = 0; i < c.app.groups.size(); ++i) os << (i ? ", " : "") << c.app.groups[i];
+        os << "]";
+      }
+      if (!c.app.tags.empty()) {
+        os << ", tags: {";
+        for (size_t i = 0; i < c.app.tags.size(); ++i) {
+          os << (i ? ", " : "") << c.app.tags[i].first << ": " << Quote(c.app.tags[i].second);
+        }
+        os << "}";
+      }
+      os << part << "}";
+      break;
+    case CallKind::kRemoveApp:
+      os << "remove_app: {id: " << c.id << part << "}";
+      break;
+    case CallKind::kAddAsk:
+      os << "add_ask: {app: " << c.ask.app << ", id: " << c.ask.id
+         << ", resources: " << QuantitiesYaml(c.ask.resources, false)
+         << ", priority: " << c.ask.priority << ", count: " << c.ask.count << part << "}";
+      break;
+    case CallKind::kRemoveAsk:
+      os << "remove_ask: {app: " << c.id << ", id: " << c.ask_id << part << "}";
+      break;
+    case CallKind::kRelease:
+      os << "release: {app: " << c.id << ", ask: " << c.ask_id;
+      if (!c.node_id.empty()) os << ", node: " << c.node_id;
+      os << part << "}";
+      break;
+    case CallKind::kAdvance:
+      os << "advance: {seconds: " << c.value << "}";
+      break;
+    case CallKind::kSchedule:
+      os << "schedule: {";
+      if (c.value > 0) os << "max: " << c.value;
+      if (!c.partition.empty()) os << (c.value > 0 ? ", " : "") << "partition: " << c.partition;
+      os << "}";
+      break;
+  }
+  return os.str();
+}
+
+void QueueYaml(const QueueConfig& q, int indent, std::ostream& os) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  os << pad << "- name: " << q.name << "\n";
+  if (q.parent) os << pad << "  parent: true\n";
+  if (q.max_applications != 0) os << pad << "  maxapplications: " << q.max_applications << "\n";
+  if (!q.submit_acl.empty()) os << pad << "  submitacl: " << Quote(q.submit_acl) << "\n";
+  if (!q.properties.empty()) {
+    os << pad << "  properties: {";
+    for (size_t i = 0; i < q.properties.size(); ++i) {
+      os << (i ? ", " : "") << q.properties[i].first << ": " << Quote(q.properties[i].second);
+    }
+    os << "}\n";
+  }
+  if (q.resources.guaranteed || q.resources.max) {
+    os << pad << "  resources: {";
+    if (q.resources.guaranteed) {
+      os << "guaranteed: " << QuantitiesYaml(*q.resources.guaranteed, true);
+    }
+    if (q.resources.max) {
+      os << (q.resources.guaranteed ? ", " : "")
+         << "max: " << QuantitiesYaml(*q.resources.max, true);
+    }
+    os << "}\n";
+  }
+  if (!q.queues.empty()) {
+    os << pad << "  queues:\n";
+    for (const QueueConfig& c : q.queues) QueueYaml(c, indent + 4, os);
+  }
+}
+
+struct Sequence {
+  SchedulerConfig config;
+  std::vector<NodeSpec> nodes;  // registered at time 0, before the first call
+  std::vector<Call> calls;
+};
+
+std::string ScenarioYaml(const Sequence& seq, size_t calls, const std::string& name,
+                         const std::vector<RefDecision>* expected, int errors) {
+  std::ostringstream os;
+  os << "name: " << name << "\nconfig:\n  partitions:\n";
+  for (const PartitionConfig& p : seq.config.partitions) {
+    os << "    - name: " << p.name << "\n";
+    if (!p.node_sort_policy.type.empty() || !p.node_sort_policy.resource_weights.empty()) {
+      os << "      nodesortpolicy: {type: " << Quote(p.node_sort_policy.type);
+      if (!p.node_sort_policy.resource_weights.empty()) {
+        os << ", resourceweights: {";
+        for (size_t i = 0; i < p.node_sort_policy.resource_weights.size(); ++i) {
+          os << (i ? ", " : "") << p.node_sort_policy.resource_weights[i].first << ": "
+             << p.node_sort_policy.resource_weights[i].second;
+        }
+        os << "}";
+      }
+      os << "}\n";
+    }
+    os << "      queues:\n";
+    for (const QueueConfig& q : p.queues) QueueYaml(q, 8, os);
+  }
+  os << "nodes:\n";
+  for (const NodeSpec& n : seq.nodes) {
+    os << "  - {id: " << n.id << ", resources: " << QuantitiesYaml(n.capacity, false);
+    if (!n.occupied.empty()) os << ", occupied: " << QuantitiesYaml(n.occupied, false);
+    if (!n.schedulable) os << ", schedulable: false";
+    if (n.partition != kDefaultPartition) os << ", partition: " << n.partition;
+    os << "}\n";
+  }
+  if (seq.nodes.empty()) os << "  []\n";
+  os << "steps:\n";
+  for (size_t i = 0; i < calls && i < seq.calls.size(); ++i) {
+    os << "  - " << CallYaml(seq.calls[i]) << "   # step " << i + 1 << "\n";
+  }
+  if (expected != nullptr) {
+    os << "expect:  # the reference model's answer\n  allocations:\n";
+    std::vector<std::string> rejected;
+    for (const RefDecision& d : *expected) {
+      if (d.type == DecisionType::kAllocation) {
+        os << "    - {app: " << d.app << ", ask: " << d.ask << ", node: " << d.node
+           << ", queue: " << d.queue << "}\n";
+      }
+      if (d.type == DecisionType::kAppRejected) rejected.push_back(d.app);
+    }
+    os << "  rejected_apps: [";
+    for (size_t i = 0; i < rejected.size(); ++i) os << (i ? ", " : "") << rejected[i];
+    os << "]\n  errors: " << errors << "\n";
+  }
+  return os.str();
+}
+
+// ---- Generator ----------------------------------------------------------------------------
+
+const std::vector<std::string> kTypes = {"memory", "vcore", "gpu"};
+
+int64_t Lookup(const QuantityMap& q, const std::string& k, int64_t fallback) {
+  for (const auto& [name, v] : q) {
+    if (name == k) return v;
+  }
+  return fallback;
+}
+
+QuantityMap RandomLimit(Rng& rng, const std::optional<QuantityMap>& parent_eff, int64_t lo,
+                        int64_t hi) {
+  QuantityMap out;
+  for (const std::string& type : {std::string("memory"), std::string("vcore")}) {
+    if (!rng.Chance(70)) continue;
+    int64_t cap = hi;
+    if (parent_eff) {
+      for (const auto& [k, v] : *parent_eff) {
+        if (k == type) cap = std::min(cap, v);
+      }
+    }
+    if (cap < lo) continue;
+    out.emplace_back(type, rng.Range(lo, cap));
+  }
+  if (out.empty()) {
+    int64_t cap = parent_eff ? Lookup(*parent_eff, "memory", hi) : hi;
+    out.emplace_back("memory", rng.Range(std::min(lo, cap), std::min(hi, cap)));
+  }
+  return out;
+}
+
+std::optional<QuantityMap> PermissiveMinQ(const std::optional<QuantityMap>& a,
+                                          const std::optional<QuantityMap>& b) {
+  if (!a) return b;
+  if (!b) return a;
+  std::map<std::string, int64_t> m(b->begin(), b->end());
+  for (const auto& [k, v] : *a) {
+    auto it = m.find(k);
+    if (it == m.end()) {
+      m[k] = v;
+    } else {
+      it->second = std::min(it->second, v);
+    }
+  }
+  return QuantityMap(m.begin(), m.end());
+}
+
+// For every type of `larger`: smaller[k] <= larger[k] (FitInMaxUndef on quantity maps).
+bool FitsUnder(const QuantityMap& larger, const QuantityMap& smaller) {
+  for (const auto& [k, v] : larger) {
+    if (Lookup(smaller, k, 0) > v) return false;
+  }
+  return true;
+}
+
+int name_counter = 0;
+
+QueueConfig RandomQueue(Rng& rng, int depth, const std::optional<QuantityMap>& parent_eff_max,
+                        uint64_t parent_max_apps, bool root) {
+  QueueConfig q;
+  static const std::vector<std::string> kNames = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  if (root) {
+    q.name = "root";
+  } else {
+    int n = name_counter++;
+    q.name = kNames[static_cast<size_t>(n % 8)] + std::to_string(n / 8);
+  }
+  // Properties.
+  if (!root || rng.Chance(30)) {
+    if (rng.Chance(30)) {
+      std::string v = std::to_string(rng.Range(-20, 20));
+      if (rng.Chance(5)) v = rng.Chance(50) ? "abc" : "99999999999";
+      if (rng.Chance(5)) v = "+" + std::to_string(rng.Range(0, 9));
+      q.properties.emplace_back("priority.offset", v);
+    }
+    if (rng.Chance(20)) {
+      q.properties.emplace_back("priority.policy", rng.Chance(80) ? "fence" : "FENCE");
+    }
+    if (rng.Chance(20)) {
+      q.properties.emplace_back(
+          "application.sort.priority",
+          rng.Chance(80) ? "disabled" : (rng.Chance(50) ? "Disabled" : "enabled"));
+    }
+    if (rng.Chance(depth >= 1 ? 45 : 20)) {
+      static const std::vector<std::string> kPolicies = {"fifo", "fair", "stateaware", "FAIR"};
+      q.properties.emplace_back("application.sort.policy", rng.Pick(kPolicies));
+    }
+  }
+  std::optional<QuantityMap> eff_max = parent_eff_max;
+  if (!root) {
+    if (rng.Chance(25)) {
+      q.resources.max = RandomLimit(rng, parent_eff_max, 20, 600);
+      eff_max = PermissiveMinQ(q.resources.max, parent_eff_max);
+    }
+    if (rng.Chance(30)) q.resources.guaranteed = RandomLimit(rng, std::nullopt, 5, 200);
+    if (parent_max_apps != 0) {
+      q.max_applications =
+          static_cast<uint64_t>(rng.Range(1, static_cast<int64_t>(parent_max_apps)));
+    } else if (rng.Chance(15)) {
+      q.max_applications = static_cast<uint64_t>(rng.Range(1, 4));
+    }
+  }
+  int children = 0;
+  if (root) {
+    children = static_cast<int>(rng.Range(1, 4));
+  } else if (depth < 3 && rng.Chance(40)) {
+    children = static_cast<int>(rng.Range(1, 3));
+  }
+  for (int i = 0; i < children; ++i) {
+    q.queues.push_back(RandomQueue(rng, depth + 1, eff_max, q.max_applications, false));
+  }
+  if (!root && children == 0 && rng.Chance(4)) q.parent = true;  // a parent without children
+  return q;
+}
+
+// Makes guaranteed values valid (§2.4 rule 5, with a parent guaranteed containing the children's
+// sum on every type so that strict and relaxed containment both hold). Returns the contribution.
+QuantityMap FixGuaranteed(QueueConfig& q, const std::optional<QuantityMap>& parent_eff_max) {
+  std::optional<QuantityMap> eff_max = PermissiveMinQ(q.resources.max, parent_eff_max);
+  std::map<std::string, int64_t> sum;
+  for (QueueConfig& c : q.queues) {
+    for (const auto& [k, v] : FixGuaranteed(c, eff_max)) sum[k] += v;
+  }
+  QuantityMap children_sum(sum.begin(), sum.end());
+  if (eff_max && !FitsUnder(*eff_max, children_sum)) {
+    // Drop every guaranteed below.
+    std::vector<QueueConfig*> stack;
+    for (QueueConfig& c : q.queues) stack.push_back(&c);
+    while (!stack.empty()) {
+      QueueConfig* x = stack.back();
+      stack.pop_back();
+      x->resources.guaranteed.reset();
+      for (QueueConfig& c : x->queues) stack.push_back(&c);
+    }
+    children_sum.clear();
+  }
+  if (q.resources.guaranteed) {
+    std::map<std::string, int64_t> g(q.resources.guaranteed->begin(),
+                                     q.resources.guaranteed->end());
+    for (const auto& [k, v] : children_sum) g[k] = std::max(g[k], v);
+    q.resources.guaranteed = QuantityMap(g.begin(), g.end());
+    if (q.resources.max && !FitsUnder(*q.resources.max, *q.resources.guaranteed)) {
+      q.resources.guaranteed.reset();
+    }
+    if (eff_max && q.resources.guaranteed && !FitsUnder(*eff_max, *q.resources.guaranteed)) {
+      q.resources.guaranteed.reset();
+    }
+  }
+  return q.resources.guaranteed ? *q.resources.guaranteed : children_sum;
+}
+
+void CollectLeaves(const QueueConfig& q, const std::string& prefix,
+                   std::vector<std::string>* leaves, std::vector<std::string>* parents) {
+  std::string path = prefix.empty() ? q.name : prefix + "." + q.name;
+  if (q.queues.empty() && !q.parent && !prefix.empty()) {
+    leaves->push_back(path);
+  } else {
+    parents->push_back(path);
+  }
+  for (const QueueConfig& c : q.queues) CollectLeaves(c, path, leaves, parents);
+}
+
+// ACLs: usually the root admits everybody; sometimes access is granted lower down.
+void RandomAcls(Rng& rng, QueueConfig& q, bool root) {
+  static const std::vector<std::string> kAcls = {"*",        "alice",          "alice,bob", " devs",
+                                                 "bob devs", "carol ops,devs", ""};
+  if (root) {
+    q.submit_acl = rng.Chance(80) ? "*" : "";
+  } else if (rng.Chance(25)) {
+    q.submit_acl = rng.Pick(kAcls);
+  }
+  for (QueueConfig& c : q.queues) RandomAcls(rng, c, false);
+}
+
+NodeSpec RandomNode(Rng& rng, const std::string& id, const std::string& partition) {
+  NodeSpec n;
+  n.partition = partition;
+  n.id = id;
+  n.capacity = {{"memory", rng.Range(50, 400)}, {"vcore", rng.Range(4, 40)}};
+  if (rng.Chance(20)) n.capacity.emplace_back("gpu", rng.Range(1, 4));
+  if (rng.Chance(5)) n.capacity.erase(n.capacity.begin() + 1);  // memory only
+  if (rng.Chance(10)) n.occupied = {{"memory", rng.Range(0, 60)}};
+  if (rng.Chance(8)) n.schedulable = false;
+  return n;
+}
+
+struct GenState {
+  std::vector<std::string> partitions;
+  std::map<std::string, std::vector<std::string>> leaves;
+  std::map<std::string, std::vector<std::string>> parents;
+  std::map<std::string, std::vector<std::string>> nodes;  // registered (may be stale)
+  int next_node = 1;
+};
+
+Sequence Generate(uint64_t seed, int calls) {
+  // ALLOCORE_DIFF_UNIQUE_ASKS=1: never re-use an ask id (no ask replacement).
+  static const bool unique_asks = EnvInt("ALLOCORE_DIFF_UNIQUE_ASKS", 0) != 0;
+  // ALLOCORE_DIFF_KEEP_TYPES=1: node capacity updates never drop a resource type.
+  static const bool keep_types = EnvInt("ALLOCORE_DIFF_KEEP_TYPES", 0) != 0;
+  Rng rng(seed);
+  name_counter = 0;
+  Sequence seq;
+  GenState gen;
+  int partitions = rng.Chance(12) ? 2 : 1;
+  for (int i = 0; i < partitions; ++i) {
+    PartitionConfig& p = seq.config.partitions.emplace_back();
+    p.name = i == 0 ? "default" : "second";
+    int policy = static_cast<int>(rng.Range(0, 2));
+    p.node_sort_policy.type = policy == 0 ? "" : (policy == 1 ? "fair" : "binpacking");
+    if (rng.Chance(30)) {
+      static const std::vector<double> kWeights = {0, 0.5, 1, 2, 3};
+      for (const std::string& t : kTypes) {
+        if (rng.Chance(60)) p.node_sort_policy.resource_weights.emplace_back(t, rng.Pick(kWeights));
+      }
+    }
+    QueueConfig root = RandomQueue(rng, 0, std::nullopt, 0, true);
+    FixGuaranteed(root, std::nullopt);
+    RandomAcls(rng, root, true);
+    p.queues.push_back(root);
+    gen.partitions.push_back(p.name);
+    CollectLeaves(root, "", &gen.leaves[p.name], &gen.parents[p.name]);
+  }
+  auto node_id = [&]() {
+    int n = gen.next_node++;
+    return std::string(n < 10 ? "n0" : "n") + std::to_string(n);
+  };
+  for (const std::string& p : gen.partitions) {
+    int64_t initial = rng.Range(0, 6);
+    for (int64_t i = 0; i < initial; ++i) {
+      seq.nodes.push_back(RandomNode(rng, node_id(), p));
+      gen.nodes[p].push_back(seq.nodes.back().id);
+    }
+  }
+  static const std::vector<std::string> kUsers = {"alice", "bob", "carol", "dave"};
+  static const std::vector<std::string> kAskIds = {"k1", "k2", "k3", "k4"};
+  int app_count = static_cast<int>(rng.Range(3, 14));
+  auto app_id = [&]() {
+    int64_t n = rng.Range(1, app_count);
+    return std::string(n < 10 ? "app0" : "app") + std::to_string(n);
+  };
+  for (int i = 0; i < calls; ++i) {
+    Call c;
+    c.partition = gen.partitions.size() > 1 && rng.Chance(25) ? gen.partitions[1] : "default";
+    const std::string& part = c.partition;
+    int64_t roll = rng.Range(1, 100);
+    if (roll <= 6 || (gen.nodes[part].empty() && roll <= 30)) {
+      c.kind = CallKind::kAddNode;
+      if (gen.next_node > 20 || (!gen.nodes[part].empty() && rng.Chance(5))) {
+        // a duplicate id: refused
+        c.node = RandomNode(rng, gen.nodes[part].empty() ? "n01" : rng.Pick(gen.nodes[part]), part);
+      } else {
+        c.node = RandomNode(rng, node_id(), part);
+        gen.nodes[part].push_back(c.node.id);
+      }
+    } else if (roll <= 12) {
+      c.kind = CallKind::kUpdateNode;
+      c.update.partition = part;
+      c.update.id = gen.nodes[part].empty() ? "n99" : rng.Pick(gen.nodes[part]);
+      int what = static_cast<int>(rng.Range(0, 3));
+      if (what == 0) c.update.schedulable = rng.Chance(60);
+      if (what == 1) {
+        c.update.capacity = Quantities{{"memory", rng.Range(20, 400)}, {"vcore", rng.Range(2, 40)}};
+      }
+      if (what == 2) c.update.occupied = Quantities{{"memory", rng.Range(0, 80)}};
+      if (what == 3) {
+        c.update.schedulable = true;
+        c.update.capacity = Quantities{
+            {"memory", rng.Range(20, 400)}, {"vcore", rng.Range(2, 40)}, {"gpu", rng.Range(0, 3)}};
+      }
+      if (keep_types && c.update.capacity) {
+        if (c.update.capacity->size() < 3) c.update.capacity->emplace_back("gpu", 0);
+        c.update.capacity->back().second = rng.Range(1, 4);
+      }
+    } else if (roll <= 15) {
+      c.kind = CallKind::kRemoveNode;
+      c.id = gen.nodes[part].empty() ? "n99" : rng.Pick(gen.nodes[part]);
+    } else if (roll <= 26) {
+      c.kind = CallKind::kAddApp;
+      c.app.partition = part;
+      c.app.id = app_id();
+      int where = static_cast<int>(rng.Range(1, 100));
+      if (where <= 88 && !gen.leaves[part].empty()) {
+        c.app.queue = rng.Pick(gen.leaves[part]);
+      } else if (where <= 94) {
+        c.app.queue = rng.Pick(gen.parents[part]);
+      } else if (where <= 97) {
+        c.app.queue = "root.nope";
+      } else {
+        c.app.queue = "";
+      }
+      if (rng.Chance(10)) {
+        std::string upper = c.app.queue;
+        for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        c.app.queue = upper;
+      }
+      c.app.user = rng.Chance(3) ? "" : rng.Pick(kUsers);
+      if (rng.Chance(20)) c.app.groups = {rng.Chance(50) ? "devs" : "ops"};
+      if (rng.Chance(15)) c.app.tags = {{"application.stateaware.disable", "true"}};
+    } else if (roll <= 30) {
+      c.kind = CallKind::kRemoveApp;
+      c.id = app_id();
+    } else if (roll <= 55) {
+      c.kind = CallKind::kAddAsk;
+      c.ask.partition = part;
+      c.ask.app = app_id();
+      c.ask.id = rng.Pick(kAskIds);
+      if (unique_asks) c.ask.id = "k" + std::to_string(i);
+      c.ask.resources = {{"memory", rng.Range(1, 80)}, {"vcore", rng.Range(1, 8)}};
+      if (rng.Chance(8)) c.ask.resources.emplace_back("gpu", rng.Range(1, 2));
+      if (rng.Chance(8)) c.ask.resources.erase(c.ask.resources.begin());  // vcore only
+      c.ask.priority = static_cast<int32_t>(rng.Range(-3, 6));
+      if (rng.Chance(2)) c.ask.priority = std::numeric_limits<int32_t>::max();
+      if (rng.Chance(2)) c.ask.priority = std::numeric_limits<int32_t>::min();
+      c.ask.count = rng.Range(1, 4);
+      if (rng.Chance(2)) c.ask.count = 0;
+    } else if (roll <= 60) {
+      c.kind = CallKind::kRemoveAsk;
+      c.id = app_id();
+      c.ask_id = rng.Pick(kAskIds);
+    } else if (roll <= 70) {
+      c.kind = CallKind::kRelease;
+      c.id = app_id();
+      c.ask_id = rng.Pick(kAskIds);
+      if (rng.Chance(30) && !gen.nodes[part].empty()) c.node_id = rng.Pick(gen.nodes[part]);
+    } else if (roll <= 78) {
+      c.kind = CallKind::kAdvance;
+      static const std::vector<int64_t> kSeconds = {0, 1, 2, 3, 29, 30, 31, 299, 300, 301};
+      c.value = rng.Chance(70) ? rng.Pick(kSeconds) : rng.Range(0, 400);
+      if (rng.Chance(3)) c.value = 3 * 24 * 3600 + rng.Range(-2, 2);  // around the expiry
+    } else {
+      c.kind = CallKind::kSchedule;
+      static const std::vector<int64_t> kMax = {0, 0, 0, 1, 1, 2, 5};
+      c.value = rng.Pick(kMax);
+      c.partition = gen.partitions.size() > 1 && rng.Chance(50) ? rng.Pick(gen.partitions) : "";
+    }
+    seq.calls.push_back(c);
+  }
+  return seq;
+}
+
+// ---- Running both sides -------------------------------------------------------------------
+
+struct Mismatch {
+  size_t call = 0;   // index of the failing call (calls.size() for the setup)
+  std::string kind;  // short category used to group failures
+  std::string detail;
+};
+
+std::string Describe(const std::vector<RefDecision>& ds) {
+  std::string out;
+  for (const RefDecision& d : ds) out += "      " + d.ToString() + "\n";
+  return out.empty() ? "      (none)\n" : out;
+}
+
+std::string InfoString(const QueueInfo& q, const ResourceTypes& types) {
+  std::ostringstream os;
+  os << "prio " << (q.has_pending_priority ? std::to_string(q.priority) : "none") << " alloc "
+     << reference::ToString(ToNamed(q.allocated, types)) << " pend "
+     << reference::ToString(ToNamed(q.pending, types)) << " running " << q.running_applications;
+  return os.str();
+}
+
+std::string InfoString(const reference::RefQueueInfo& q) {
+  std::ostringstream os;
+  os << "prio " << (q.has_pending_priority ? std::to_string(q.priority) : "none") << " alloc "
+     << reference::ToString(q.allocated) << " pend " << reference::ToString(q.pending)
+     << " running " << q.running_applications;
+  return os.str();
+}
+
+class Runner {
+ public:
+  // Runs the first `limit` calls; stops at the first mismatch.
+  std::optional<Mismatch> Run(const Sequence& seq, size_t limit) {
+    auto kernel = Kernel::Create(seq.config);
+    if (!kernel.ok()) {
+      return Mismatch{0, "create", "Kernel::Create failed: " + kernel.status().ToString()};
+    }
+    kernel_ = std::move(kernel).value();
+    auto model = ReferenceModel::Create(seq.config);
+    if (!model.ok()) return Mismatch{0, "create", "model: " + model.status().ToString()};
+    model_ = std::move(model).value();
+    model_out_.clear();
+    errors_ = 0;
+    app_ids_.clear();
+    if (auto m = CompareStaticQueues()) return m;
+    for (const NodeSpec& n : seq.nodes) {
+      std::vector<Decision> kd;
+      std::vector<RefDecision> md;
+      absl::Status ks = kernel_->AddNode(n, &kd);
+      absl::Status ms = model_->AddNode(n, &md);
+      if (auto m = CompareStep(ks, ms, kd, md, "initial node " + n.id)) {
+        m->call = 0;
+        return m;
+      }
+    }
+    consistency_.reset();
+    for (size_t i = 0; i < limit && i < seq.calls.size(); ++i) {
+      call_ = i;
+      if (auto m = Step(seq.calls[i])) {
+        m->call = i;
+        return m;
+      }
+    }
+    return consistency_;
+  }
+
+  const std::vector<RefDecision>& model_out() const { return model_out_; }
+  void set_verbose(bool verbose) { verbose_ = verbose; }
+  int errors() const { return errors_; }
+
+ private:
+  std::optional<Mismatch> Step(const Call& c) {
+    std::vector<Decision> kd;
+    std::vector<RefDecision> md;
+    absl::Status ks = kernel_->Advance(1, &kd);
+    absl::Status ms = model_->Advance(1, &md);
+    if (!ks.ok() || !ms.ok()) return Mismatch{0, "tick", ks.ToString() + " / " + ms.ToString()};
+    std::string extra;
+    switch (c.kind) {
+      case CallKind::kAddNode:
+        ks = kernel_->AddNode(c.node, &kd);
+        ms = model_->AddNode(c.node, &md);
+        break;
+      case CallKind::kUpdateNode:
+        ks = kernel_->UpdateNode(c.update, &kd);
+        ms = model_->UpdateNode(c.update, &md);
+        break;
+      case CallKind::kRemoveNode:
+        ks = kernel_->RemoveNode(c.partition, c.id, &kd);
+        ms = model_->RemoveNode(c.partition, c.id, &md);
+        break;
+      case CallKind::kAddApp:
+        app_ids_.insert({c.app.partition, c.app.id});
+        ks = kernel_->AddApplication(c.app, &kd);
+        ms = model_->AddApplication(c.app, &md);
+        break;
+      case CallKind::kRemoveApp:
+        ks = kernel_->RemoveApplication(c.partition, c.id, &kd);
+        ms = model_->RemoveApplication(c.partition, c.id, &md);
+        break;
+      case CallKind::kAddAsk:
+        ks = kernel_->AddAsk(c.ask, &kd);
+        ms = model_->AddAsk(c.ask, &md);
+        break;
+      case CallKind::kRemoveAsk:
+        ks = kernel_->RemoveAsk(c.partition, c.id, c.ask_id, &kd);
+        ms = model_->RemoveAsk(c.partition, c.id, c.ask_id, &md);
+        break;
+      case CallKind::kRelease:
+        ks = kernel_->ReleaseAllocation(c.partition, c.id, c.ask_id, c.node_id, &kd);
+        ms = model_->ReleaseAllocation(c.partition, c.id, c.ask_id, c.node_id, &md);
+        break;
+      case CallKind::kAdvance:
+        ks = kernel_->Advance(c.value * 1000, &kd);
+        ms = model_->Advance(c.value * 1000, &md);
+        break;
+      case CallKind::kSchedule: {
+        absl::StatusOr<int64_t> kr = kernel_->Schedule(c.value, c.partition, &kd);
+        absl::StatusOr<int64_t> mr = model_->Schedule(c.value, c.partition, &md);
+        ks = kr.status();
+        ms = mr.status();
+        if (kr.ok() && mr.ok() && *kr != *mr) {
+          extra = "Schedule returned " + std::to_string(*kr) + ", model " + std::to_string(*mr);
+        }
+        break;
+      }
+    }
+    if (!ms.ok()) ++errors_;
+    if (verbose_) {
+      std::vector<RefDecision> kernel_decisions;
+      for (const Decision& d : kd) kernel_decisions.push_back(FromKernelDecision(d));
+      std::cout << "  step " << call_ + 1 << " @" << model_->now_millis() << "ms " << CallYaml(c)
+                << (ms.ok() ? "" : "  [model: " + ms.ToString() + "]")
+                << (ks.ok() ? "" : "  [kernel: " + ks.ToString() + "]") << "\n    model:\n"
+                << Describe(md) << "    kernel:\n"
+                << Describe(kernel_decisions);
+      for (const PendingExplanation& e : kernel_->ExplainPending()) {
+        std::cout << "    kernel pending: " << e.queue << " " << e.app << "/" << e.ask << " x"
+                  << e.pending_count << ": " << e.reason << "\n";
+      }
+    }
+    if (auto m = CompareStep(ks, ms, kd, md, CallYaml(c))) return m;
+    if (!extra.empty()) return Mismatch{0, "schedule count", extra};
+    if (kernel_->now_millis() != model_->now_millis()) {
+      return Mismatch{0, "clock",
+                      "kernel now " + std::to_string(kernel_->now_millis()) + ", model " +
+                          std::to_string(model_->now_millis())};
+    }
+    if (auto m = CompareState()) return m;
+    // A failed self-check is remembered (first one only) but does not stop the comparison.
+    absl::Status consistency = kernel_->CheckConsistency();
+    if (!consistency.ok() && !consistency_) {
+      std::string message(consistency.message());
+      size_t colon = message.rfind(": ");
+      consistency_ = Mismatch{
+          call_,
+          "consistency: " + (colon == std::string::npos ? message : message.substr(colon + 2)),
+          "CheckConsistency: " + consistency.ToString()};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Mismatch> CompareStep(const absl::Status& ks, const absl::Status& ms,
+                                      const std::vector<Decision>& kd,
+                                      const std::vector<RefDecision>& md, const std::string& what) {
+    std::vector<RefDecision> kernel_decisions;
+    for (const Decision& d : kd) kernel_decisions.push_back(FromKernelDecision(d));
+    model_out_.insert(model_out_.end(), md.begin(), md.end());
+    if (ks.ok() != ms.ok()) {
+      return Mismatch{0, what.substr(0, what.find(':')) + " status",
+                      what + ": kernel " + ks.ToString() + ", model " + ms.ToString() +
+                          "\n    kernel decisions:\n" + Describe(kernel_decisions) +
+                          "    model decisions:\n" + Describe(md)};
+    }
+    bool same = kernel_decisions.size() == md.size();
+    size_t first_diff = std::min(kernel_decisions.size(), md.size());
+    for (size_t i = 0; i < std::min(kernel_decisions.size(), md.size()); ++i) {
+      if (!(kernel_decisions[i] == md[i])) {
+        same = false;
+        first_diff = i;
+        break;
+      }
+    }
+    if (!same) {
+      std::string kind = "decisions";
+      const RefDecision* k =
+          first_diff < kernel_decisions.size() ? &kernel_decisions[first_diff] : nullptr;
+      const RefDecision* m = first_diff < md.size() ? &md[first_diff] : nullptr;
+      auto type_name = [](const RefDecision* d) -> std::string {
+        if (d == nullptr) return "none";
+        switch (d->type) {
+          case DecisionType::kAllocation:
+            return "allocation";
+          case DecisionType::kRelease:
+            return "release";
+          case DecisionType::kAppState:
+            return std::string("state ") + std::string(StateName(d->from)) + ">" +
+                   std::string(StateName(d->to));
+          case DecisionType::kAppRejected:
+            return "rejected";
+        }
+        return "?";
+      };
+      kind = what.substr(0, what.find(':')) + " " + kind + " (kernel " + type_name(k) +
+             " vs model " + type_name(m) + ")";
+      return Mismatch{0, kind,
+                      what + ": decision #" + std::to_string(first_diff) +
+                          " differs\n    kernel decisions:\n" + Describe(kernel_decisions) +
+                          "    model decisions:\n" + Describe(md)};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Mismatch> CompareStaticQueues() {
+    for (const std::string& partition : model_->PartitionNames()) {
+      auto listed = kernel_->ListQueues(partition);
+      if (!listed.ok()) return Mismatch{0, "create", "ListQueues: " + listed.status().ToString()};
+      std::vector<std::string> kernel_paths;
+      for (const QueueInfo& q : *listed) kernel_paths.push_back(q.path);
+      std::vector<std::string> model_paths = model_->QueuePaths(partition);
+      if (kernel_paths != model_paths) {
+        std::string k, m;
+        for (const auto& p : kernel_paths) k += p + " ";
+        for (const auto& p : model_paths) m += p + " ";
+        return Mismatch{0, "queue list", "kernel [" + k + "] model [" + m + "]"};
+      }
+      for (const std::string& path : model_paths) {
+        auto kq = kernel_->GetQueue(partition, path);
+        auto mq = model_->GetQueue(partition, path);
+        if (!kq.ok() || !mq.ok()) return Mismatch{0, "queue lookup", path};
+        const ResourceTypes& kt = kernel_->resource_types();
+        auto opt = [&](const std::optional<Resource>& r) -> std::optional<NamedQuantities> {
+          if (!r) return std::nullopt;
+          return ToNamed(*r, kt, true);
+        };
+        std::ostringstream diff;
+        if (kq->is_leaf != mq->is_leaf) diff << " is_leaf " << kq->is_leaf << "/" << mq->is_leaf;
+        if (kq->offset != mq->offset) diff << " offset " << kq->offset << "/" << mq->offset;
+        if (kq->fenced != mq->fenced) diff << " fenced " << kq->fenced << "/" << mq->fenced;
+        if (kq->priority_sort_enabled != mq->priority_sort_enabled) {
+          diff << " priority_sort " << kq->priority_sort_enabled << "/"
+               << mq->priority_sort_enabled;
+        }
+        if (kq->sort_policy != mq->sort_policy) {
+          diff << " sort_policy " << kq->sort_policy << "/" << mq->sort_policy;
+        }
+        if (opt(kq->guaranteed) != mq->guaranteed) diff << " guaranteed";
+        if (opt(kq->max) != mq->max) diff << " max";
+        if (kq->max_applications != mq->max_applications) {
+          diff << " maxapplications " << kq->max_applications << "/" << mq->max_applications;
+        }
+        if (!diff.str().empty()) {
+          return Mismatch{0, "queue config",
+                          partition + " " + path + " (kernel/model):" + diff.str()};
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Mismatch> CompareState() {
+    const ResourceTypes& kt = kernel_->resource_types();
+    for (const std::string& partition : model_->PartitionNames()) {
+      for (const std::string& path : model_->QueuePaths(partition)) {
+        auto kq = kernel_->GetQueue(partition, path);
+        auto mq = model_->GetQueue(partition, path);
+        if (!kq.ok()) return Mismatch{0, "queue lookup", path + ": " + kq.status().ToString()};
+        bool same = kq->priority == mq->priority &&
+                    kq->has_pending_priority == mq->has_pending_priority &&
+                    ToNamed(kq->allocated, kt) == mq->allocated &&
+                    ToNamed(kq->pending, kt) == mq->pending &&
+                    kq->running_applications == mq->running_applications;
+        if (!same) {
+          std::string kind = "queue state";
+          if (ToNamed(kq->allocated, kt) != mq->allocated) kind += " allocated";
+          if (ToNamed(kq->pending, kt) != mq->pending) kind += " pending";
+          if (kq->priority != mq->priority) kind += " priority";
+          if (kq->running_applications != mq->running_applications) kind += " running";
+          return Mismatch{0, kind,
+                          partition + " " + path + "\n    kernel: " + InfoString(*kq, kt) +
+                              "\n    model:  " + InfoString(*mq)};
+        }
+      }
+    }
+    for (const auto& [partition, id] : app_ids_) {
+      auto ka = kernel_->GetApplication(partition, id);
+      auto ma = model_->GetApplication(partition, id);
+      if (ka.ok() != ma.ok()) {
+        return Mismatch{0, "app lookup",
+                        partition + " " + id + ": kernel " +
+                            (ka.ok() ? std::string(StateName(ka->state)) : ka.status().ToString()) +
+                            ", model " +
+                            (ma.ok() ? std::string(StateName(ma->state)) : ma.status().ToString())};
+      }
+      if (!ka.ok()) continue;
+      std::ostringstream diff;
+      if (ka->state != ma->state) {
+        diff << " state " << StateName(ka->state) << "/" << StateName(ma->state);
+      }
+      if (ka->priority != ma->priority) diff << " priority " << ka->priority << "/" << ma->priority;
+      if (ToNamed(ka->allocated, kt) != ma->allocated) {
+        diff << " allocated " << reference::ToString(ToNamed(ka->allocated, kt)) << "/"
+             << reference::ToString(ma->allocated);
+      }
+      if (ToNamed(ka->pending, kt) != ma->pending) {
+        diff << " pending " << reference::ToString(ToNamed(ka->pending, kt)) << "/"
+             << reference::ToString(ma->pending);
+      }
+      if (!diff.str().empty()) {
+        std::string kind = "app";
+        if (ka->state != ma->state) kind += " state";
+        if (ka->priority != ma->priority) kind += " priority";
+        return Mismatch{0, kind, partition + " " + id + " (kernel/model):" + diff.str()};
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<ReferenceModel> model_;
+  std::vector<RefDecision> model_out_;
+  std::set<std::pair<std::string, std::string>> app_ids_;
+  int errors_ = 0;
+  size_t call_ = 0;
+  std::optional<Mismatch> consistency_;
+  bool verbose_ = false;
+};
+
+// Greedy shrinking: drop calls (and initial nodes) while the sequence still fails with a
+// mismatch of the same kind.
+Sequence Shrink(const Sequence& failing, const Mismatch& first) {
+  Sequence best = failing;
+  best.calls.resize(first.call + 1);
+  Runner runner;
+  auto still_fails = [&](const Sequence& s) {
+    std::optional<Mismatch> m = runner.Run(s, s.calls.size());
+    return m.has_value() && m->kind == first.kind;
+  };
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (size_t i = best.calls.size(); i-- > 0;) {
+      Sequence trial = best;
+      trial.calls.erase(trial.calls.begin() + static_cast<std::ptrdiff_t>(i));
+      if (still_fails(trial)) {
+        best = trial;
+        progress = true;
+      }
+    }
+    for (size_t i = best.nodes.size(); i-- > 0;) {
+      Sequence trial = best;
+      trial.nodes.erase(trial.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+      if (still_fails(trial)) {
+        best = trial;
+        progress = true;
+      }
+    }
+  }
+  return best;
+}
+
+TEST(DifferentialTest, KernelMatchesReferenceModel) {
+  const int64_t seeds = EnvInt("ALLOCORE_DIFF_SEEDS", 5000);
+  const int64_t first_seed = EnvInt("ALLOCORE_DIFF_FIRST_SEED", 1);
+  const int calls = static_cast<int>(EnvInt("ALLOCORE_DIFF_CALLS", 120));
+  const int64_t report = EnvInt("ALLOCORE_DIFF_REPORT", 3);
+  std::map<std::string, std::vector<uint64_t>> failures;  // kind -> seeds
+  int64_t reported = 0;
+  int64_t decisions = 0;
+  for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
+    const uint64_t seed = static_cast<uint64_t>(s);
+    Sequence seq = Generate(seed, calls);
+    Runner runner;
+    std::optional<Mismatch> m = runner.Run(seq, seq.calls.size());
+    decisions += static_cast<int64_t>(runner.model_out().size());
+    if (!m) continue;
+    std::vector<uint64_t>& list = failures[m->kind];
+    list.push_back(seed);
+    if (list.size() > 1 || reported >= report) continue;
+    ++reported;
+    Sequence small = Shrink(seq, *m);
+    Runner again;
+    if (EnvInt("ALLOCORE_DIFF_VERBOSE", 0) != 0) {
+      std::cout << "--- verbose replay of the shrunk sequence (seed " << seed << ")\n";
+      again.set_verbose(true);
+    }
+    std::optional<Mismatch> sm = again.Run(small, small.calls.size());
+    std::ostringstream os;
+    os << "\n=== seed " << seed << ": mismatch at call " << m->call + 1 << " [" << m->kind
+       << "]\n  " << m->detail << "\n";
+    if (sm) {
+      os << "--- shrunk to " << small.calls.size() << " calls, failing at call " << sm->call + 1
+         << ":\n  " << sm->detail << "\n"
+         << ScenarioYaml(small, small.calls.size(), "diff-seed-" + std::to_string(seed),
+                         &again.model_out(), again.errors());
+    }
+    if (!sm) {
+      os << "--- full sequence up to the failing call (config + steps):\n"
+         << ScenarioYaml(seq, m->call + 1, "diff-seed-" + std::to_string(seed), nullptr, 0);
+    }
+    std::cout << os.str() << std::flush;
+  }
+  std::cout << "differential: " << seeds << " seeds, " << decisions
+            << " model decisions compared\n";
+  for (const auto& [kind, list] : failures) {
+    std::ostringstream os;
+    for (size_t i = 0; i < list.size() && i < 12; ++i) os << list[i] << " ";
+    ADD_FAILURE() << list.size() << " seed(s) fail with [" << kind << "], e.g. seeds " << os.str();
+  }
+}
+
+}  // namespace
+}  // namespace allocore
