@@ -65,6 +65,7 @@ partitions:
             resources: {max: {memory: 500}, guaranteed: {memory: 100, vcore: 100m}}
             queues:
               - name: high
+                maxapplications: 2
                 properties: {priority.offset: "100"}
                 resources: {guaranteed: {memory: 60, vcore: 50m}}
               - name: low
@@ -160,7 +161,11 @@ partitions:
 SchedulerConfig LoadFixed(size_t index) {
   const FixedConfig& fixed = kFixedConfigs[index];
   adapters::ConfigLoadResult loaded = adapters::LoadConfigText(fixed.yaml, fixed.name);
-  if (!loaded.config) Fail(std::string("fixed config ") + fixed.name + " does not load");
+  if (!loaded.config) {
+    std::string problems;
+    for (const ConfigError& e : loaded.errors) problems += "\n  " + e.ToString(fixed.name);
+    Fail(std::string("fixed config ") + fixed.name + " does not load:" + problems);
+  }
   return *loaded.config;
 }
 

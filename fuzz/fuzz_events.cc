@@ -193,10 +193,11 @@ class Checker {
         bool rejected = false;
         for (const Decision& d : out) rejected |= d.type == DecisionType::kAppRejected;
         Expect(out.size() <= 1, "add_app reported more than one decision");
-        known_apps_.insert({call.app.partition, call.app.id});
         if (rejected) {
           Expect(before == Digest(), "a rejected application changed the state");
-        } else {
+        }
+        known_apps_.insert({call.app.partition, call.app.id});
+        if (!rejected) {
           Expect(!apps_.contains({call.app.partition, call.app.id}),
                  "a duplicate active application id was accepted");
           apps_[{call.app.partition, call.app.id}] = AppState::kNew;

@@ -120,7 +120,7 @@ class ScenarioDecoder {
     }
     std::set<std::string, std::less<>> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node& key = it->first;
+      const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
       if (!key.IsScalar()) {
         Error(key, internal::Cat(Prefix(what), "keys must be scalars"));
         continue;
@@ -270,7 +270,7 @@ class ScenarioDecoder {
     }
     std::set<std::string, std::less<>> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& key = it->first;
+      const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
       if (!key.IsScalar() || key.Scalar().empty()) {
         Error(key, internal::Cat(Prefix(what), "resource names must be non-empty strings"));
         continue;
@@ -294,7 +294,7 @@ class ScenarioDecoder {
     }
     std::set<std::string, std::less<>> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& key = it->first;
+      const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
       if (!key.IsScalar()) {
         Error(key, internal::Cat(Prefix(what), "keys must be scalars"));
         continue;
