@@ -186,7 +186,20 @@ absl::Status Kernel::Advance(int64_t millis, std::vector<Decision>* out) {
     return absl::OutOfRangeError("advance: the logical clock would overflow");
   }
   impl_->context.now += millis;
-  for (auto& p : impl_->partitions) p->FireTimers(out);
+  // Timers of all partitions fire in one global (due, start order) sequence.
+  for (;;) {
+    Partition* next = nullptr;
+    std::pair<int64_t, int64_t> best;
+    for (auto& p : impl_->partitions) {
+      auto timer = p->NextTimer();
+      if (timer && timer->first <= impl_->context.now && (next == nullptr || *timer < best)) {
+        next = p.get();
+        best = *timer;
+      }
+    }
+    if (next == nullptr) break;
+    next->FireNextTimer(out);
+  }
   return absl::OkStatus();
 }
 

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,7 @@ struct KernelContext {
   int64_t next_allocation_seq = 1;
   int64_t next_submission_seq = 1;
   int64_t next_ask_seq = 1;
+  int64_t next_timer_seq = 0;  // timers due together fire in start order, across partitions
 };
 
 enum class QueueState : uint8_t { kActive, kDraining, kStopped };
@@ -150,6 +152,7 @@ struct Ask {
   std::vector<uint32_t> allocations;  // live allocations, oldest first
   int32_t reservations = 0;
   bool alive = false;
+  bool removed = false;  // RemoveAsk'ed while allocations remain: releasable, not removable
   AskKey key() const { return {-int64_t{priority}, create_time, add_seq, 0}; }
 };
 
@@ -183,6 +186,7 @@ struct App {
   int64_t live_allocations = 0;
   TimerKind timer = TimerKind::kNone;
   int64_t timer_due = 0;
+  int64_t timer_seq = 0;
 };
 
 // The first 8 bytes of an id, big-endian, zero padded: comparing prefixes orders ids byte-wise
@@ -255,6 +259,9 @@ class Partition {
 
   // Fires every timer due at or before context->now, in due order.
   void FireTimers(std::vector<Decision>* out);
+  // (due, start order) of the next timer, for firing timers of all partitions in order.
+  std::optional<std::pair<int64_t, int64_t>> NextTimer() const;
+  void FireNextTimer(std::vector<Decision>* out);
   // One scheduling cycle (§6.2). Returns {allocations made, anything changed}.
   std::pair<int64_t, bool> Cycle(std::vector<Decision>* out);
   // Removes everything (partition dropped from the config): releases all allocations.
@@ -370,8 +377,9 @@ class Partition {
   absl::flat_hash_map<std::string_view, uint32_t> apps_by_id_;
   absl::flat_hash_map<std::string_view, uint32_t> nodes_by_id_;
   absl::btree_set<NodeKey> node_order_;
-  absl::btree_set<std::pair<int64_t, uint32_t>> timers_;  // (due, app)
-  std::vector<uint32_t> terminated_apps_;                 // completed, awaiting expiry
+  // (due, start order, app): timers due at the same time fire in the order they were started.
+  absl::btree_set<std::tuple<int64_t, int64_t, uint32_t>> timers_;
+  std::vector<uint32_t> terminated_apps_;  // completed, awaiting expiry
   Resource cluster_capacity_;
   // Upper bound, per type, of what any schedulable node without a reservation has available.
   // Exact right after a node scan that found no fit; raised whenever a node may have gained.

@@ -159,6 +159,15 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     d.app = context_->names.Intern(spec.id);
     d.reason = std::move(reason);
     out->push_back(std::move(d));
+    // Rejected applications are remembered until they expire, like completed ones.
+    uint32_t slot = TakeSlot(apps_, free_apps_);
+    App& rejected = apps_[slot];
+    rejected.id = d.app;
+    rejected.state = AppState::kRejected;
+    rejected.alive = true;
+    rejected.submission_seq = context_->next_submission_seq++;
+    terminated_apps_.push_back(slot);
+    SetTimer(slot, TimerKind::kExpire, context_->now + kTerminatedTimeoutMs);
     return absl::OkStatus();
   };
   if (spec.user.empty()) {
@@ -273,7 +282,7 @@ void Partition::DetachApp(uint32_t app) {
   a.in_queue = false;
   QueuePathChanged(a.queue);
   apps_by_id_.erase(a.id);
-  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, app});
+  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, a.timer_seq, app});
   a.timer = TimerKind::kNone;
 }
 
@@ -308,9 +317,9 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   uint32_t ask;
   auto existing = a.asks_by_id.find(spec.id);
   if (existing != a.asks_by_id.end()) {
-    // Same key again replaces the ask (a new creation time); live allocations stay.
+    // Same key again replaces the ask (a new creation time). Live allocations and reservations
+    // stay: YuniKorn keys both by the ask key, so they carry over to the new ask.
     ask = existing->second;
-    CancelReservationsOfAsk(ask);
     SetPending(ask, 0);
   } else {
     ask = TakeSlot(asks_, free_asks_);
@@ -321,6 +330,7 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
     apps_[app].asks.push_back(ask);
   }
   Ask& k = asks_[ask];
+  k.removed = false;
   k.resource = *resource;
   k.priority = spec.priority;
   k.create_time = context_->now;
@@ -379,9 +389,16 @@ absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_
     return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
   }
   uint32_t ask = it->second;
+  if (asks_[ask].removed) {
+    return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
+  }
   CancelReservationsOfAsk(ask);
   SetPending(ask, 0);
-  if (asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+  if (asks_[ask].allocations.empty()) {
+    RemoveAskSlot(ask);
+  } else {
+    asks_[ask].removed = true;
+  }
   AppChanged(app);
   CheckCompletion(app, out);
   return absl::OkStatus();
@@ -408,12 +425,10 @@ absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_v
                                    " has no live allocation", node_id.empty() ? "" : " on node ",
                                    node_id));
   }
+  // The ask stays (with no pending repeats) until it is removed or the app goes, as in
+  // YuniKorn: remove_ask on a fully served ask is not an error.
   ReleaseAllocationSlot(chosen, out);
-  if (!asks_[ask].alive && asks_[ask].allocations.empty()) free_asks_.push_back(ask);
-  if (asks_[ask].alive && asks_[ask].pending == 0 && asks_[ask].allocations.empty()) {
-    // Fully served and fully released: nothing refers to it any more.
-    RemoveAskSlot(ask);
-  }
+  if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
   CheckCompletion(app, out);
   return absl::OkStatus();
 }
@@ -451,10 +466,11 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>
 
 void Partition::SetTimer(uint32_t app, TimerKind kind, int64_t due) {
   App& a = apps_[app];
-  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, app});
+  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, a.timer_seq, app});
   a.timer = kind;
   a.timer_due = due;
-  if (kind != TimerKind::kNone) timers_.insert({due, app});
+  a.timer_seq = context_->next_timer_seq++;
+  if (kind != TimerKind::kNone) timers_.insert({due, a.timer_seq, app});
 }
 
 void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out) {
@@ -510,39 +526,48 @@ void Partition::CheckCompletion(uint32_t app, std::vector<Decision>* out) {
   }
 }
 
+std::optional<std::pair<int64_t, int64_t>> Partition::NextTimer() const {
+  if (timers_.empty()) return std::nullopt;
+  const auto& [due, start_order, app] = *timers_.begin();
+  return std::make_pair(due, start_order);
+}
+
 void Partition::FireTimers(std::vector<Decision>* out) {
-  while (!timers_.empty() && timers_.begin()->first <= context_->now) {
-    auto [due, app] = *timers_.begin();
-    TimerKind kind = apps_[app].timer;
-    SetTimer(app, TimerKind::kNone, 0);
-    int64_t saved_now = context_->now;
-    context_->now = due;  // follow-up timers count from when this one fired
-    switch (kind) {
-      case TimerKind::kStarting:
-        if (apps_[app].state == AppState::kStarting) Transition(app, AppState::kRunning, out);
-        break;
-      case TimerKind::kCompleting:
-        if (apps_[app].state == AppState::kCompleting) {
-          Transition(app, AppState::kCompleted, out);
-          DetachApp(app);
-          terminated_apps_.push_back(app);
-          SetTimer(app, TimerKind::kExpire, due + kTerminatedTimeoutMs);
-          RemoveDrainedQueues();
-        }
-        break;
-      case TimerKind::kExpire: {
-        AppState from = apps_[app].state;
-        apps_[app].state = AppState::kExpired;
-        EmitState(app, from, AppState::kExpired, out);
-        std::erase(terminated_apps_, app);
-        FreeApp(app);
-        break;
+  while (!timers_.empty() && std::get<0>(*timers_.begin()) <= context_->now) FireNextTimer(out);
+}
+
+void Partition::FireNextTimer(std::vector<Decision>* out) {
+  auto [due, start_order, app] = *timers_.begin();
+  (void)start_order;
+  TimerKind kind = apps_[app].timer;
+  SetTimer(app, TimerKind::kNone, 0);
+  int64_t saved_now = context_->now;
+  context_->now = due;  // follow-up timers count from when this one fired
+  switch (kind) {
+    case TimerKind::kStarting:
+      if (apps_[app].state == AppState::kStarting) Transition(app, AppState::kRunning, out);
+      break;
+    case TimerKind::kCompleting:
+      if (apps_[app].state == AppState::kCompleting) {
+        Transition(app, AppState::kCompleted, out);
+        DetachApp(app);
+        terminated_apps_.push_back(app);
+        SetTimer(app, TimerKind::kExpire, due + kTerminatedTimeoutMs);
+        RemoveDrainedQueues();
       }
-      case TimerKind::kNone:
-        break;
+      break;
+    case TimerKind::kExpire: {
+      AppState from = apps_[app].state;
+      apps_[app].state = AppState::kExpired;
+      EmitState(app, from, AppState::kExpired, out);
+      std::erase(terminated_apps_, app);
+      FreeApp(app);
+      break;
     }
-    context_->now = saved_now;
+    case TimerKind::kNone:
+      break;
   }
+  context_->now = saved_now;
 }
 
 void Partition::Shutdown(std::vector<Decision>* out) {
