@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "yaml-cpp/depthguard.h"
 #include "yaml-cpp/eventhandler.h"
 
 namespace allocore::adapters::internal {
@@ -253,13 +254,17 @@ class TextScanner {
         after_dash = false;
         continue;
       }
-      if (token_start) {
+      // In flow context brackets are always indicators; in block context only at a token start.
+      if (token_start || flow_depth_ > 0) {
         if (c == '[' || c == '{') {
           ++flow_depth_;
           CheckDepth(line, pos);
           ++pos;
+          token_start = true;
           continue;
         }
+      }
+      if (token_start) {
         if (c == '"' || c == '\'') {
           quote_ = c;
           quote_length_ = 0;
@@ -310,6 +315,7 @@ class TextScanner {
         if (flow_depth_ > 0 && IsFlowIndicator(d)) break;
         ++pos;
       }
+      if (pos == start) ++pos;  // always make progress
       CheckScalar(line, start, pos - start);
       token_start = false;
       after_dash = false;
@@ -580,6 +586,10 @@ std::optional<YamlTextIssue> YamlTree::Parse(std::string_view text, YamlTree* ou
     }
   } catch (const YamlTreeBuilder::StopParsing&) {
     // A second document starts: only the first is used.
+  } catch (const YAML::DeepRecursion& e) {
+    builder.issue() = YamlTextIssue{
+        e.mark.line + 1, e.mark.column + 1,
+        absl::StrCat("nesting depth exceeds the YAML parser's limit (", e.depth(), " levels)")};
   } catch (const YAML::Exception& e) {
     YamlTextIssue issue;
     if (e.mark.line >= 0) {

@@ -26,7 +26,9 @@ namespace allocore::adapters::internal {
 
 // Limits enforced on every YAML text before and while it is parsed (see adapters/README.md).
 inline constexpr size_t kMaxYamlBytes = size_t{64} << 20;        // 64 MiB
-inline constexpr int kMaxYamlDepth = 1000;                       // nested collections
+// Nested collections. yaml-cpp 0.7's own parser gives up at 500 levels with the message "bad
+// file"; refusing earlier gives a clear message (a queue level takes two YAML levels).
+inline constexpr int kMaxYamlDepth = 400;
 inline constexpr size_t kMaxYamlScalarBytes = size_t{64} << 10;  // 64 KiB per scalar
 inline constexpr int kMaxYamlAliases = 10000;                    // alias references
 inline constexpr uint64_t kMaxYamlAliasNodes = 1000000;          // nodes added by aliases

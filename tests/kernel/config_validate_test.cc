@@ -1,0 +1,567 @@
+// Tests of allocore::ValidateConfig on configs built in code (no YAML): the YuniKorn rules of
+// semantics §2.3/§2.4, allocore's apply-time rules (§2.6) and the Appendix A.2 limit rules.
+// The YAML corpus in tests/configs covers the same rules through the loader.
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocore/config.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace allocore {
+
+// Readable gtest output for errors.
+void PrintTo(const ConfigError& e, std::ostream* os) { *os << e.ToString("config"); }
+
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::Field;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::SizeIs;
+using ::testing::UnorderedElementsAre;
+
+QueueConfig Q(std::string name, std::vector<QueueConfig> children = {}) {
+  QueueConfig q;
+  q.name = std::move(name);
+  q.queues = std::move(children);
+  return q;
+}
+
+QueueConfig WithMax(QueueConfig q, QuantityMap max) {
+  q.resources.max = std::move(max);
+  return q;
+}
+
+QueueConfig WithGuaranteed(QueueConfig q, QuantityMap guaranteed) {
+  q.resources.guaranteed = std::move(guaranteed);
+  return q;
+}
+
+QueueConfig WithMaxApps(QueueConfig q, uint64_t max) {
+  q.max_applications = max;
+  return q;
+}
+
+SchedulerConfig OnePartition(std::vector<QueueConfig> top) {
+  SchedulerConfig config;
+  PartitionConfig& p = config.partitions.emplace_back();
+  p.name = "default";
+  p.queues = std::move(top);
+  return config;
+}
+
+std::vector<ConfigError> Errors(SchedulerConfig& config) {
+  std::vector<ConfigError> out;
+  for (ConfigError& e : ValidateConfig(config)) {
+    if (!e.warning) out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<ConfigError> Errors(SchedulerConfig&& config) { return Errors(config); }
+
+auto Message(const std::string& substring) {
+  return Field(&ConfigError::message, HasSubstr(substring));
+}
+
+// ---- §2.3 root insertion -------------------------------------------------------------------
+
+TEST(ConfigValidateTest, InsertsRootAboveSeveralTopLevelQueues) {
+  SchedulerConfig config = OnePartition({Q("a"), Q("root")});
+  EXPECT_THAT(Errors(config), IsEmpty());
+  ASSERT_THAT(config.partitions[0].queues, SizeIs(1));
+  const QueueConfig& root = config.partitions[0].queues[0];
+  EXPECT_EQ(root.name, "root");
+  EXPECT_TRUE(root.parent);
+  ASSERT_THAT(root.queues, SizeIs(2));
+  EXPECT_EQ(root.queues[0].name, "a");
+  EXPECT_EQ(root.queues[1].name, "root");
+}
+
+TEST(ConfigValidateTest, InsertsRootAboveASingleNonRootQueue) {
+  SchedulerConfig config = OnePartition({Q("a", {Q("b")})});
+  EXPECT_THAT(Errors(config), IsEmpty());
+  const QueueConfig& root = config.partitions[0].queues[0];
+  EXPECT_EQ(root.name, "root");
+  ASSERT_THAT(root.queues, SizeIs(1));
+  EXPECT_EQ(root.queues[0].name, "a");
+}
+
+TEST(ConfigValidateTest, InsertsRootIntoAnEmptyQueueList) {
+  SchedulerConfig config = OnePartition({});
+  EXPECT_THAT(Errors(config), IsEmpty());
+  ASSERT_THAT(config.partitions[0].queues, SizeIs(1));
+  EXPECT_EQ(config.partitions[0].queues[0].name, "root");
+  EXPECT_THAT(config.partitions[0].queues[0].queues, IsEmpty());
+}
+
+TEST(ConfigValidateTest, KeepsASingleRootAndForcesItToBeAParent) {
+  SchedulerConfig config = OnePartition({Q("root")});
+  config.partitions[0].queues[0].submit_acl = "*";
+  EXPECT_THAT(Errors(config), IsEmpty());
+  ASSERT_THAT(config.partitions[0].queues, SizeIs(1));
+  EXPECT_TRUE(config.partitions[0].queues[0].parent);
+  EXPECT_EQ(config.partitions[0].queues[0].submit_acl, "*");
+}
+
+TEST(ConfigValidateTest, SingleTopQueueNamedRootInOtherCaseIsAnError) {
+  for (const char* name : {"Root", "ROOT", "rOOt"}) {
+    SchedulerConfig config = OnePartition({Q(name, {Q("a")})});
+    config.partitions[0].queues[0].field_locations = {{"name", {3, 9}}};
+    EXPECT_THAT(Errors(config),
+                ElementsAre(AllOf(Message("must be named exactly 'root'"),
+                                  Field(&ConfigError::queue_path, "root"),
+                                  Field(&ConfigError::field, "name"),
+                                  Field(&ConfigError::location, Field(&SourceLocation::line, 3)))))
+        << name;
+  }
+}
+
+TEST(ConfigValidateTest, RootMayNotCarryResourcesEvenEmpty) {
+  SchedulerConfig config = OnePartition({WithGuaranteed(Q("root"), {})});
+  EXPECT_THAT(Errors(config),
+              ElementsAre(AllOf(Message("root queue must not have resource limits set"),
+                                Field(&ConfigError::field, "resources.guaranteed"))));
+  EXPECT_THAT(Errors(OnePartition({WithMax(Q("root"), {{"memory", 1}})})),
+              ElementsAre(Message("root queue must not have resource limits set")));
+  // Everything else is allowed on the root.
+  QueueConfig root = WithMaxApps(Q("root", {Q("a")}), 5);
+  root.properties = {{"priority.policy", "fence"}};
+  root.child_template.emplace().max_applications = 3;
+  root.limits.push_back({.users = {"*"}, .max_applications = 2});
+  root.queues[0].max_applications = 5;
+  EXPECT_THAT(Errors(OnePartition({root})), IsEmpty());
+}
+
+// ---- §2.4.1-2 partitions -------------------------------------------------------------------
+
+TEST(ConfigValidateTest, NormalisesPartitionNames) {
+  SchedulerConfig config;
+  for (const char* name : {"", "Gpu"}) {
+    PartitionConfig& p = config.partitions.emplace_back();
+    p.name = name;
+  }
+  EXPECT_THAT(Errors(config), IsEmpty());
+  EXPECT_EQ(config.partitions[0].name, "default");
+  EXPECT_EQ(config.partitions[1].name, "Gpu");
+
+  SchedulerConfig upper;
+  upper.partitions.emplace_back().name = "DEFAULT";
+  EXPECT_THAT(Errors(upper), IsEmpty());
+  EXPECT_EQ(upper.partitions[0].name, "default");
+}
+
+TEST(ConfigValidateTest, DuplicatePartitionNamesAreComparedCaseInsensitively) {
+  SchedulerConfig config;
+  for (const char* name : {"default", "", "gpu", "GPU", "cpu"}) {
+    PartitionConfig& p = config.partitions.emplace_back();
+    p.name = name;
+    p.location = {static_cast<int>(config.partitions.size()) * 10, 3};
+  }
+  EXPECT_THAT(Errors(config),
+              ElementsAre(AllOf(Message("duplicate partition name found with name 'default'"),
+                                Message("first defined at line 10"),
+                                Field(&ConfigError::partition, "default")),
+                          AllOf(Message("duplicate partition name found with name 'GPU'"),
+                                Field(&ConfigError::location, Field(&SourceLocation::line, 40)))));
+}
+
+TEST(ConfigValidateTest, QueuesMustBePresent) {
+  SchedulerConfig config = OnePartition({Q("a")});
+  config.partitions[0].queues_present = false;
+  config.partitions[0].queues.clear();
+  EXPECT_THAT(Errors(config), ElementsAre(Message("queue config is not set")));
+  EXPECT_THAT(config.partitions[0].queues, IsEmpty());  // no root inserted
+}
+
+// ---- §2.4.4 ACLs and names -------------------------------------------------------------------
+
+TEST(ConfigValidateTest, AclsAcceptedByValidatorAndParser) {
+  for (const char* acl :
+       {"", "*", "alice", "alice,bob devs,ops", " devs", "alice ", "alice\tdevs", "alice,* devs"}) {
+    QueueConfig a = Q("a");
+    a.submit_acl = acl;
+    a.admin_acl = acl;
+    EXPECT_THAT(Errors(OnePartition({a})), IsEmpty()) << "'" << acl << "'";
+  }
+}
+
+TEST(ConfigValidateTest, AclWithMoreThanTwoWhitespaceSeparatedParts) {
+  QueueConfig a = Q("a");
+  a.submit_acl = "alice bob carol";
+  a.field_locations = {{"submitacl", {7, 9}}};
+  EXPECT_THAT(Errors(OnePartition({a})),
+              ElementsAre(AllOf(Message("multiple spaces found in ACL: 'alice bob carol'"),
+                                Field(&ConfigError::field, "submitacl"),
+                                Field(&ConfigError::queue_path, "root.a"),
+                                Field(&ConfigError::location, Field(&SourceLocation::line, 7)))));
+}
+
+TEST(ConfigValidateTest, AclsOnlyTheSingleSpaceParserRejects) {
+  for (const char* acl : {"alice  devs", "alice devs ", " * ", "  "}) {
+    QueueConfig a = Q("a");
+    a.admin_acl = acl;
+    EXPECT_THAT(Errors(OnePartition({a})),
+                ElementsAre(AllOf(Message("has 3 parts when split on single spaces"),
+                                  Field(&ConfigError::field, "adminacl"))))
+        << "'" << acl << "'";
+  }
+}
+
+TEST(ConfigValidateTest, ChildNames) {
+  std::string longest(64, 'x');
+  EXPECT_THAT(Errors(OnePartition({Q(longest), Q("A_b-9", {Q("same")}), Q("c", {Q("same")})})),
+              IsEmpty());
+  EXPECT_THAT(Errors(OnePartition({Q(longest + "x"), Q("a.b"), Q("")})),
+              ElementsAre(Message("invalid child name"), Message("invalid child name 'a.b'"),
+                          Message("invalid child name ''")));
+  // Root's own name is not checked against the pattern (it is checked to be "root").
+}
+
+TEST(ConfigValidateTest, SiblingNamesAreUniqueCaseInsensitively) {
+  SchedulerConfig config = OnePartition({Q("a", {Q("x"), Q("X")}), Q("A")});
+  EXPECT_THAT(
+      Errors(config),
+      UnorderedElementsAre(AllOf(Message("duplicate child name found with name 'X', level 2"),
+                                 Field(&ConfigError::queue_path, "root.a.x")),
+                           AllOf(Message("duplicate child name found with name 'A', level 1"),
+                                 Field(&ConfigError::queue_path, "root.a"))));
+}
+
+// ---- §2.4.5 resources ----------------------------------------------------------------------
+
+TEST(ConfigValidateTest, GuaranteedMustFitOwnMax) {
+  EXPECT_THAT(Errors(OnePartition({WithMax(WithGuaranteed(Q("a"), {{"memory", 100}, {"gpu", 5}}),
+                                           {{"memory", 100}})})),
+              IsEmpty());  // gpu has no max: not compared
+  EXPECT_THAT(
+      Errors(OnePartition({WithMax(WithGuaranteed(Q("a"), {{"memory", 101}, {"vcore", 2000}}),
+                                   {{"memory", 100}})})),
+      ElementsAre(AllOf(Message("guaranteed resource {memory: 101, vcore: 2000m} is larger than "
+                                "maximum resource {memory: 100}"),
+                        Field(&ConfigError::field, "resources.guaranteed"))));
+}
+
+TEST(ConfigValidateTest, MaxMustFitEveryAncestorsMax) {
+  auto tree = [](int64_t leaf_memory) {
+    return OnePartition({WithMax(
+        Q("a", {WithMax(Q("b", {WithMax(Q("c"), {{"memory", leaf_memory}, {"vcore", 10}})}),
+                        {{"vcore", 20}})}),
+        {{"memory", 500}})});
+  };
+  EXPECT_THAT(Errors(tree(500)), IsEmpty());
+  EXPECT_THAT(Errors(tree(501)),
+              ElementsAre(AllOf(Message("max resource of parent {memory: 500, vcore: 20m} is "
+                                        "smaller than maximum resource {memory: 501, vcore: 10m}"),
+                                Field(&ConfigError::queue_path, "root.a.b.c"),
+                                Field(&ConfigError::field, "resources.max"))));
+}
+
+TEST(ConfigValidateTest, ParentGuaranteedUsesTheRelaxedV140Rule) {
+  auto config = [](int64_t child_memory) {
+    return OnePartition(
+        {WithGuaranteed(Q("a", {WithGuaranteed(Q("b"), {{"memory", child_memory}, {"gpu", 1}}),
+                                Q("c", {WithGuaranteed(Q("d"), {{"memory", 50}, {"vcore", 1}})})}),
+                        {{"memory", 100}})});
+  };
+  // gpu and vcore are guaranteed by children only: v1.2.0 rejected that, v1.4.0 does not.
+  EXPECT_THAT(Errors(config(50)), IsEmpty());
+  EXPECT_THAT(Errors(config(51)),
+              ElementsAre(AllOf(Message("guaranteed resource of parent {memory: 100} is smaller "
+                                        "than sum of guaranteed resources {gpu: 1, memory: 101, "
+                                        "vcore: 1m} of the children"),
+                                Field(&ConfigError::queue_path, "root.a"))));
+}
+
+TEST(ConfigValidateTest, ChildrenGuaranteedMustFitTheEffectiveMax) {
+  auto config = [](int64_t second) {
+    return OnePartition({WithMax(Q("a", {Q("p", {WithGuaranteed(Q("b"), {{"memory", 60}}),
+                                                 WithGuaranteed(Q("c"), {{"memory", second}})})}),
+                                 {{"memory", 100}})});
+  };
+  EXPECT_THAT(Errors(config(40)), IsEmpty());
+  // root.a.p has no max of its own: its effective max is root.a's.
+  EXPECT_THAT(Errors(config(41)),
+              ElementsAre(AllOf(Message("max resource {memory: 100} is smaller than sum of "
+                                        "guaranteed resources {memory: 101} of the children"),
+                                Field(&ConfigError::queue_path, "root.a.p")),
+                          AllOf(Message("max resource {memory: 100} is smaller than sum of "
+                                        "guaranteed resources {memory: 101} of the children"),
+                                Field(&ConfigError::queue_path, "root.a"))));
+}
+
+TEST(ConfigValidateTest, NegativeQuantitiesAreRefused) {
+  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), {{"memory", -1}})})),
+              ElementsAre(Message("resources.max.memory is -1: resource quantities must be >= 0")));
+}
+
+TEST(ConfigValidateTest, AtMostEightResourceTypes) {
+  QuantityMap eight;
+  for (int i = 0; i < 8; ++i) eight.emplace_back("r" + std::to_string(i), 1);
+  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), eight)})), IsEmpty());
+  SchedulerConfig nine = OnePartition({WithMax(Q("a"), eight), WithMax(Q("b"), {{"r8", 1}})});
+  EXPECT_THAT(Errors(nine), ElementsAre(AllOf(Message("resource type 'r8' is resource type "
+                                                      "number 9"),
+                                              Field(&ConfigError::queue_path, "root.b"))));
+}
+
+// ---- §2.4.11 maxapplications ---------------------------------------------------------------
+
+TEST(ConfigValidateTest, ChildMaxApplicationsWithinParent) {
+  EXPECT_THAT(Errors(OnePartition({WithMaxApps(Q("a", {WithMaxApps(Q("b"), 10)}), 10),
+                                   Q("c", {WithMaxApps(Q("d"), 99)})})),
+              IsEmpty());
+  QueueConfig more = WithMaxApps(Q("more"), 11);
+  more.field_locations = {{"maxapplications", {12, 13}}};
+  QueueConfig unlimited = Q("unlimited");
+  unlimited.location = {14, 11};
+  EXPECT_THAT(
+      Errors(OnePartition({WithMaxApps(Q("a", {more, unlimited}), 10)})),
+      ElementsAre(
+          AllOf(Message("maxapplications 11 exceeds the parent's 10"),
+                Field(&ConfigError::location, Field(&SourceLocation::line, 12)),
+                Field(&ConfigError::field, "maxapplications")),
+          AllOf(Message("maxapplications is unlimited (0) but the parent root.a allows at most 10"),
+                Field(&ConfigError::location, Field(&SourceLocation::line, 14)))));
+}
+
+// ---- §2.4.6 placement rules ------------------------------------------------------------------
+
+PlacementRuleConfig Rule(std::string name, std::string value = "") {
+  PlacementRuleConfig r;
+  r.name = std::move(name);
+  r.value = std::move(value);
+  return r;
+}
+
+SchedulerConfig WithRules(std::vector<PlacementRuleConfig> rules) {
+  SchedulerConfig config = OnePartition({Q("a")});
+  config.partitions[0].placement_rules = std::move(rules);
+  return config;
+}
+
+TEST(ConfigValidateTest, KnownRulesWithTheirValues) {
+  PlacementRuleConfig with_parent = Rule("FIXED", "users");
+  with_parent.parent.push_back(Rule("tag", "namespace"));
+  EXPECT_THAT(Errors(WithRules({Rule("Provided"), Rule("user"), Rule("tag", "namespace"),
+                                Rule("fixed", "root.a"), with_parent, Rule("recovery")})),
+              IsEmpty());
+}
+
+TEST(ConfigValidateTest, RuleNamesValuesAndParents) {
+  PlacementRuleConfig qualified = Rule("fixed", "rootx");
+  qualified.parent.push_back(Rule("user"));
+  PlacementRuleConfig bad_parent = Rule("user");
+  bad_parent.parent.push_back(Rule("tag"));
+  EXPECT_THAT(Errors(WithRules({Rule("1st"), Rule("namespace"), Rule("tag"), Rule("fixed"),
+                                qualified, bad_parent})),
+              ElementsAre(Message("invalid placement rule name '1st'"),
+                          Message("unknown placement rule 'namespace'"),
+                          Message("placement rule 'tag' requires a `value`"),
+                          Message("placement rule 'fixed' requires a `value`"),
+                          Message("with the fully qualified value 'rootx' cannot have a parent"),
+                          Message("parent placement rule 'tag' requires a `value`")));
+}
+
+TEST(ConfigValidateTest, FilterTypes) {
+  for (const char* type : {"", "allow", "deny", "Deny", "ALLOW"}) {
+    PlacementRuleConfig r = Rule("user");
+    r.filter.type = type;
+    EXPECT_THAT(Errors(WithRules({r})), IsEmpty()) << type;
+  }
+  PlacementRuleConfig r = Rule("user");
+  r.filter.type = "permit";
+  EXPECT_THAT(Errors(WithRules({r})),
+              ElementsAre(AllOf(Message("invalid filter type 'permit'"),
+                                Field(&ConfigError::field, "filter.type"))));
+}
+
+std::vector<ConfigError> FilterUserErrors(const std::string& user) {
+  PlacementRuleConfig r = Rule("user");
+  r.filter.users = {user};
+  r.filter.groups = {user};
+  return Errors(WithRules({r}));
+}
+
+TEST(ConfigValidateTest, SingleFilterEntriesAreNamesOrRe2Expressions) {
+  for (const char* ok :
+       {"alice", "^dev.*$", "a|b", "(?i)bob", "(?i:bob)", "(?P<n>x)+", "x*?", "[[:alpha:]]+",
+        "[^a-z\\d]", "\\d{2,3}", "a{,3}", "^$", "\\Q*\\E", "\\x41\\x{263a}", "\\pL+\\p{Greek}",
+        "[]a]", "x{1000}", "(a)(b)|c*", "^\\.ok$"}) {
+    EXPECT_THAT(FilterUserErrors(ok), IsEmpty()) << ok;
+  }
+  for (const char* bad : {"a(b",   "a)",    "*a",     "a**",     "a+*",         "[z-a]",  "(?=x)",
+                          "(?!x)", "\\1",   "a{2,1}", "x{1001}", "[[:bogus:]]", "x\\",    "(?P<>x)",
+                          "[a",    "(?z)x", "a b",    "\\q+",    "(|+)",        "a{2}{3}"}) {
+    EXPECT_THAT(FilterUserErrors(bad), SizeIs(2)) << bad;  // the user and the group entry
+  }
+  // A valid user name that is not a valid group name, and lists of two or more entries, which
+  // are not validated.
+  PlacementRuleConfig r = Rule("user");
+  r.filter.users = {"bob@example.com$"};
+  r.filter.groups = {"not valid", "(("};
+  EXPECT_THAT(Errors(WithRules({r})), IsEmpty());
+}
+
+// ---- §2.4.8 and A.2 limits -----------------------------------------------------------------
+
+LimitConfig Limit(std::vector<std::string> users, std::vector<std::string> groups,
+                  uint64_t max_apps, std::optional<QuantityMap> max = std::nullopt) {
+  LimitConfig l;
+  l.users = std::move(users);
+  l.groups = std::move(groups);
+  l.max_applications = max_apps;
+  l.max_resources = std::move(max);
+  return l;
+}
+
+std::vector<ConfigError> LimitErrors(std::vector<LimitConfig> limits, uint64_t queue_max_apps = 0,
+                                     std::optional<QuantityMap> queue_max = std::nullopt) {
+  QueueConfig a = WithMaxApps(Q("a"), queue_max_apps);
+  a.resources.max = std::move(queue_max);
+  a.limits = std::move(limits);
+  return Errors(OnePartition({a}));
+}
+
+TEST(ConfigValidateTest, LimitEntries) {
+  EXPECT_THAT(LimitErrors({Limit({"sue", "bob.smith@corp$"}, {"dev_ops-1"}, 1),
+                           Limit({}, {"*"}, 0, QuantityMap{{"memory", 0}, {"vcore", 1}})}),
+              IsEmpty());
+  EXPECT_THAT(LimitErrors({Limit({}, {}, 1), Limit({"1bob"}, {"dev.ops"}, 1), Limit({"sue"}, {}, 0),
+                           Limit({"ann"}, {}, 0, QuantityMap{{"x", 0}})}),
+              ElementsAre(Message("empty user and group lists defined in limit #1"),
+                          Message("invalid user name '1bob' in limit #2"),
+                          Message("invalid group name 'dev.ops' in limit #2"),
+                          Message("invalid resource combination for limit #3"),
+                          Message("invalid resource combination for limit #4")));
+}
+
+TEST(ConfigValidateTest, LimitListRulesOfAppendixA2) {
+  // Named before the wildcard, distinct names: fine.
+  EXPECT_THAT(LimitErrors({Limit({"sue"}, {"dev"}, 1), Limit({"*"}, {"*"}, 1)}), IsEmpty());
+  EXPECT_THAT(
+      LimitErrors({Limit({"sue", "*"}, {}, 1), Limit({"sue"}, {}, 1), Limit({}, {"*", "ops"}, 1)}),
+      ElementsAre(Message("user 'sue' in limit #2 follows the wildcard user '*'"),
+                  Message("user 'sue' appears more than once"),
+                  Message("group 'ops' in limit #3 follows the wildcard group '*'")));
+}
+
+TEST(ConfigValidateTest, LimitsAgainstTheQueue) {
+  EXPECT_THAT(LimitErrors({Limit({"sue"}, {}, 10, QuantityMap{{"memory", 100}, {"gpu", 9}})}, 10,
+                          QuantityMap{{"memory", 100}}),
+              IsEmpty());
+  EXPECT_THAT(LimitErrors({Limit({"sue"}, {}, 11, QuantityMap{{"memory", 101}})}, 10,
+                          QuantityMap{{"memory", 100}}),
+              ElementsAre(Message("maxresources {memory: 101} of limit #1 exceed the queue's max "
+                                  "resources {memory: 100}"),
+                          Message("maxapplications 11 of limit #1 exceeds the queue's "
+                                  "maxapplications 10")));
+  EXPECT_THAT(LimitErrors({Limit({"sue"}, {}, 1, QuantityMap{{"memory", 0}})}),
+              ElementsAre(Message("must be strictly positive")));
+}
+
+TEST(ConfigValidateTest, PartitionLimitsUseTheSameRules) {
+  SchedulerConfig config = OnePartition({Q("a")});
+  config.partitions[0].limits = {Limit({"sue"}, {}, 0)};
+  EXPECT_THAT(Errors(config),
+              ElementsAre(AllOf(Message("invalid resource combination for limit #1"),
+                                Field(&ConfigError::queue_path, ""))));
+}
+
+// ---- §2.4.9-10 node sorting, state dump; templates -----------------------------------------
+
+TEST(ConfigValidateTest, NodeSortPolicy) {
+  for (const char* type : {"", "fair", "binpacking"}) {
+    SchedulerConfig config = OnePartition({Q("a")});
+    config.partitions[0].node_sort_policy.type = type;
+    config.partitions[0].node_sort_policy.resource_weights = {{"vcore", 0}, {"memory", 4}};
+    EXPECT_THAT(Errors(config), IsEmpty()) << type;
+  }
+  SchedulerConfig config = OnePartition({Q("a")});
+  config.partitions[0].node_sort_policy.type = "BinPacking";
+  config.partitions[0].node_sort_policy.resource_weights = {{"vcore", -1}};
+  EXPECT_THAT(Errors(config), ElementsAre(Message("undefined policy: 'BinPacking'"),
+                                          Message("resource weight for 'vcore' is -1")));
+}
+
+TEST(ConfigValidateTest, WarningsDoNotInvalidate) {
+  SchedulerConfig config = OnePartition({Q("leaf")});
+  config.partitions[0].state_dump_file_path = "/tmp/dump";
+  config.partitions[0].queues[0].child_template.emplace();
+  std::vector<ConfigError> all = ValidateConfig(config);
+  EXPECT_THAT(all,
+              UnorderedElementsAre(AllOf(Message("statedumpfilepath is deprecated"),
+                                         Field(&ConfigError::warning, true)),
+                                   AllOf(Message("childtemplate on a leaf queue has no effect"),
+                                         Field(&ConfigError::warning, true))));
+}
+
+TEST(ConfigValidateTest, ChildTemplateGuaranteedWithinTemplateMax) {
+  QueueConfig a = Q("a");
+  a.parent = true;
+  ChildTemplateConfig& t = a.child_template.emplace();
+  t.max_applications = 7;
+  t.resources.guaranteed = QuantityMap{{"memory", 10}};
+  t.resources.max = QuantityMap{{"memory", 10}};
+  EXPECT_THAT(Errors(OnePartition({a})), IsEmpty());
+  a.child_template->resources.guaranteed = QuantityMap{{"memory", 11}};
+  EXPECT_THAT(Errors(OnePartition({a})),
+              ElementsAre(Message("childtemplate guaranteed resource {memory: 11} is larger than "
+                                  "the childtemplate maximum resource {memory: 10}")));
+}
+
+// ---- Reporting -------------------------------------------------------------------------------
+
+TEST(ConfigValidateTest, ReportsEveryErrorInDocumentOrder) {
+  QueueConfig a = WithMaxApps(Q("a", {WithMaxApps(Q("b"), 20)}), 10);
+  a.location = {5, 7};
+  a.submit_acl = "x y z";
+  a.field_locations = {{"submitacl", {9, 9}}};
+  a.queues[0].location = {12, 11};
+  QueueConfig bad = Q("b.c");
+  bad.location = {3, 7};
+  SchedulerConfig config = OnePartition({a, bad});
+  config.partitions[0].location = {1, 3};
+  config.partitions[0].node_sort_policy.type = "x";
+  std::vector<ConfigError> errors = Errors(config);
+  ASSERT_THAT(errors, SizeIs(4));
+  EXPECT_THAT(errors[0], Message("undefined policy"));  // partition location, line 1
+  EXPECT_THAT(errors[1], Message("invalid child name 'b.c'"));
+  EXPECT_THAT(errors[2], Message("multiple spaces found in ACL"));
+  EXPECT_THAT(errors[3], Message("maxapplications 20 exceeds the parent's 10"));
+  EXPECT_EQ(errors[3].ToString("q.yaml"),
+            "q.yaml:12:11: partition default, queue root.a.b: maxapplications 20 exceeds the "
+            "parent's 10 (root.a): a child may allow at most as many running applications as "
+            "its parent");
+}
+
+TEST(ConfigValidateTest, ValidatingTwiceChangesNothing) {
+  SchedulerConfig config = OnePartition({Q("a"), Q("b")});
+  config.partitions[0].name = "";
+  ASSERT_THAT(Errors(config), IsEmpty());
+  SchedulerConfig again = config;
+  ASSERT_THAT(Errors(again), IsEmpty());
+  EXPECT_EQ(again.partitions[0].name, "default");
+  ASSERT_THAT(again.partitions[0].queues, SizeIs(1));
+  EXPECT_THAT(again.partitions[0].queues[0].queues, SizeIs(2));
+}
+
+TEST(ConfigValidateTest, TheDefaultConfigIsValid) {
+  SchedulerConfig config = DefaultSchedulerConfig();
+  EXPECT_THAT(ValidateConfig(config), IsEmpty());
+}
+
+TEST(ConfigValidateTest, HierarchiesDeeperThanTheLimitAreRefused) {
+  QueueConfig chain = Q("leaf");
+  for (int i = 0; i < 1005; ++i) chain = Q("q", {std::move(chain)});
+  EXPECT_THAT(Errors(OnePartition({std::move(chain)})),
+              ElementsAre(Message("the queue hierarchy is deeper than 1000 levels")));
+}
+
+}  // namespace
+}  // namespace allocore
