@@ -30,12 +30,13 @@ using adapters::RecordType;
 using Clock = std::chrono::steady_clock;
 
 constexpr char kUsage[] =
-    "usage: allocore run [SCENARIO.yaml] [--check] [--format jsonl|table] [--quiet] [--stats]\n"
+    "usage: allocore run [SCENARIO.yaml|-] [--check] [--format jsonl|table] [--quiet] [--stats]\n"
     "                    [--explain]\n"
     "\n"
     "Replays a scenario (shared/docs/scenario-format.md) through the allocation kernel and\n"
     "prints every decision. Without SCENARIO it runs the built-in priority-tree walk-through\n"
-    "(seeds/000_1ea72efb359d03ff.txt) and prints it as a table.\n"
+    "(seeds/000_1ea72efb359d03ff.txt) and prints it as a table; `-` reads the scenario from\n"
+    "stdin (config_file: paths are then relative to the working directory).\n"
     "\n"
     "  --check           compare the run with the scenario's expect: block; on a mismatch print\n"
     "                    a diff on stderr and exit 1\n"
@@ -128,6 +129,14 @@ class RunSink : public adapters::RunObserver {
   int64_t counts_[5] = {};
   int64_t output_nanos_ = 0;
 };
+
+std::string ReadStdin() {
+  std::string text;
+  char buffer[1 << 16];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), stdin)) > 0) text.append(buffer, n);
+  return text;
+}
 
 // Returns 0 and fills `options`, or the exit code to return (usage printed).
 int ParseArgs(int argc, char** argv, Options* options) {
@@ -233,7 +242,7 @@ void AppendStats(const Options& options, const adapters::Scenario& scenario,
   if (run.steps_run > 0 || run.slowest_step_nanos > 0) {
     *out += "  slowest step " + std::to_string(run.slowest_step) + " (";
     *out += run.slowest_step == 0
-                ? std::string("node registration")
+                ? std::string("kernel creation and nodes")
                 : std::string(adapters::StepKindName(
                       scenario.steps[static_cast<size_t>(run.slowest_step - 1)].kind()));
     *out += "): " + FormatDuration(run.slowest_step_nanos) + " in the kernel\n";
@@ -267,8 +276,14 @@ int RunCommand(int argc, char** argv) {
 
   // --- load --------------------------------------------------------------------------------
   const bool builtin = options.scenario.empty();
-  absl::StatusOr<adapters::Scenario> scenario =
-      builtin ? adapters::LoadDefaultScenario() : adapters::LoadScenarioFile(options.scenario);
+  absl::StatusOr<adapters::Scenario> scenario;
+  if (builtin) {
+    scenario = adapters::LoadDefaultScenario();
+  } else if (options.scenario == "-") {
+    scenario = adapters::LoadScenarioText(ReadStdin(), "<stdin>");
+  } else {
+    scenario = adapters::LoadScenarioFile(options.scenario);
+  }
   const int64_t parse_nanos = NanosSince(start);
   if (!scenario.ok()) {
     // One problem per line, each starting with "file:line:col: ".
