@@ -16,6 +16,7 @@
 //   ALLOCORE_DIFF_VERBOSE=1     replay each reported (shrunk) sequence step by step
 //   ALLOCORE_DIFF_UNIQUE_ASKS=1 never re-use an ask id (no ask replacement)
 //   ALLOCORE_DIFF_KEEP_TYPES=1  node capacity updates never drop a resource type
+//   ALLOCORE_DIFF_NO_EXPIRY=1   no 3-day clock advances
 
 #include <algorithm>
 #include <cstdint>
@@ -353,6 +354,7 @@ QueueConfig RandomQueue(Rng& rng, int depth, const std::optional<QuantityMap>& p
   } else {
     int n = name_counter++;
     q.name = kNames[static_cast<size_t>(n % 8)] + std::to_string(n / 8);
+    if (rng.Chance(8)) q.name[0] = static_cast<char>(q.name[0] - 'a' + 'A');  // names lower-case
   }
   // Properties.
   if (!root || rng.Chance(30)) {
@@ -486,6 +488,8 @@ Sequence Generate(uint64_t seed, int calls) {
   static const bool unique_asks = EnvInt("ALLOCORE_DIFF_UNIQUE_ASKS", 0) != 0;
   // ALLOCORE_DIFF_KEEP_TYPES=1: node capacity updates never drop a resource type.
   static const bool keep_types = EnvInt("ALLOCORE_DIFF_KEEP_TYPES", 0) != 0;
+  // ALLOCORE_DIFF_NO_EXPIRY=1: no 3-day clock advances (no Expired states).
+  static const bool no_expiry = EnvInt("ALLOCORE_DIFF_NO_EXPIRY", 0) != 0;
   Rng rng(seed);
   name_counter = 0;
   Sequence seq;
@@ -597,6 +601,7 @@ Sequence Generate(uint64_t seed, int calls) {
       c.ask.resources = {{"memory", rng.Range(1, 80)}, {"vcore", rng.Range(1, 8)}};
       if (rng.Chance(8)) c.ask.resources.emplace_back("gpu", rng.Range(1, 2));
       if (rng.Chance(8)) c.ask.resources.erase(c.ask.resources.begin());  // vcore only
+      if (rng.Chance(3)) c.ask.resources.emplace_back(rng.Chance(50) ? "gpu" : "memory", 0);
       c.ask.priority = static_cast<int32_t>(rng.Range(-3, 6));
       if (rng.Chance(2)) c.ask.priority = std::numeric_limits<int32_t>::max();
       if (rng.Chance(2)) c.ask.priority = std::numeric_limits<int32_t>::min();
@@ -615,7 +620,7 @@ Sequence Generate(uint64_t seed, int calls) {
       c.kind = CallKind::kAdvance;
       static const std::vector<int64_t> kSeconds = {0, 1, 2, 3, 29, 30, 31, 299, 300, 301};
       c.value = rng.Chance(70) ? rng.Pick(kSeconds) : rng.Range(0, 400);
-      if (rng.Chance(3)) c.value = 3 * 24 * 3600 + rng.Range(-2, 2);  // around the expiry
+      if (rng.Chance(3) && !no_expiry) c.value = 3 * 24 * 3600 + rng.Range(-2, 2);  // expiry
     } else {
       c.kind = CallKind::kSchedule;
       static const std::vector<int64_t> kMax = {0, 0, 0, 1, 1, 2, 5};

@@ -1367,10 +1367,13 @@ void ReferenceModel::Impl::SetState(PartitionR& p, int app_index, AppState to,
   bool was_running = from == AppState::kStarting || from == AppState::kRunning;
   bool is_running = to == AppState::kStarting || to == AppState::kRunning;
   if (was_running && !is_running) DecRunning(p, app.queue);
-  if (!was_running && is_running) IncRunning(p, app.queue);
+  if (!was_running && is_running) {
+    // YuniKorn's incRunningApps: +1 and forget the allocating-accepted mark, every level.
+    IncRunning(p, app.queue);
+    ForgetAllocatingAccepted(p, app_index);
+  }
   switch (to) {
     case AppState::kStarting:
-      ForgetAllocatingAccepted(p, app_index);
       SetTimer(app, kStartingTimeoutMs);
       break;
     case AppState::kCompleting:
