@@ -144,7 +144,9 @@ std::string Summary(const std::string& path, const SchedulerConfig& config) {
   std::string out = absl::StrCat(path, ": valid, ", config.partitions.size(),
                                  config.partitions.size() == 1 ? " partition\n" : " partitions\n");
   for (const PartitionConfig& p : config.partitions) {
-    absl::StrAppend(&out, "partition ", p.name, ": ", CountQueues(p.queues), " queues, node sort ",
+    size_t queues = CountQueues(p.queues);
+    absl::StrAppend(&out, "partition ", p.name, ": ", queues, queues == 1 ? " queue" : " queues",
+                    ", node sort ",
                     p.node_sort_policy.type.empty() ? "fair" : p.node_sort_policy.type,
                     ", preemption ",
                     !p.preemption_enabled   ? "unset"

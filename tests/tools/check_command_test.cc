@@ -1,0 +1,129 @@
+// `allocore check` end to end: runs the built binary (next to this test in build/bin) on the
+// config corpus. Skipped when the binary has not been built.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "allocore/adapters/config_loader.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace allocore {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+namespace fs = std::filesystem;
+
+const fs::path kConfigs = fs::path(ALLOCORE_SOURCE_DIR) / "tests" / "configs";
+
+struct CommandResult {
+  int status = -1;
+  std::string out;  // stdout and stderr
+};
+
+class CheckCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    binary_ = fs::read_symlink("/proc/self/exe").parent_path() / "allocore";
+    if (!fs::exists(binary_)) GTEST_SKIP() << "allocore is not built at " << binary_;
+  }
+
+  CommandResult Check(const std::string& args) {
+    CommandResult run;
+    std::string command = binary_.string() + " check " + args + " 2>&1";
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return run;
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) run.out.append(buffer, n);
+    int status = pclose(pipe);
+    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
+  }
+
+  static std::string File(const std::string& relative) { return (kConfigs / relative).string(); }
+
+  fs::path binary_;
+};
+
+TEST_F(CheckCommandTest, ValidFileSummary) {
+  CommandResult run = Check(File("valid/seed002-blue-queue.yaml"));
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("seed002-blue-queue.yaml: valid, 1 partition\n"));
+  EXPECT_THAT(run.out, HasSubstr("partition default: 2 queues, node sort fair"));
+  EXPECT_THAT(run.out, HasSubstr("\n    blue (leaf) sort=fifo priority.sort=enabled "
+                                 "priority.policy=default priority.offset=0 "
+                                 "guaranteed={memory: 1} max={memory: 10} "
+                                 "maxapplications=unlimited\n"));
+}
+
+TEST_F(CheckCommandTest, EffectivePropertiesAreInherited) {
+  CommandResult run = Check(File("valid/seed000-priority-tree.yaml"));
+  EXPECT_EQ(run.status, 0) << run.out;
+  // Children inherit the sort settings but never the priority policy or offset.
+  EXPECT_THAT(run.out, HasSubstr("tenant-a (parent) sort=fair priority.sort=enabled "
+                                 "priority.policy=fence priority.offset=10"));
+  EXPECT_THAT(run.out, HasSubstr("child-a-1 (leaf) sort=fifo priority.sort=enabled "
+                                 "priority.policy=default priority.offset=0"));
+}
+
+TEST_F(CheckCommandTest, InvalidFileListsEveryError) {
+  std::string file = File("invalid/maxapplications-child.yaml");
+  CommandResult run = Check(file);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out,
+            file +
+                ":9:13: partition default, queue root.a.more: maxapplications 11 exceeds the "
+                "parent's 10 (root.a): a child may allow at most as many running applications "
+                "as its parent\n" +
+                file +
+                ":10:13: partition default, queue root.a.unlimited: maxapplications is unlimited "
+                "(0) but the parent root.a allows at most 10: set maxapplications from 1 to 10\n");
+}
+
+TEST_F(CheckCommandTest, UnreadableFile) {
+  CommandResult run = Check("/nonexistent/queues.yaml");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "/nonexistent/queues.yaml: cannot read file: No such file or directory\n");
+}
+
+TEST_F(CheckCommandTest, JsonOutputLoadsBack) {
+  std::string file = File("valid/seed003-child-template.yaml");
+  CommandResult run = Check(file + " --format json");
+  ASSERT_EQ(run.status, 0) << run.out;
+  adapters::ConfigLoadResult loaded = adapters::LoadConfigText(run.out, "out.json");
+  ASSERT_TRUE(loaded.config.has_value()) << run.out;
+  adapters::ConfigLoadResult original = adapters::LoadConfigFile(file);
+  EXPECT_EQ(adapters::ConfigToJson(*loaded.config), adapters::ConfigToJson(*original.config));
+}
+
+TEST_F(CheckCommandTest, JsonErrorsAndSeveralFiles) {
+  CommandResult run = Check(File("invalid/maxapplications-child.yaml") + " --format=json");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_THAT(run.out, StartsWith("{\"file\": "));
+  EXPECT_THAT(run.out, HasSubstr("{\"line\": 9, \"column\": 13, \"severity\": \"error\", "
+                                 "\"partition\": \"default\", \"queue\": \"root.a.more\", "
+                                 "\"field\": \"maxapplications\", \"message\": "
+                                 "\"maxapplications 11 exceeds the parent's 10"));
+  run = Check(File("valid/seed002-blue-queue.yaml") + " " +
+              File("invalid/maxapplications-child.yaml") + " --format json");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_THAT(run.out, StartsWith("[\n  {\"file\": "));
+  EXPECT_THAT(run.out, HasSubstr("\"valid\": true, \"config\": {"));
+  EXPECT_THAT(run.out, HasSubstr("\"valid\": false, \"errors\": ["));
+}
+
+TEST_F(CheckCommandTest, Usage) {
+  EXPECT_EQ(Check("--help").status, 0);
+  EXPECT_THAT(Check("--help").out, HasSubstr("usage: allocore check FILE..."));
+  EXPECT_EQ(Check("").status, 2);
+  EXPECT_EQ(Check("--format xml x.yaml").status, 2);
+  EXPECT_EQ(Check("--frobnicate x.yaml").status, 2);
+}
+
+}  // namespace
+}  // namespace allocore
