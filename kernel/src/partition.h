@@ -19,6 +19,7 @@
 #define ALLOCORE_KERNEL_SRC_PARTITION_H_
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -325,6 +326,8 @@ class Partition {
   Resource Headroom(uint32_t leaf) const;
   bool CanRunApp(uint32_t app) const;
   bool QueueMaxAllows(uint32_t leaf, const Resource& delta) const;
+  // The highest level whose max the allocation would exceed, or kNoSlot.
+  uint32_t OverMaxLevel(uint32_t leaf, const Resource& delta) const;
   // Index (into `tied`) of the child to visit next among children that tie on their order
   // key: the earliest whose pending is not dominated by another's (kernel/README, decision 2).
   size_t PickFromTieGroup(const std::vector<uint32_t>& tied) const;
@@ -372,7 +375,7 @@ class Partition {
   std::vector<uint32_t> free_asks_;
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_nodes_;
-  std::vector<Allocation> allocations_;
+  std::deque<Allocation> allocations_;  // grows with every allocation: never copied whole
   std::vector<uint32_t> free_allocations_;
   absl::flat_hash_map<std::string_view, uint32_t> apps_by_id_;
   absl::flat_hash_map<std::string_view, uint32_t> nodes_by_id_;

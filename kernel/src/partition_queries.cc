@@ -129,6 +129,11 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
       } else if (auto lh = LimitHeadroom(app); lh && !FitInMaxUndef(*lh, k.resource)) {
         e.reason = Cat("user/group maxresources reached: the ask needs ",
                        ToString(k.resource, types), ", the limits leave ", ToString(*lh, types));
+      } else if (uint32_t over = OverMaxLevel(a.queue, k.resource);
+                 over != kNoSlot && FitInMaxUndef(headroom, k.resource)) {
+        e.reason = Cat("queue ", queues_[over].path,
+                       " cannot take the ask: its allocated plus the ask exceeds its max ",
+                       over == root_ ? "(the cluster capacity)" : "", " on some resource type");
       } else if (!FitInMaxUndef(headroom, k.resource)) {
         // Name the highest queue whose own remaining limit is too small.
         std::string blocker = "root (cluster capacity)";

@@ -111,6 +111,16 @@ bool Partition::QueueMaxAllows(uint32_t leaf, const Resource& delta) const {
   return true;
 }
 
+uint32_t Partition::OverMaxLevel(uint32_t leaf, const Resource& delta) const {
+  uint32_t over = kNoSlot;
+  for (uint32_t q = leaf; q != kNoSlot; q = queues_[q].parent) {
+    const Queue& queue = queues_[q];
+    const Resource* max = q == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
+    if (max != nullptr && !FitInMaxUndef(*max, Add(queue.allocated, delta))) over = q;
+  }
+  return over;
+}
+
 bool Partition::CanRunApp(uint32_t app) const {
   for (uint32_t q = apps_[app].queue; q != kNoSlot; q = queues_[q].parent) {
     const Queue& queue = queues_[q];

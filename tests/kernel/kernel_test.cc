@@ -345,5 +345,25 @@ TEST_F(KernelTest, ReloadChangesOffsetsAtOnceAndRefusedReloadChangesNothing) {
   EXPECT_TRUE(kernel_->CheckConsistency().ok());
 }
 
+TEST_F(KernelTest, ExplainNamesTheLevelOverItsMaxAfterANodeShrinks) {
+  Start(Config({Leaf("q")}));
+  ASSERT_TRUE(
+      kernel_->AddNode({.id = "n1", .capacity = {{"memory", 100}, {"gpu", 4}}}, &out_).ok());
+  App("app", "root.q");
+  Tick();
+  ASSERT_TRUE(
+      kernel_->AddAsk({.app = "app", .id = "g", .resources = {{"memory", 10}, {"gpu", 2}}}, &out_)
+          .ok());
+  Schedule();
+  ASSERT_TRUE(
+      kernel_->UpdateNode({.id = "n1", .capacity = Quantities{{"memory", 100}}}, &out_).ok());
+  Ask("app", "plain", 10, 0);
+  Schedule();
+  EXPECT_EQ(Allocations().size(), 1u) << "the root is over its gpu max: nothing more fits";
+  auto explanations = kernel_->ExplainPending();
+  ASSERT_EQ(explanations.size(), 1u);
+  EXPECT_THAT(explanations[0].reason, ::testing::HasSubstr("queue root cannot take the ask"));
+}
+
 }  // namespace
 }  // namespace allocore
