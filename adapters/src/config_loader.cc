@@ -168,6 +168,8 @@ class JsonWriter {
     out_ += "}";
   }
 
+  // A partition is a multi-line object; queues, rules and limits are one line each (a queue's
+  // children follow on their own lines), which keeps a 10,000-queue config compact.
   void Partition(int level, const PartitionConfig& p) {
     Indent(level);
     out_ += "{\n";
@@ -180,10 +182,16 @@ class JsonWriter {
     }
     Next();
     Key(level + 1, "placementrules");
-    Array(level + 1, p.placement_rules, [&](const PlacementRuleConfig& r) { Rule(level + 2, r); });
+    Array(level + 1, p.placement_rules, [&](const PlacementRuleConfig& r) {
+      Indent(level + 2);
+      Rule(r);
+    });
     Next();
     Key(level + 1, "limits");
-    Array(level + 1, p.limits, [&](const LimitConfig& l) { Limit(level + 2, l); });
+    Array(level + 1, p.limits, [&](const LimitConfig& l) {
+      Indent(level + 2);
+      Limit(l);
+    });
     if (p.preemption_enabled) {
       Next();
       Key(level + 1, "preemption");
@@ -217,62 +225,42 @@ class JsonWriter {
 
   void Queue(int level, const QueueConfig& q) {
     Indent(level);
-    out_ += "{\n";
-    Key(level + 1, "name");
+    out_ += "{\"name\": ";
     Str(q.name);
-    Next();
-    Key(level + 1, "parent");
-    out_ += q.parent ? "true" : "false";
-    Next();
-    Key(level + 1, "maxapplications");
-    absl::StrAppend(&out_, q.max_applications);
-    Next();
-    Key(level + 1, "properties");
+    absl::StrAppend(&out_, ", \"parent\": ", q.parent ? "true" : "false",
+                    ", \"maxapplications\": ", q.max_applications, ", \"properties\": ");
     Properties(q.properties);
-    Next();
-    Key(level + 1, "adminacl");
+    out_ += ", \"adminacl\": ";
     Str(q.admin_acl);
-    Next();
-    Key(level + 1, "submitacl");
+    out_ += ", \"submitacl\": ";
     Str(q.submit_acl);
-    Next();
-    Key(level + 1, "resources");
+    out_ += ", \"resources\": ";
     Resources(q.resources);
     if (q.child_template) {
       const ChildTemplateConfig& t = *q.child_template;
-      Next();
-      Key(level + 1, "childtemplate");
-      absl::StrAppend(&out_, "{\"maxapplications\": ", t.max_applications, ", \"properties\": ");
+      absl::StrAppend(&out_, ", \"childtemplate\": {\"maxapplications\": ", t.max_applications,
+                      ", \"properties\": ");
       Properties(t.properties);
       out_ += ", \"resources\": ";
       Resources(t.resources);
       out_ += "}";
     }
-    Next();
-    Key(level + 1, "queues");
-    Array(level + 1, q.queues, [&](const QueueConfig& c) { Queue(level + 2, c); });
-    Next();
-    Key(level + 1, "limits");
-    Array(level + 1, q.limits, [&](const LimitConfig& l) { Limit(level + 2, l); });
-    out_ += "\n";
-    Indent(level);
+    out_ += ", \"limits\": [";
+    for (size_t i = 0; i < q.limits.size(); ++i) {
+      if (i > 0) out_ += ", ";
+      Limit(q.limits[i]);
+    }
+    out_ += "], \"queues\": ";
+    Array(level, q.queues, [&](const QueueConfig& c) { Queue(level + 1, c); });
     out_ += "}";
   }
 
-  void Rule(int level, const PlacementRuleConfig& r) {
-    Indent(level);
-    out_ += "{\n";
-    Key(level + 1, "name");
+  void Rule(const PlacementRuleConfig& r) {
+    out_ += "{\"name\": ";
     Str(r.name);
-    Next();
-    Key(level + 1, "create");
-    out_ += r.create ? "true" : "false";
-    Next();
-    Key(level + 1, "value");
+    absl::StrAppend(&out_, ", \"create\": ", r.create ? "true" : "false", ", \"value\": ");
     Str(r.value);
-    Next();
-    Key(level + 1, "filter");
-    out_ += "{\"type\": ";
+    out_ += ", \"filter\": {\"type\": ";
     Str(r.filter.type);
     out_ += ", \"users\": ";
     StringList(r.filter.users);
@@ -280,38 +268,24 @@ class JsonWriter {
     StringList(r.filter.groups);
     out_ += "}";
     if (!r.parent.empty()) {
-      Next();
-      Key(level + 1, "parent");
-      out_ += "\n";
-      Rule(level + 1, r.parent.front());
+      out_ += ", \"parent\": ";
+      Rule(r.parent.front());
     }
-    out_ += "\n";
-    Indent(level);
     out_ += "}";
   }
 
-  void Limit(int level, const LimitConfig& l) {
-    Indent(level);
-    out_ += "{\n";
-    Key(level + 1, "limit");
+  void Limit(const LimitConfig& l) {
+    out_ += "{\"limit\": ";
     Str(l.limit);
-    Next();
-    Key(level + 1, "users");
+    out_ += ", \"users\": ";
     StringList(l.users);
-    Next();
-    Key(level + 1, "groups");
+    out_ += ", \"groups\": ";
     StringList(l.groups);
     if (l.max_resources) {
-      Next();
-      Key(level + 1, "maxresources");
+      out_ += ", \"maxresources\": ";
       Quantities(*l.max_resources);
     }
-    Next();
-    Key(level + 1, "maxapplications");
-    absl::StrAppend(&out_, l.max_applications);
-    out_ += "\n";
-    Indent(level);
-    out_ += "}";
+    absl::StrAppend(&out_, ", \"maxapplications\": ", l.max_applications, "}");
   }
 
   std::string out_;

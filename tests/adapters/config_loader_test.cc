@@ -24,6 +24,7 @@
 
 #include "../../adapters/src/yaml_config_decode.h"
 #include "allocore/config.h"
+#include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "yaml-cpp/yaml.h"
@@ -240,6 +241,17 @@ TEST(ConfigCorpusTest, JsonRoundTripGivesTheSameConfig) {
   }
 }
 
+// One pipeline validates and applies: whatever validates, the kernel must accept.
+TEST(ConfigCorpusTest, ValidConfigsAreAppliedByTheKernel) {
+  for (const fs::path& file : CorpusFiles("valid")) {
+    SCOPED_TRACE(file.filename().string());
+    ConfigLoadResult loaded = LoadConfigFile(file.string());
+    ASSERT_TRUE(loaded.config.has_value());
+    absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(*loaded.config);
+    EXPECT_TRUE(kernel.ok()) << kernel.status();
+  }
+}
+
 TEST(ConfigCorpusTest, SeedExamplesKeepTheirMeaning) {
   ConfigLoadResult result =
       LoadConfigFile((kConfigs / "valid/seed003-child-template.yaml").string());
@@ -402,25 +414,10 @@ TEST(ConfigLoaderTest, ConfigJsonIsStableAndComplete) {
     {
       "name": "default",
       "queues": [
-        {
-          "name": "root",
-          "parent": false,
-          "maxapplications": 0,
-          "properties": {},
-          "adminacl": "",
-          "submitacl": "*",
-          "resources": {},
-          "queues": [],
-          "limits": []
-        }
+        {"name": "root", "parent": false, "maxapplications": 0, "properties": {}, "adminacl": "", "submitacl": "*", "resources": {}, "limits": [], "queues": []}
       ],
       "placementrules": [
-        {
-          "name": "tag",
-          "create": true,
-          "value": "namespace",
-          "filter": {"type": "", "users": [], "groups": []}
-        }
+        {"name": "tag", "create": true, "value": "namespace", "filter": {"type": "", "users": [], "groups": []}}
       ],
       "limits": [],
       "nodesortpolicy": {"type": "", "resourceweights": {}}
