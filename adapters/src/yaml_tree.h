@@ -25,7 +25,7 @@
 namespace allocore::adapters::internal {
 
 // Limits enforced on every YAML text before and while it is parsed (see adapters/README.md).
-inline constexpr size_t kMaxYamlBytes = size_t{64} << 20;        // 64 MiB
+inline constexpr size_t kMaxYamlBytes = size_t{64} << 20;  // 64 MiB
 // Nested collections. yaml-cpp 0.7's own parser gives up at 500 levels with the message "bad
 // file"; refusing earlier gives a clear message (a queue level takes two YAML levels).
 inline constexpr int kMaxYamlDepth = 400;
