@@ -24,14 +24,12 @@ uint32_t TakeSlot(std::vector<T>& slots, std::vector<uint32_t>& free) {
 }  // namespace
 
 void Partition::AddToPath(uint32_t queue, Resource Queue::*field, const Resource& delta) {
-  for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) {
-    queues_[q].*field = Add(queues_[q].*field, delta);
-  }
+  for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) AddTo(&(queues_[q].*field), delta);
 }
 
 void Partition::SubFromPath(uint32_t queue, Resource Queue::*field, const Resource& delta) {
   for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) {
-    queues_[q].*field = SubClampNegative(queues_[q].*field, delta);
+    SubFromClampNegative(&(queues_[q].*field), delta);
   }
 }
 
@@ -354,7 +352,7 @@ void Partition::SetPending(uint32_t ask, int64_t pending) {
   if (k.pending <= 0 && pending > 0) a.ask_order.insert(key);
   if (pending == k.pending - 1) {
     // One repeat allocated: the hot path.
-    a.pending = SubClampNegative(a.pending, k.resource);
+    SubFromClampNegative(&a.pending, k.resource);
     if (a.in_queue) SubFromPath(a.queue, &Queue::pending, k.resource);
   } else {
     Resource old_total = Multiply(k.resource, k.pending);

@@ -284,12 +284,12 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
   alloc = Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true};
-  n.allocated = Add(n.allocated, k.resource);
+  AddTo(&n.allocated, k.resource);
   n.available = Sub(n.available, k.resource);
   n.allocations.push_back(slot);
   RefreshNode(node);
   k.allocations.push_back(slot);
-  a.allocated = Add(a.allocated, k.resource);
+  AddTo(&a.allocated, k.resource);
   ++a.live_allocations;
   AddToPath(a.queue, &Queue::allocated, k.resource);
   TrackLimitUsage(app, k.resource, false, 0);

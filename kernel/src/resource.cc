@@ -31,24 +31,26 @@ int64_t SaturatingMul(int64_t a, int64_t b) {
 // Absent types hold 0 (invariant 1), so every lane can be computed without looking at the
 // mask: 0 + 0 and 0 - 0 stay 0.
 Resource Add(const Resource& a, const Resource& b) {
-  Resource out;
-  out.present = a.present | b.present;
-  for (size_t k = 0; k < kMaxResourceTypes; ++k)
-    out.value[k] = SaturatingAdd(a.value[k], b.value[k]);
+  Resource out = a;
+  AddTo(&out, b);
   return out;
 }
 
 Resource Sub(const Resource& a, const Resource& b) {
   Resource out;
   out.present = a.present | b.present;
+  if (SmallValues(a, b)) {
+    for (size_t k = 0; k < kMaxResourceTypes; ++k) out.value[k] = a.value[k] - b.value[k];
+    return out;
+  }
   for (size_t k = 0; k < kMaxResourceTypes; ++k)
     out.value[k] = SaturatingSub(a.value[k], b.value[k]);
   return out;
 }
 
 Resource SubClampNegative(const Resource& a, const Resource& b) {
-  Resource out = Sub(a, b);
-  for (size_t k = 0; k < kMaxResourceTypes; ++k) out.value[k] = out.value[k] < 0 ? 0 : out.value[k];
+  Resource out = a;
+  SubFromClampNegative(&out, b);
   return out;
 }
 
