@@ -1,0 +1,86 @@
+// bench/guard_workload.cc — the fixed workload of the instruction-count guard (bench/guard).
+//
+// YuniKorn's BenchmarkScheduling shape with 1,000 nodes and 10,000 pods, without Google
+// Benchmark: setup (kernel, nodes, applications) in main, the measured part (the two asks and
+// the Schedule call that allocates every pod) in allocore_guard_measured(), which bench/guard
+// runs under `valgrind --tool=callgrind --toggle-collect=allocore_guard_measured` so that only
+// it is counted. Prints "allocations=N"; exits non-zero unless every pod was allocated and
+// the kernel is consistent.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "allocore/kernel.h"
+
+namespace {
+
+constexpr int64_t kNodes = 1000;
+constexpr int64_t kPods = 10000;
+
+allocore::AskSpec Ask(const char* app, const char* id, int64_t count) {
+  allocore::AskSpec ask;
+  ask.app = app;
+  ask.id = id;
+  ask.resources = {{"memory", 10}, {"vcore", 1}};
+  ask.count = count;
+  return ask;
+}
+
+}  // namespace
+
+// Not inlined and with C linkage, so that callgrind can toggle collection on its name.
+extern "C" __attribute__((noinline)) int64_t allocore_guard_measured(
+    allocore::Kernel* kernel, std::vector<allocore::Decision>* out) {
+  if (!kernel->AddAsk(Ask("app-a", "ask-a", kPods / 2), out).ok()) return -1;
+  if (!kernel->AddAsk(Ask("app-b", "ask-b", kPods - kPods / 2), out).ok()) return -1;
+  auto made = kernel->Schedule(0, "", out);
+  return made.ok() ? *made : -1;
+}
+
+int main() {
+  allocore::SchedulerConfig config;
+  allocore::PartitionConfig& partition = config.partitions.emplace_back();
+  partition.name = "default";
+  allocore::QueueConfig& root = partition.queues.emplace_back();
+  root.name = "root";
+  root.parent = true;
+  root.submit_acl = "*";
+  allocore::QueueConfig& a = root.queues.emplace_back();
+  a.name = "a";
+  a.resources.guaranteed = allocore::QuantityMap{{"memory", 100000}, {"vcore", 10000 * 1000}};
+  allocore::QueueConfig& b = root.queues.emplace_back();
+  b.name = "b";
+  b.resources.guaranteed = allocore::QuantityMap{{"memory", 1000000}, {"vcore", 10000 * 1000}};
+
+  auto created = allocore::Kernel::Create(config);
+  if (!created.ok()) {
+    std::fprintf(stderr, "Kernel::Create: %s\n", std::string(created.status().message()).c_str());
+    return 2;
+  }
+  allocore::Kernel& kernel = **created;
+  std::vector<allocore::Decision> out;
+  const int64_t per_node = kPods / kNodes + 1;
+  for (int64_t i = 0; i < kNodes; ++i) {
+    allocore::NodeSpec node;
+    node.id = "node-" + std::to_string(i);
+    node.capacity = {{"memory", 10 * per_node}, {"vcore", per_node}};
+    if (!kernel.AddNode(node, &out).ok()) return 2;
+  }
+  for (const char* queue : {"a", "b"}) {
+    allocore::AppSpec app;
+    app.id = std::string("app-") + queue;
+    app.queue = std::string("root.") + queue;
+    app.user = "testuser";
+    if (!kernel.AddApplication(app, &out).ok()) return 2;
+  }
+  out.reserve(out.size() + kPods + 16);
+
+  int64_t made = allocore_guard_measured(&kernel, &out);
+  std::printf("allocations=%lld\n", static_cast<long long>(made));
+  if (made != kPods) return 1;
+  if (absl::Status s = kernel.CheckConsistency(); !s.ok()) {
+    std::fprintf(stderr, "CheckConsistency: %s\n", std::string(s.message()).c_str());
+    return 1;
+  }
+  return 0;
+}
