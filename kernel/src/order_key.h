@@ -45,23 +45,25 @@ inline ShareKey Shares(const Resource& usage, const std::optional<Resource>& gua
   return key;
 }
 
-// Position of a child queue in its parent, or an application in its leaf:
-// (first, shares, second) is the comparison key, `tiebreak` the deterministic fallback
-// (configuration / submission order) and `slot` identifies the entity.
+// Position of a child queue in its parent, or an application in its leaf.
+// (first, shares, second, pending) is the comparison key, `tiebreak` the deterministic
+// fallback (configuration / submission order) and `slot` identifies the entity. `pending`
+// (child queues only) is minus the total pending over all types: a child whose pending
+// dominates another's has a strictly larger total, so "more pending first" — YuniKorn's last
+// comparison — always holds, and incomparable pending is ordered by total, then tiebreak.
+__extension__ typedef __int128 PendingRank;
+
 struct OrderKey {
   int64_t first = 0;
   ShareKey shares{};
   int64_t second = 0;
+  PendingRank pending = 0;
   int64_t tiebreak = 0;
   uint32_t slot = 0;
 
-  // Same position apart from the tie-break: the entities tie in YuniKorn's comparator.
-  bool SameRank(const OrderKey& o) const {
-    return first == o.first && shares == o.shares && second == o.second;
-  }
   friend bool operator<(const OrderKey& a, const OrderKey& b) {
-    return std::tie(a.first, a.shares, a.second, a.tiebreak, a.slot) <
-           std::tie(b.first, b.shares, b.second, b.tiebreak, b.slot);
+    return std::tie(a.first, a.shares, a.second, a.pending, a.tiebreak, a.slot) <
+           std::tie(b.first, b.shares, b.second, b.pending, b.tiebreak, b.slot);
   }
   friend bool operator==(const OrderKey& a, const OrderKey& b) = default;
 };

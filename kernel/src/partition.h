@@ -328,9 +328,6 @@ class Partition {
   bool QueueMaxAllows(uint32_t leaf, const Resource& delta) const;
   // The highest level whose max the allocation would exceed, or kNoSlot.
   uint32_t OverMaxLevel(uint32_t leaf, const Resource& delta) const;
-  // Index (into `tied`) of the child to visit next among children that tie on their order
-  // key: the earliest whose pending is not dominated by another's (kernel/README, decision 2).
-  size_t PickFromTieGroup(const std::vector<uint32_t>& tied) const;
   // Calls fn(child) for the children of `parent` in scheduling order until fn returns true.
   template <typename Fn>
   bool ForEachChildInOrder(uint32_t parent, Fn&& fn) const;

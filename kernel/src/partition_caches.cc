@@ -38,6 +38,9 @@ OrderKey Partition::ChildKey(uint32_t queue) const {
   } else {
     key.second = -int64_t{q.priority};
   }
+  PendingRank total = 0;
+  for (int64_t v : q.pending.value) total += v;
+  key.pending = -total;
   key.tiebreak = q.sibling_order;
   key.slot = queue;
   return key;

@@ -34,60 +34,13 @@ double FitInScore(const Resource& ask, const Resource& available) {
   return score;
 }
 
-WideInt PendingSum(const Resource& r) {
-  WideInt sum = 0;
-  for (int k = 0; k < kMaxResourceTypes; ++k) sum += r.Get(k);
-  return sum;
-}
-
 }  // namespace
-
-size_t Partition::PickFromTieGroup(const std::vector<uint32_t>& tied) const {
-  // Dominance implies a strictly larger sum, so sweeping by descending sum, an element is
-  // dominated iff one of the maximal elements found so far dominates it.
-  std::vector<std::pair<WideInt, size_t>> by_sum;
-  by_sum.reserve(tied.size());
-  for (size_t i = 0; i < tied.size(); ++i) {
-    by_sum.push_back({PendingSum(queues_[tied[i]].pending), i});
-  }
-  std::sort(by_sum.begin(), by_sum.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<size_t> maximal;
-  for (const auto& [sum, i] : by_sum) {
-    const Resource& pending = queues_[tied[i]].pending;
-    bool dominated = false;
-    for (size_t m : maximal) {
-      if (StrictlyGreaterThan(queues_[tied[m]].pending, pending)) {
-        dominated = true;
-        break;
-      }
-    }
-    if (!dominated) maximal.push_back(i);
-  }
-  return *std::min_element(maximal.begin(), maximal.end());
-}
 
 template <typename Fn>
 bool Partition::ForEachChildInOrder(uint32_t parent, Fn&& fn) const {
-  const auto& order = queues_[parent].order;
-  for (auto it = order.begin(); it != order.end();) {
-    auto group_end = std::next(it);
-    while (group_end != order.end() && group_end->SameRank(*it)) ++group_end;
-    if (std::next(it) == group_end) {
-      // fn returns true after a result, which may have changed `order`: stop at once.
-      if (fn(it->slot)) return true;
-      it = group_end;
-      continue;
-    }
-    std::vector<uint32_t> tied;
-    for (auto g = it; g != group_end; ++g) tied.push_back(g->slot);
-    it = group_end;  // fn does not change `order` unless it returns true
-    while (!tied.empty()) {
-      size_t pick = PickFromTieGroup(tied);
-      uint32_t child = tied[pick];
-      tied.erase(tied.begin() + static_cast<std::ptrdiff_t>(pick));
-      if (fn(child)) return true;
-    }
+  // fn returns true after a result, which may have changed the order: stop at once.
+  for (const OrderKey& key : queues_[parent].order) {
+    if (fn(key.slot)) return true;
   }
   return false;
 }

@@ -7,6 +7,7 @@
 #include <concepts>
 #include <cstddef>
 #include <limits>
+#include <regex>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -254,6 +255,27 @@ bool IsLiveInQueue(AppState s) {
 
 // ---- State --------------------------------------------------------------------------------
 
+// A child template (§3.4): what a dynamic leaf created below gets.
+struct TemplateR {
+  PropertyMap properties;
+  std::optional<Resource> guaranteed;
+  std::optional<Resource> max;
+  uint64_t max_apps = 0;
+};
+
+// One user or group limit entry of a queue (Appendix A.2).
+struct LimitR {
+  uint64_t max_apps = 0;            // 0 = unlimited
+  std::optional<Resource> max_res;  // nil = unlimited
+};
+
+struct QueueLimitsR {
+  std::vector<std::pair<std::string, LimitR>> users;   // named, config order
+  std::vector<std::pair<std::string, LimitR>> groups;  // named, config order
+  std::optional<LimitR> any_user;
+  std::optional<LimitR> any_group;
+};
+
 struct QueueR {
   std::string name;
   std::string path;
@@ -271,6 +293,11 @@ struct QueueR {
   Acl admin_acl;
   uint64_t running = 0;
   std::vector<std::string> allocating_accepted;  // app ids (a set)
+  PropertyMap props;                             // merged properties (own + inherited)
+  std::optional<TemplateR> own_template;         // configured queues only
+  QueueLimitsR limits;                           // configured queues only
+  bool dynamic = false;
+  bool removed = false;  // a dynamic queue deleted once empty (indices stay stable)
 };
 
 struct AskR {
@@ -288,6 +315,7 @@ struct AppR {
   std::string queue_path;  // the requested queue for rejected applications
   std::string user;
   std::vector<std::string> groups;
+  std::string limit_group;  // the group whose limits apply (A.2), empty = none
   bool stateaware_disable = false;
   AppState state = AppState::kNew;
   int64_t submit_seq = 0;
@@ -323,6 +351,7 @@ struct ReservationR {
 
 struct PartitionR {
   std::string name;
+  std::vector<PlacementRuleConfig> rules;
   std::vector<QueueR> queues;  // index 0 is the root
   std::vector<AppR> apps;      // every record, in submission order
   std::vector<NodeR> nodes;
@@ -499,6 +528,30 @@ class ReferenceModel::Impl {
   absl::Status AddQueue(PartitionR& p, const QueueConfig& qc, int parent,
                         const PropertyMap& inherited);
   absl::StatusOr<Resource> ToResource(const std::vector<std::pair<std::string, int64_t>>& q);
+  absl::StatusOr<QueueLimitsR> ToLimits(const std::vector<LimitConfig>& list);
+  static void ApplyProperties(QueueR& q);
+
+  // Admission: placement rules (§8.2, §8.3), dynamic queues (§3.3, §3.4).
+  enum class PlaceKind { kNoMatch, kError, kPlaced };
+  struct Placed {
+    PlaceKind kind = PlaceKind::kNoMatch;
+    std::string path;  // lower-cased full path
+  };
+  Placed PlaceRule(const PartitionR& p, const PlacementRuleConfig& rule, const AppSpec& spec,
+                   const std::vector<std::string>& groups) const;
+  int DeepestExisting(const PartitionR& p, const std::string& path) const;
+  int CreateDynamicQueues(PartitionR& p, const std::string& path, const std::string& user,
+                          const std::vector<std::string>& groups);
+  int NearestTemplate(const PartitionR& p, int q) const;
+  void RemoveEmptyDynamicQueues(PartitionR& p);
+  void QueuePathsFrom(const PartitionR& p, int q, std::vector<std::string>* out) const;
+
+  // User/group limits (A.2).
+  std::string ChooseLimitGroup(const PartitionR& p, int leaf, const AppR& app) const;
+  static const LimitR* UserLimit(const QueueR& q, const std::string& user);
+  static const LimitR* GroupLimit(const QueueR& q, const std::string& group);
+  bool LimitsAllowRun(const PartitionR& p, int app) const;
+  bool LimitsFit(const PartitionR& p, int app, const Resource& ask) const;
 
   // Lookups.
   PartitionR* FindPartition(std::string_view name);
@@ -584,9 +637,16 @@ absl::Status ReferenceModel::Impl::Init(const SchedulerConfig& config) {
     p.name = pc.name;
     p.binpacking = pc.node_sort_policy.type == "binpacking";
     p.weights = pc.node_sort_policy.resource_weights;
+    p.rules = pc.placement_rules;
     if (pc.queues.size() != 1) return absl::InvalidArgumentError("expected a single root queue");
     absl::Status s = AddQueue(p, pc.queues[0], -1, {});
     if (!s.ok()) return s;
+    // Partition limits apply to the root when the root has none of its own (A.2).
+    if (pc.queues[0].limits.empty()) {
+      absl::StatusOr<QueueLimitsR> limits = ToLimits(pc.limits);
+      if (!limits.ok()) return limits.status();
+      p.queues[0].limits = *limits;
+    }
   }
   return absl::OkStatus();
 }
@@ -621,9 +681,87 @@ absl::Status ReferenceModel::Impl::AddQueue(PartitionR& p, const QueueConfig& qc
   // Properties: the parent's merged properties filtered, overlaid by the queue's own.
   PropertyMap merged = inherited;
   for (const auto& [k, v] : qc.properties) SetProperty(merged, k, v);
+  absl::StatusOr<QueueLimitsR> limits = ToLimits(qc.limits);
+  if (!limits.ok()) return limits.status();
+  std::optional<TemplateR> own_template;
+  if (qc.child_template.has_value()) {
+    const ChildTemplateConfig& tc = *qc.child_template;
+    TemplateR t;
+    bool exists = tc.max_applications > 0;
+    for (const auto& [k, v] : tc.properties) {
+      if (!k.empty() && !v.empty()) {
+        SetProperty(t.properties, k, v);
+        exists = true;
+      }
+    }
+    if (tc.resources.guaranteed.has_value()) {
+      absl::StatusOr<Resource> r = ToResource(*tc.resources.guaranteed);
+      if (!r.ok()) return r.status();
+      if (!tc.resources.guaranteed->empty()) exists = true;
+      if (StrictlyGreaterThanZero(*r)) t.guaranteed = *r;
+    }
+    if (tc.resources.max.has_value()) {
+      absl::StatusOr<Resource> r = ToResource(*tc.resources.max);
+      if (!r.ok()) return r.status();
+      if (!tc.resources.max->empty()) exists = true;
+      if (StrictlyGreaterThanZero(*r)) t.max = *r;
+    }
+    t.max_apps = tc.max_applications;
+    if (exists) own_template = t;
+  }
   QueueR& q = p.queues[static_cast<size_t>(index)];
   q.guaranteed = guaranteed;
   q.max = max;
+  q.props = merged;
+  q.limits = *limits;
+  q.own_template = own_template;
+  ApplyProperties(q);
+  PropertyMap for_children = FilterParentProperties(merged);
+  for (const QueueConfig& child : qc.queues) {
+    int child_index = static_cast<int>(p.queues.size());
+    absl::Status s = AddQueue(p, child, index, for_children);
+    if (!s.ok()) return s;
+    p.queues[static_cast<size_t>(index)].children.push_back(child_index);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<QueueLimitsR> ReferenceModel::Impl::ToLimits(const std::vector<LimitConfig>& list) {
+  QueueLimitsR out;
+  for (const LimitConfig& lc : list) {
+    LimitR limit;
+    limit.max_apps = lc.max_applications;
+    if (lc.max_resources.has_value()) {
+      absl::StatusOr<Resource> r = ToResource(*lc.max_resources);
+      if (!r.ok()) return r.status();
+      limit.max_res = *r;
+    }
+    // The config is valid: every name appears once per queue.
+    for (const std::string& u : lc.users) {
+      if (u == "*") {
+        out.any_user = limit;
+      } else {
+        out.users.emplace_back(u, limit);
+      }
+    }
+    for (const std::string& g : lc.groups) {
+      if (g == "*") {
+        out.any_group = limit;
+      } else {
+        out.groups.emplace_back(g, limit);
+      }
+    }
+  }
+  return out;
+}
+
+// Derived settings of a queue from its merged properties (§2.5, item 27).
+void ReferenceModel::Impl::ApplyProperties(QueueR& q) {
+  const PropertyMap& merged = q.props;
+  q.sort_policy = "fifo";
+  q.priority_sort = true;
+  q.fence = false;
+  q.offset = 0;
   if (const std::string* v = FindProperty(merged, "application.sort.policy")) {
     q.sort_policy = (*v == "fifo" || *v == "fair" || *v == "stateaware") ? *v : "fifo";
   }
@@ -635,15 +773,6 @@ absl::Status ReferenceModel::Impl::AddQueue(PartitionR& p, const QueueConfig& qc
     q.fence = Lower(*v) == "fence";
   }
   if (const std::string* v = FindProperty(merged, "priority.offset")) q.offset = ParseOffset(*v);
-
-  PropertyMap for_children = FilterParentProperties(merged);
-  for (const QueueConfig& child : qc.queues) {
-    int child_index = static_cast<int>(p.queues.size());
-    absl::Status s = AddQueue(p, child, index, for_children);
-    if (!s.ok()) return s;
-    p.queues[static_cast<size_t>(index)].children.push_back(child_index);
-  }
-  return absl::OkStatus();
 }
 
 // ---- Lookups ------------------------------------------------------------------------------
@@ -665,7 +794,7 @@ const PartitionR* ReferenceModel::Impl::FindPartition(std::string_view name) con
 int ReferenceModel::Impl::FindQueue(const PartitionR& p, std::string_view path) const {
   std::string lower = Lower(path);
   for (size_t i = 0; i < p.queues.size(); ++i) {
-    if (p.queues[i].path == lower) return static_cast<int>(i);
+    if (!p.queues[i].removed && p.queues[i].path == lower) return static_cast<int>(i);
   }
   return -1;
 }
@@ -925,27 +1054,19 @@ std::vector<int> ReferenceModel::Impl::SortedChildren(const PartitionR& p, int q
     while (j < cands.size() && !key_less(cands[i], cands[j]) && !key_less(cands[j], cands[i])) {
       ++j;
     }
-    // Tie group [i, j), in configuration order: "more pending first".
-    std::vector<const Cand*> remaining;
-    for (size_t k = i; k < j; ++k) remaining.push_back(&cands[k]);
-    while (!remaining.empty()) {
-      size_t pick = 0;
-      for (size_t a = 0; a < remaining.size(); ++a) {
-        bool dominated = false;
-        for (size_t b = 0; b < remaining.size(); ++b) {
-          if (a != b && StrictlyGreaterThan(remaining[b]->pending, remaining[a]->pending)) {
-            dominated = true;
-            break;
-          }
-        }
-        if (!dominated) {
-          pick = a;
-          break;
-        }
-      }
-      out.push_back(remaining[pick]->queue);
-      remaining.erase(remaining.begin() + static_cast<ptrdiff_t>(pick));
-    }
+    // Tie group [i, j), in configuration order: larger total pending first (kernel/README,
+    // decision 2), configuration order among equal totals.
+    std::vector<const Cand*> group;
+    for (size_t k = i; k < j; ++k) group.push_back(&cands[k]);
+    auto total = [](const Resource& r) {
+      __extension__ __int128 sum = 0;
+      for (int t = 0; t < kMaxResourceTypes; ++t) sum += r.Get(t);
+      return sum;
+    };
+    std::stable_sort(group.begin(), group.end(), [&](const Cand* l, const Cand* r) {
+      return total(l->pending) > total(r->pending);
+    });
+    for (const Cand* c : group) out.push_back(c->queue);
     i = j;
   }
   return out;
@@ -1107,6 +1228,7 @@ Result ReferenceModel::Impl::AppTryAllocate(const PartitionR& p, int app,
                                             const Resource& headroom) const {
   for (const AskR* ask : SortedAsks(p.apps[static_cast<size_t>(app)])) {
     if (!FitInMaxUndef(headroom, ask->res)) continue;
+    if (!LimitsFit(p, app, ask->res)) continue;
     std::vector<int> iterator = NodeIterator(p);
     if (iterator.empty()) continue;
     Result r = TryNodes(p, app, *ask, iterator);
@@ -1129,7 +1251,7 @@ Result ReferenceModel::Impl::QueueTryAllocate(PartitionR& p, int q) {
     Resource headroom = Headroom(p, q);
     for (int app : SortedApps(p, q)) {
       bool accepted = p.apps[static_cast<size_t>(app)].state == AppState::kAccepted;
-      if (accepted && !CanRunApp(p, app)) continue;
+      if (accepted && (!CanRunApp(p, app) || !LimitsAllowRun(p, app))) continue;
       Result r = AppTryAllocate(p, app, headroom);
       if (r.kind == Kind::kNone) continue;
       // A real allocation moves an Accepted app to Starting first: only reservations mark.
@@ -1169,6 +1291,7 @@ Result ReferenceModel::Impl::AppTryReservedAllocate(const PartitionR& p, int app
       return Result{Kind::kUnreserved, app, res->ask, res->node, res->seq};
     }
     if (!FitInMaxUndef(headroom, ask->res)) continue;
+    if (!LimitsFit(p, app, ask->res)) continue;
     int n = FindNode(p, res->node);
     if (n >= 0 && TryNode(p, app, *ask, p.nodes[static_cast<size_t>(n)])) {
       return Result{Kind::kAllocatedReserved, app, ask->id, res->node, res->seq};
@@ -1179,6 +1302,7 @@ Result ReferenceModel::Impl::AppTryReservedAllocate(const PartitionR& p, int app
     const AskR* ask = find_ask(res->ask);
     if (ask == nullptr || ask->pending == 0) continue;
     if (!FitInMaxUndef(headroom, ask->res)) continue;
+    if (!LimitsFit(p, app, ask->res)) continue;
     for (int n : NodeIterator(p)) {
       const NodeR& node = p.nodes[static_cast<size_t>(n)];
       if (!node.schedulable) continue;
@@ -1207,7 +1331,7 @@ Result ReferenceModel::Impl::QueueTryReservedAllocate(PartitionR& p, int q) {
     Resource headroom = Headroom(p, q);
     for (int app : apps) {
       bool accepted = p.apps[static_cast<size_t>(app)].state == AppState::kAccepted;
-      if (accepted && !CanRunApp(p, app)) continue;
+      if (accepted && (!CanRunApp(p, app) || !LimitsAllowRun(p, app))) continue;
       Result r = AppTryReservedAllocate(p, app, headroom);
       if (r.kind == Kind::kNone) continue;
       if (accepted && (r.kind == Kind::kReserved || r.kind == Kind::kUnreserved)) {
@@ -1383,6 +1507,7 @@ void ReferenceModel::Impl::SetState(PartitionR& p, int app_index, AppState to,
       // Removed from its queue: every level forgets it (kernel/README decision 15).
       ForgetAllocatingAccepted(p, app_index);
       SetTimer(app, kTerminatedTimeoutMs);
+      RemoveEmptyDynamicQueues(p);
       break;
     default:
       break;
@@ -1514,15 +1639,15 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
   if (spec.id.empty()) return absl::InvalidArgumentError("empty application id");
   std::string reason;
   int q = -1;
+  std::vector<std::string> groups = spec.groups;
+  if (groups.empty()) groups.push_back(spec.user);
   if (spec.user.empty()) {
     reason = "empty user cannot resolve";
   } else if (FindActiveApp(*p, spec.id) >= 0) {
     reason = Cat("adding application ", spec.id, " to partition ", p->name,
                  ", but application already existed");
-  } else {
+  } else if (p->rules.empty()) {
     q = FindQueue(*p, spec.queue);
-    std::vector<std::string> groups = spec.groups;
-    if (groups.empty()) groups.push_back(spec.user);
     if (q < 0) {
       reason = Cat("application '", spec.id, "' rejected, cannot create queue '", spec.queue,
                    "' without placement rules");
@@ -1531,12 +1656,46 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
       reason = Cat("failed to find queue ", spec.queue, " for application ", spec.id);
       q = -1;
     }
+  } else {
+    // §8.2: the rules in order; an error stops the chain.
+    std::string placed;
+    bool error = false;
+    for (const PlacementRuleConfig& rule : p->rules) {
+      Placed r = PlaceRule(*p, rule, spec, groups);
+      if (r.kind == PlaceKind::kError) {
+        error = true;
+        break;
+      }
+      if (r.kind == PlaceKind::kNoMatch) continue;
+      int existing = FindQueue(*p, r.path);
+      if (existing < 0) {
+        int ancestor = DeepestExisting(*p, r.path);
+        if (ancestor < 0 || !SubmitAllowed(*p, ancestor, spec.user, groups)) continue;
+      } else {
+        if (!p->queues[static_cast<size_t>(existing)].leaf) continue;
+        if (!SubmitAllowed(*p, existing, spec.user, groups)) continue;
+      }
+      placed = r.path;
+      break;
+    }
+    if (error || placed.empty()) {
+      reason = Cat("failed to place application ", spec.id);
+    } else {
+      q = FindQueue(*p, placed);
+      if (q < 0) {
+        q = CreateDynamicQueues(*p, placed, spec.user, groups);
+        if (q < 0) reason = Cat("failed to create rule based queue ", placed);
+      } else if (!p->queues[static_cast<size_t>(q)].leaf ||
+                 !SubmitAllowed(*p, q, spec.user, groups)) {
+        reason = Cat("failed to find queue ", placed, " for application ", spec.id);
+        q = -1;
+      }
+    }
   }
   AppR app;
   app.id = spec.id;
   app.user = spec.user;
-  app.groups = spec.groups;
-  if (app.groups.empty()) app.groups.push_back(spec.user);
+  app.groups = groups;
   for (const auto& [k, v] : spec.tags) {
     if (Lower(k) == "application.stateaware.disable" && !v.empty()) app.stateaware_disable = true;
   }
@@ -1557,9 +1716,313 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
   }
   app.queue = q;
   app.queue_path = p->queues[static_cast<size_t>(q)].path;
+  app.limit_group = ChooseLimitGroup(*p, q, app);
   app.state = AppState::kNew;
   p->apps.push_back(app);
   return absl::OkStatus();
+}
+
+// ---- Placement ----------------------------------------------------------------------------
+
+namespace {
+
+bool HasRegexChar(const std::string& s) {
+  return s.find_first_of("\\.+*?()|[]{}^$") != std::string::npos;
+}
+
+// One side (users or groups) of a filter: true when `name` matches (§8.3).
+bool FilterListMatches(const std::vector<std::string>& list, bool users, const std::string& name) {
+  if (list.size() == 1) {
+    const std::string& entry = list[0];
+    if (HasRegexChar(entry)) {
+      try {
+        return std::regex_search(name, std::regex(entry));
+      } catch (const std::regex_error&) {
+        return false;  // a filter that matches nobody
+      }
+    }
+    return (users ? IsUserName(entry) : IsGroupName(entry)) && entry == name;
+  }
+  for (const std::string& entry : list) {
+    if ((users ? IsUserName(entry) : IsGroupName(entry)) && entry == name) return true;
+  }
+  return false;
+}
+
+bool FilterAllows(const FilterConfig& f, const std::string& user,
+                  const std::vector<std::string>& groups) {
+  bool allow = Lower(f.type) != "deny";  // kernel/README: DENY denies as well
+  if (f.users.empty() && f.groups.empty()) return allow;
+  if (!f.users.empty() && FilterListMatches(f.users, true, user)) return allow;
+  if (!f.groups.empty()) {
+    for (const std::string& g : groups) {
+      if (FilterListMatches(f.groups, false, g)) return allow;
+    }
+  }
+  return !allow;
+}
+
+std::string ReplaceDots(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '.') {
+      out += "_dot_";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool StartsWith(const std::string& s, const std::string& prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool IsDynamicName(const std::string& s) {
+  // ^[a-zA-Z0-9_-]{1,64}$
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s) {
+    if (!(c == '_' || c == '-' || absl::ascii_isalnum(static_cast<unsigned char>(c)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+ReferenceModel::Impl::Placed ReferenceModel::Impl::PlaceRule(
+    const PartitionR& p, const PlacementRuleConfig& rule, const AppSpec& spec,
+    const std::vector<std::string>& groups) const {
+  Placed none;
+  if (!FilterAllows(rule.filter, spec.user, groups)) return none;
+  std::string kind = Lower(rule.name);
+  std::string name;
+  bool qualified = false;
+  if (kind == "provided") {
+    if (spec.queue.empty()) return none;
+    if (StartsWith(spec.queue, "root.")) {
+      name = spec.queue;
+      qualified = true;
+    } else {
+      name = ReplaceDots(spec.queue);
+    }
+  } else if (kind == "user") {
+    name = ReplaceDots(spec.user);
+  } else if (kind == "tag") {
+    std::string value;
+    for (const auto& [k, v] : spec.tags) {
+      if (Lower(k) == Lower(rule.value)) {
+        value = v;
+        break;
+      }
+    }
+    if (value.empty()) return none;
+    if (StartsWith(value, "root.")) {
+      name = value;
+      qualified = true;
+    } else {
+      name = ReplaceDots(value);
+    }
+  } else if (kind == "fixed") {
+    name = Lower(rule.value);
+    qualified = StartsWith(name, "root");
+  } else {
+    return none;  // recovery: only forced applications, never matches here
+  }
+  if (!qualified) {
+    std::string parent = "root";
+    if (!rule.parent.empty()) {
+      Placed pr = PlaceRule(p, rule.parent[0], spec, groups);
+      if (pr.kind != PlaceKind::kPlaced) return pr;
+      parent = pr.path;
+      if (!StartsWith(parent, "root.")) parent = "root." + parent;
+      int existing = FindQueue(p, parent);
+      if (existing >= 0 && p.queues[static_cast<size_t>(existing)].leaf) {
+        return Placed{PlaceKind::kError, ""};
+      }
+    }
+    name = parent + "." + name;
+  }
+  name = Lower(name);
+  if (!rule.create && FindQueue(p, name) < 0) return none;
+  return Placed{PlaceKind::kPlaced, name};
+}
+
+// The deepest existing queue on `path` (the path itself excluded when it exists? no: callers
+// use this only for a missing path). -1 when the path does not start with root.
+int ReferenceModel::Impl::DeepestExisting(const PartitionR& p, const std::string& path) const {
+  std::vector<std::string> parts = Split(path, '.');
+  if (parts.empty() || parts[0] != "root") return -1;
+  int deepest = 0;
+  std::string prefix = "root";
+  for (size_t i = 1; i < parts.size(); ++i) {
+    prefix += "." + parts[i];
+    int q = FindQueue(p, prefix);
+    if (q < 0) break;
+    deepest = q;
+  }
+  return deepest;
+}
+
+int ReferenceModel::Impl::NearestTemplate(const PartitionR& p, int q) const {
+  for (; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    if (p.queues[static_cast<size_t>(q)].own_template.has_value()) return q;
+  }
+  return -1;
+}
+
+// §3.3: create the missing queues of `path` below the deepest existing one. -1 on failure
+// (nothing is created then).
+int ReferenceModel::Impl::CreateDynamicQueues(PartitionR& p, const std::string& path,
+                                              const std::string& user,
+                                              const std::vector<std::string>& groups) {
+  int ancestor = DeepestExisting(p, path);
+  if (ancestor < 0) return -1;
+  if (!SubmitAllowed(p, ancestor, user, groups)) return -1;
+  if (p.queues[static_cast<size_t>(ancestor)].leaf) return -1;
+  std::vector<std::string> parts = Split(path, '.');
+  size_t depth = 1;
+  for (int q = ancestor; p.queues[static_cast<size_t>(q)].parent >= 0;
+       q = p.queues[static_cast<size_t>(q)].parent) {
+    ++depth;
+  }
+  if (depth >= parts.size()) return -1;
+  for (size_t i = depth; i < parts.size(); ++i) {
+    if (!IsDynamicName(parts[i])) return -1;
+  }
+  int parent = ancestor;
+  for (size_t i = depth; i < parts.size(); ++i) {
+    bool leaf = i + 1 == parts.size();
+    int index = static_cast<int>(p.queues.size());
+    QueueR q;
+    q.name = parts[i];
+    q.parent = parent;
+    q.path = Cat(p.queues[static_cast<size_t>(parent)].path, ".", q.name);
+    q.leaf = leaf;
+    q.dynamic = true;
+    int tmpl = NearestTemplate(p, parent);
+    if (leaf && tmpl >= 0) {
+      const TemplateR& t = *p.queues[static_cast<size_t>(tmpl)].own_template;
+      q.props = t.properties;
+      q.guaranteed = t.guaranteed;
+      q.max = t.max;
+      q.max_apps = t.max_apps;
+    } else {
+      // Only the parent's application.sort.policy value is inherited.
+      const std::string* v =
+          FindProperty(p.queues[static_cast<size_t>(parent)].props, "application.sort.policy");
+      if (v != nullptr) SetProperty(q.props, "application.sort.policy", *v);
+    }
+    ApplyProperties(q);
+    p.queues.push_back(q);
+    p.queues[static_cast<size_t>(parent)].children.push_back(index);
+    parent = index;
+  }
+  return parent;
+}
+
+// Deletes every dynamic queue without applications and without children (repeatedly).
+void ReferenceModel::Impl::RemoveEmptyDynamicQueues(PartitionR& p) {
+  bool again = true;
+  while (again) {
+    again = false;
+    for (size_t i = 0; i < p.queues.size(); ++i) {
+      QueueR& q = p.queues[i];
+      if (!q.dynamic || q.removed || !q.children.empty()) continue;
+      bool has_app = false;
+      for (const AppR& a : p.apps) {
+        if (!a.removed && a.queue == static_cast<int>(i) && IsLiveInQueue(a.state)) has_app = true;
+      }
+      if (has_app) continue;
+      q.removed = true;
+      auto& siblings = p.queues[static_cast<size_t>(q.parent)].children;
+      siblings.erase(std::remove(siblings.begin(), siblings.end(), static_cast<int>(i)),
+                     siblings.end());
+      again = true;
+    }
+  }
+}
+
+// ---- User and group limits (A.2) ----------------------------------------------------------
+
+const LimitR* ReferenceModel::Impl::UserLimit(const QueueR& q, const std::string& user) {
+  for (const auto& [name, limit] : q.limits.users) {
+    if (name == user) return &limit;
+  }
+  return q.limits.any_user.has_value() ? &*q.limits.any_user : nullptr;
+}
+
+const LimitR* ReferenceModel::Impl::GroupLimit(const QueueR& q, const std::string& group) {
+  if (group.empty()) return nullptr;
+  for (const auto& [name, limit] : q.limits.groups) {
+    if (name == group) return &limit;
+  }
+  return q.limits.any_group.has_value() ? &*q.limits.any_group : nullptr;
+}
+
+std::string ReferenceModel::Impl::ChooseLimitGroup(const PartitionR& p, int leaf,
+                                                   const AppR& app) const {
+  for (int q = leaf; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    const QueueLimitsR& limits = p.queues[static_cast<size_t>(q)].limits;
+    for (const auto& [name, limit] : limits.groups) {
+      if (std::find(app.groups.begin(), app.groups.end(), name) != app.groups.end()) return name;
+    }
+    if (limits.any_group.has_value() && !app.groups.empty()) return app.groups[0];
+  }
+  return "";
+}
+
+// An Accepted app may start only when no user/group running-app limit on its path is full.
+bool ReferenceModel::Impl::LimitsAllowRun(const PartitionR& p, int app) const {
+  const AppR& a = p.apps[static_cast<size_t>(app)];
+  for (int q = a.queue; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    const QueueR& queue = p.queues[static_cast<size_t>(q)];
+    const LimitR* user = UserLimit(queue, a.user);
+    const LimitR* group = GroupLimit(queue, a.limit_group);
+    uint64_t user_running = 0;
+    uint64_t group_running = 0;
+    for (const AppR& other : p.apps) {
+      if (other.removed || other.queue < 0) continue;
+      if (other.state != AppState::kStarting && other.state != AppState::kRunning) continue;
+      if (!InSubtree(p, other.queue, q)) continue;
+      if (other.user == a.user) ++user_running;
+      if (!a.limit_group.empty() && other.limit_group == a.limit_group) ++group_running;
+    }
+    if (user != nullptr && user->max_apps != 0 && user_running >= user->max_apps) return false;
+    if (group != nullptr && group->max_apps != 0 && group_running >= group->max_apps) return false;
+  }
+  return true;
+}
+
+// The ask fits (limit − used) of the user and of the app's group at every level.
+bool ReferenceModel::Impl::LimitsFit(const PartitionR& p, int app, const Resource& ask) const {
+  const AppR& a = p.apps[static_cast<size_t>(app)];
+  for (int q = a.queue; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+    const QueueR& queue = p.queues[static_cast<size_t>(q)];
+    const LimitR* user = UserLimit(queue, a.user);
+    const LimitR* group = GroupLimit(queue, a.limit_group);
+    Resource user_used;
+    Resource group_used;
+    for (const AllocR& alloc : p.allocs) {
+      const AppR& other = p.apps[static_cast<size_t>(alloc.app)];
+      if (!InSubtree(p, other.queue, q)) continue;
+      if (other.user == a.user) user_used = Add(user_used, alloc.res);
+      if (!a.limit_group.empty() && other.limit_group == a.limit_group) {
+        group_used = Add(group_used, alloc.res);
+      }
+    }
+    auto fits = [&](const LimitR* limit, const Resource& used) {
+      if (limit == nullptr || !limit->max_res.has_value()) return true;
+      for (int k = 0; k < kMaxResourceTypes; ++k) {
+        if (!limit->max_res->Has(k)) continue;
+        if (SaturatingAdd(used.Get(k), ask.Get(k)) > limit->max_res->Get(k)) return false;
+      }
+      return true;
+    };
+    if (!fits(user, user_used) || !fits(group, group_used)) return false;
+  }
+  return true;
 }
 
 absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
@@ -1589,6 +2052,7 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
   app.asks.clear();
   app.has_timer = false;
   app.removed = true;
+  RemoveEmptyDynamicQueues(*p);
   return absl::OkStatus();
 }
 
@@ -1740,9 +2204,15 @@ std::vector<std::string> ReferenceModel::Impl::QueuePaths(std::string_view parti
   std::vector<std::string> out;
   const PartitionR* p = FindPartition(partition);
   if (p == nullptr) return out;
-  // Queues were added depth-first in configuration order.
-  for (const QueueR& q : p->queues) out.push_back(q.path);
+  QueuePathsFrom(*p, 0, &out);
   return out;
+}
+
+// Depth-first, children in configuration order then dynamic ones in creation order.
+void ReferenceModel::Impl::QueuePathsFrom(const PartitionR& p, int q,
+                                          std::vector<std::string>* out) const {
+  out->push_back(p.queues[static_cast<size_t>(q)].path);
+  for (int c : p.queues[static_cast<size_t>(q)].children) QueuePathsFrom(p, c, out);
 }
 
 absl::StatusOr<RefQueueInfo> ReferenceModel::Impl::GetQueue(std::string_view partition,

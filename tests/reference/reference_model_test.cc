@@ -531,7 +531,8 @@ TEST(ReferenceModelTest, MaxApplicationsGatesAcceptedApps) {
 }
 
 TEST(ReferenceModelTest, TieGroupMorePendingFirst) {
-  // Equal priority and usage: the child with more pending goes first, unless not dominated.
+  // Equal priority and usage: larger total pending first (kernel/README decision 2), which puts
+  // a dominating child before the dominated one and orders incomparable ones by total.
   QueueConfig root = Queue("root", {}, {Queue("a"), Queue("b"), Queue("c")});
   root.submit_acl = "*";
   auto model = ReferenceModel::Create(OnePartition(root)).value();
@@ -545,7 +546,7 @@ TEST(ReferenceModelTest, TieGroupMorePendingFirst) {
   ASSERT_TRUE(model->AddAsk(MakeAsk("xb", "k", {{"memory", 10}, {"vcore", 5}}), &out).ok());
   ASSERT_TRUE(model->AddAsk(MakeAsk("xc", "k", {{"vcore", 50}}), &out).ok());
   ASSERT_EQ(model->Schedule(1, "", &out).value(), 1);
-  EXPECT_EQ(out.back().app, "xb");
+  EXPECT_EQ(out.back().app, "xc") << "c's total 50 beats b's 15 (incomparable vectors)";
 }
 
 }  // namespace
