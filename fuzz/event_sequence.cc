@@ -1,6 +1,7 @@
 // Decoding fuzzer bytes into configs and kernel calls (see event_sequence.h).
 #include "event_sequence.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -190,10 +191,26 @@ int64_t Quantity(ByteReader& in, int64_t typical_max) {
   return in.Range(kMinInt64, kMaxInt64);
 }
 
+Quantities NonNegative(Quantities q) {
+  for (auto& [name, value] : q) {
+    if (value < 0) value = value == kMinInt64 ? kMaxInt64 : -value;
+  }
+  return q;
+}
+
+// Keeps |value| below 2^40, so that no sum or product of a few thousand saturates.
+Quantities Bounded(Quantities q) {
+  constexpr int64_t kBound = int64_t{1} << 40;
+  for (auto& [name, value] : q) {
+    if (value > kBound || value < -kBound) value %= kBound;
+  }
+  return q;
+}
+
 Quantities DecodeQuantities(ByteReader& in, int64_t typical_max) {
   Quantities q;
   uint8_t shape = in.Byte();
-  if (shape % 32 == 31) {
+  if (shape % 32 == 31 && !Avoid("type-limit")) {
     // Many (possibly too many) distinct types.
     auto n = static_cast<size_t>(in.Range(1, 11));
     for (size_t i = 0; i < n; ++i) {
@@ -209,7 +226,9 @@ Quantities DecodeQuantities(ByteReader& in, int64_t typical_max) {
   for (size_t i = 0; i < kResourceNames.size(); ++i) {
     if ((shape >> i) & 1u) q.emplace_back(kResourceNames[i], Quantity(in, typical_max));
   }
-  if ((shape >> 3) & 1u) q.emplace_back(in.Pick(kRareResourceNames), Quantity(in, typical_max));
+  if (((shape >> 3) & 1u) && !Avoid("type-limit")) {
+    q.emplace_back(in.Pick(kRareResourceNames), Quantity(in, typical_max));
+  }
   if (((shape >> 4) & 1u) && !q.empty()) q.emplace_back(q.front().first, Quantity(in, typical_max));
   return q;
 }
@@ -522,6 +541,14 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
       c.node.capacity = DecodeQuantities(in, 500);
       if (in.Chance(15)) c.node.occupied = DecodeQuantities(in, 60);
       c.node.schedulable = !in.Chance(8);
+      if (Avoid("saturation")) {
+        c.node.capacity = Bounded(std::move(c.node.capacity));
+        c.node.occupied = Bounded(std::move(c.node.occupied));
+      }
+      if (Avoid("negative-quantity")) {
+        c.node.capacity = NonNegative(std::move(c.node.capacity));
+        c.node.occupied = NonNegative(std::move(c.node.occupied));
+      }
       break;
     case 2: {
       c.kind = CallKind::kUpdateNode;
@@ -531,6 +558,10 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
       if (what & 1u) c.update.capacity = DecodeQuantities(in, 500);
       if (what & 2u) c.update.occupied = DecodeQuantities(in, 60);
       if (what & 4u) c.update.schedulable = (what & 8u) == 0;
+      if (Avoid("negative-quantity")) {
+        if (c.update.capacity) c.update.capacity = NonNegative(std::move(*c.update.capacity));
+        if (c.update.occupied) c.update.occupied = NonNegative(std::move(*c.update.occupied));
+      }
       break;
     }
     case 3:
@@ -568,6 +599,7 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
       c.ask.app = Id(in, "app", 6);
       c.ask.id = Id(in, "k", 4);
       c.ask.resources = DecodeQuantities(in, 120);
+      if (Avoid("negative-quantity")) c.ask.resources = NonNegative(std::move(c.ask.resources));
       uint8_t p = in.Byte() % 32;
       if (p < 28) {
         c.ask.priority = static_cast<int32_t>(p % 10) - 3;
@@ -587,6 +619,10 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
         c.ask.count = -1;
       } else {
         c.ask.count = in.Bool() ? kMaxInt64 : in.Range(5, 1000);
+      }
+      if (Avoid("saturation")) {
+        c.ask.count = std::min<int64_t>(c.ask.count, 1000);
+        c.ask.resources = Bounded(std::move(c.ask.resources));
       }
       if (c.ask.count > 0) {
         state.pending_bound = c.ask.count > kMaxInt64 - state.pending_bound
@@ -620,9 +656,16 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
         c.value = 259'200'000 + in.Range(-1, 1);  // the 3-day expiry of terminated apps
       } else if (mode == 13) {
         c.value = -in.Range(1, 1000);
+      } else if (mode == 14) {
+        // To (almost) the end of the clock: timers set afterwards are due past int64.
+        static const std::vector<int64_t> kEdges = {kMaxInt64,           kMaxInt64 / 2,
+                                                    kMaxInt64 - 1,       kMaxInt64 - 100'000,
+                                                    kMaxInt64 - 400'000, kMaxInt64 - 300'000'000};
+        c.value = in.Pick(kEdges);
       } else {
-        c.value = in.Pick(std::vector<int64_t>{kMaxInt64, kMaxInt64 / 2, kMaxInt64 - 1});
+        c.value = in.Range(0, kMaxInt64);
       }
+      if (Avoid("clock-overflow")) c.value = std::min<int64_t>(c.value, int64_t{1} << 40);
       break;
     }
     case 13:
@@ -686,6 +729,14 @@ bool Verbose() {
     return v != nullptr && *v != '\0' && *v != '0';
   }();
   return verbose;
+}
+
+bool Avoid(std::string_view pattern) {
+  static const std::string avoid = [] {
+    const char* v = std::getenv("ALLOCORE_FUZZ_AVOID");
+    return "," + std::string(v == nullptr ? "" : v) + ",";
+  }();
+  return avoid.find("," + std::string(pattern) + ",") != std::string::npos;
 }
 
 void Fail(const std::string& message) {

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -95,6 +96,15 @@ std::string DescribeSequence(const Sequence& seq, size_t calls);
 
 // Set ALLOCORE_FUZZ_VERBOSE=1 to print every decoded sequence before it runs.
 bool Verbose();
+
+// ALLOCORE_FUZZ_AVOID=pattern,pattern,... steers the fuzzers around known, already reported
+// findings so that a long run looks for new ones (the default avoids nothing):
+//   negative-quantity  node and ask quantities are never negative
+//   saturation         ask counts stay at most 1000, node and ask quantities below 2^40
+//   clock-overflow     clock jumps stay below 2^40 ms
+//   type-limit         node and ask quantities name only memory, vcore and gpu; fuzz_config
+//                      ignores Kernel::Create refusing a ninth resource type
+bool Avoid(std::string_view pattern);
 
 }  // namespace allocore::fuzz
 

@@ -61,6 +61,10 @@ void CheckText(std::string_view text) {
   const SchedulerConfig& config = *loaded.config;
 
   auto kernel = Kernel::Create(config);
+  if (!kernel.ok() && Avoid("type-limit") &&
+      kernel.status().message().find("one too many") != std::string_view::npos) {
+    return;
+  }
   if (!kernel.ok()) {
     Fail("an accepted config is refused by Kernel::Create: " + kernel.status().ToString() +
          "\n--- config (JSON) ---\n" + adapters::ConfigToJson(config));

@@ -305,9 +305,13 @@ class Checker {
           break;
         }
         case DecisionType::kAppState: {
-          if (d.to == AppState::kExpired && d.from == AppState::kCompleted) {
-            Expect(terminated_[{partition, app}] > 0, "expiry of no completed app " + app);
-            --terminated_[{partition, app}];
+          if (d.to == AppState::kExpired &&
+              (d.from == AppState::kCompleted || d.from == AppState::kRejected)) {
+            // Terminated records expire after 3 days; a new app may use the id meanwhile.
+            int& count = d.from == AppState::kCompleted ? completed_[{partition, app}]
+                                                        : rejected_[{partition, app}];
+            Expect(count > 0, "expiry of no terminated app: " + DecisionText(d));
+            --count;
             break;
           }
           auto state = apps_.find({partition, app});
@@ -319,7 +323,7 @@ class Checker {
           state->second = d.to;
           if (!Active(d.to)) {
             apps_.erase(state);
-            if (d.to == AppState::kCompleted) ++terminated_[{partition, app}];
+            if (d.to == AppState::kCompleted) ++completed_[{partition, app}];
             std::erase_if(asks_, [&](const auto& e) {
               return std::get<0>(e.first) == partition && std::get<1>(e.first) == app;
             });
@@ -331,6 +335,7 @@ class Checker {
           break;
         }
         case DecisionType::kAppRejected:
+          ++rejected_[{partition, app}];
           break;
       }
     }
@@ -451,7 +456,8 @@ class Checker {
   int64_t last_seq_ = 0;
   std::map<AppKey, NodeState> nodes_;
   std::map<AppKey, AppState> apps_;  // active applications
-  std::map<AppKey, int> terminated_;
+  std::map<AppKey, int> completed_;  // terminated records not yet expired
+  std::map<AppKey, int> rejected_;
   std::set<AppKey> known_apps_;
   std::map<AskKey, Named> asks_;
   std::vector<Live> live_;  // in seq order

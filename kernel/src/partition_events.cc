@@ -165,7 +165,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     rejected.alive = true;
     rejected.submission_seq = context_->next_submission_seq++;
     terminated_apps_.push_back(slot);
-    SetTimer(slot, TimerKind::kExpire, context_->now + kTerminatedTimeoutMs);
+    SetTimer(slot, TimerKind::kExpire, SaturatingAdd(context_->now, kTerminatedTimeoutMs));
     return absl::OkStatus();
   };
   if (spec.user.empty()) {
@@ -503,10 +503,10 @@ void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out
   EmitState(app, from, to, out);
   switch (to) {
     case AppState::kStarting:
-      SetTimer(app, TimerKind::kStarting, context_->now + kStartingTimeoutMs);
+      SetTimer(app, TimerKind::kStarting, SaturatingAdd(context_->now, kStartingTimeoutMs));
       break;
     case AppState::kCompleting:
-      SetTimer(app, TimerKind::kCompleting, context_->now + kCompletingTimeoutMs);
+      SetTimer(app, TimerKind::kCompleting, SaturatingAdd(context_->now, kCompletingTimeoutMs));
       break;
     default:
       break;
@@ -550,7 +550,7 @@ void Partition::FireNextTimer(std::vector<Decision>* out) {
         Transition(app, AppState::kCompleted, out);
         DetachApp(app);
         terminated_apps_.push_back(app);
-        SetTimer(app, TimerKind::kExpire, due + kTerminatedTimeoutMs);
+        SetTimer(app, TimerKind::kExpire, SaturatingAdd(due, kTerminatedTimeoutMs));
         RemoveDrainedQueues();
       }
       break;
