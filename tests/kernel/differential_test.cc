@@ -3,6 +3,12 @@
 // call, so must the queue priorities / allocated / pending / running counts and the
 // application states, and kernel->CheckConsistency() must pass.
 //
+// The generator covers admission too: users with groups, ACLs, placement rules (provided, user,
+// tag, fixed, create, a parent rule, filters) with apps submitted with or without a queue and
+// with tags, dynamic queues and child templates, and user/group limits (named and wildcard,
+// maxapplications and maxresources); the queue list and queue settings are compared after
+// every call since dynamic queues come and go.
+//
 // Every call is one "step" of the scenario format: both sides first advance the clock by 1 ms.
 // On a mismatch the test prints the seed, the call index, what differs, and the sequence (as
 // a scenario YAML whose `expect:` block is the reference model's answer), first as generated
@@ -200,6 +206,39 @@ std::string CallYaml(const Call& c) {
   return os.str();
 }
 
+std::string ListYaml(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + Quote(v[i]);
+  return out + "]";
+}
+
+void LimitsYaml(const std::vector<LimitConfig>& limits, int indent, std::ostream& os) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  os << pad << "limits:\n";
+  for (const LimitConfig& l : limits) {
+    os << pad << "  - {limit: " << Quote(l.limit);
+    if (!l.users.empty()) os << ", users: " << ListYaml(l.users);
+    if (!l.groups.empty()) os << ", groups: " << ListYaml(l.groups);
+    if (l.max_applications != 0) os << ", maxapplications: " << l.max_applications;
+    if (l.max_resources) os << ", maxresources: " << QuantitiesYaml(*l.max_resources, true);
+    os << "}\n";
+  }
+}
+
+std::string RuleYaml(const PlacementRuleConfig& r) {
+  std::string out = "{name: " + r.name;
+  if (r.create) out += ", create: true";
+  if (!r.value.empty()) out += ", value: " + Quote(r.value);
+  if (!r.filter.type.empty() || !r.filter.users.empty() || !r.filter.groups.empty()) {
+    out += ", filter: {type: " + Quote(r.filter.type.empty() ? "allow" : r.filter.type);
+    if (!r.filter.users.empty()) out += ", users: " + ListYaml(r.filter.users);
+    if (!r.filter.groups.empty()) out += ", groups: " + ListYaml(r.filter.groups);
+    out += "}";
+  }
+  if (!r.parent.empty()) out += ", parent: " + RuleYaml(r.parent[0]);
+  return out + "}";
+}
+
 void QueueYaml(const QueueConfig& q, int indent, std::ostream& os) {
   std::string pad(static_cast<size_t>(indent), ' ');
   os << pad << "- name: " << q.name << "\n";
@@ -224,6 +263,30 @@ void QueueYaml(const QueueConfig& q, int indent, std::ostream& os) {
     }
     os << "}\n";
   }
+  if (q.child_template) {
+    const ChildTemplateConfig& t = *q.child_template;
+    os << pad << "  childtemplate:\n";
+    if (t.max_applications != 0) os << pad << "    maxapplications: " << t.max_applications << "\n";
+    if (!t.properties.empty()) {
+      os << pad << "    properties: {";
+      for (size_t i = 0; i < t.properties.size(); ++i) {
+        os << (i ? ", " : "") << t.properties[i].first << ": " << Quote(t.properties[i].second);
+      }
+      os << "}\n";
+    }
+    if (t.resources.guaranteed || t.resources.max) {
+      os << pad << "    resources: {";
+      if (t.resources.guaranteed) {
+        os << "guaranteed: " << QuantitiesYaml(*t.resources.guaranteed, true);
+      }
+      if (t.resources.max) {
+        os << (t.resources.guaranteed ? ", " : "")
+           << "max: " << QuantitiesYaml(*t.resources.max, true);
+      }
+      os << "}\n";
+    }
+  }
+  if (!q.limits.empty()) LimitsYaml(q.limits, indent + 2, os);
   if (!q.queues.empty()) {
     os << pad << "  queues:\n";
     for (const QueueConfig& c : q.queues) QueueYaml(c, indent + 4, os);
@@ -254,6 +317,12 @@ std::string ScenarioYaml(const Sequence& seq, size_t calls, const std::string& n
       }
       os << "}\n";
     }
+    if (!p.placement_rules.empty()) {
+      os << "      placementrules:\n";
+      for (const PlacementRuleConfig& r : p.placement_rules)
+        os << "        - " << RuleYaml(r) << "\n";
+    }
+    if (!p.limits.empty()) LimitsYaml(p.limits, 6, os);
     os << "      queues:\n";
     for (const QueueConfig& q : p.queues) QueueYaml(q, 8, os);
   }
@@ -344,6 +413,15 @@ bool FitsUnder(const QuantityMap& larger, const QuantityMap& smaller) {
 }
 
 int name_counter = 0;
+
+// What the generated configs exercise (printed at the end of the run).
+struct Coverage {
+  int64_t rules = 0;      // partitions with placement rules
+  int64_t limits = 0;     // partitions with user/group limits
+  int64_t templates = 0;  // partitions with a child template
+  int64_t dropped = 0;    // configs whose limits/templates/rules the validator refused
+};
+Coverage coverage;
 
 QueueConfig RandomQueue(Rng& rng, int depth, const std::optional<QuantityMap>& parent_eff_max,
                         uint64_t parent_max_apps, bool root) {
@@ -475,8 +553,142 @@ NodeSpec RandomNode(Rng& rng, const std::string& id, const std::string& partitio
   return n;
 }
 
+// ---- Admission features: limits, child templates, placement rules --------------------------
+
+const std::vector<std::string> kGroups = {"devs", "ops", "qa", "admins"};
+const std::vector<std::string> kLimitUsers = {"alice", "bob", "carol", "dave", "erin"};
+
+// A valid limit list (A.2 as validated here): each name once, named entries before the
+// wildcard ones, maxresources strictly positive and within the queue's max, maxapplications
+// within the queue's.
+std::vector<LimitConfig> RandomLimits(Rng& rng, const QueueConfig* q) {
+  std::vector<LimitConfig> out;
+  uint64_t queue_apps = q != nullptr ? q->max_applications : 0;
+  std::optional<int64_t> queue_memory;
+  if (q != nullptr && q->resources.max) {
+    for (const auto& [k, v] : *q->resources.max) {
+      if (k == "memory") queue_memory = v;
+    }
+  }
+  auto fill = [&](LimitConfig& l) {
+    if (rng.Chance(65)) l.max_applications = static_cast<uint64_t>(rng.Range(1, 2));
+    if (queue_apps != 0 && l.max_applications > queue_apps) l.max_applications = queue_apps;
+    if (l.max_applications == 0 || rng.Chance(50)) {
+      int64_t cap = queue_memory.value_or(300);
+      if (cap >= 1)
+        l.max_resources = QuantityMap{
+            {"memory", rng.Range(std::min<int64_t>(10, cap), std::min<int64_t>(200, cap))}};
+      if (l.max_resources && rng.Chance(20)) l.max_resources->emplace_back("gpu", 1);
+    }
+    if (l.max_applications == 0 && !l.max_resources) l.max_applications = 1;
+  };
+  std::set<std::string> users;
+  std::set<std::string> groups;
+  int named = static_cast<int>(rng.Range(0, 2));
+  for (int i = 0; i < named; ++i) {
+    LimitConfig l;
+    l.limit = "l" + std::to_string(i);
+    if (rng.Chance(60)) {
+      std::string u = rng.Pick(kLimitUsers);
+      if (users.insert(u).second) l.users.push_back(u);
+    }
+    if (rng.Chance(65)) {
+      std::string g = rng.Pick(kGroups);
+      if (groups.insert(g).second) l.groups.push_back(g);
+    }
+    if (l.users.empty() && l.groups.empty()) continue;
+    fill(l);
+    out.push_back(l);
+  }
+  if (rng.Chance(40)) {
+    LimitConfig l;
+    l.limit = "any user";
+    l.users = {"*"};
+    fill(l);
+    out.push_back(l);
+  }
+  if (rng.Chance(groups.empty() ? 15 : 35)) {
+    LimitConfig l;
+    l.limit = "any group";
+    l.groups = {"*"};
+    fill(l);
+    out.push_back(l);
+  }
+  if (out.empty()) {
+    LimitConfig l;
+    l.limit = "one";
+    l.users = {rng.Pick(kLimitUsers)};
+    fill(l);
+    out.push_back(l);
+  }
+  return out;
+}
+
+ChildTemplateConfig RandomTemplate(Rng& rng) {
+  ChildTemplateConfig t;
+  static const std::vector<std::string> kPolicies = {"fifo", "fair", "stateaware"};
+  if (rng.Chance(60)) t.properties.emplace_back("application.sort.policy", rng.Pick(kPolicies));
+  if (rng.Chance(20)) {
+    t.properties.emplace_back("priority.offset", std::to_string(rng.Range(-5, 5)));
+  }
+  if (rng.Chance(40)) t.resources.max = QuantityMap{{"memory", rng.Range(20, 300)}};
+  if (rng.Chance(25)) t.resources.guaranteed = QuantityMap{{"memory", rng.Range(5, 20)}};
+  if (rng.Chance(30)) t.max_applications = static_cast<uint64_t>(rng.Range(1, 3));
+  if (t.properties.empty() && !t.resources.max && !t.resources.guaranteed &&
+      t.max_applications == 0) {
+    t.properties.emplace_back("application.sort.policy", "fair");
+  }
+  return t;
+}
+
+// Templates on some parents and limits on some queues, recursively.
+void RandomAdmission(Rng& rng, QueueConfig& q, bool root) {
+  bool is_parent = root || q.parent || !q.queues.empty();
+  if (is_parent && rng.Chance(root ? 20 : 30)) q.child_template = RandomTemplate(rng);
+  if (rng.Chance(root ? 20 : 15)) q.limits = RandomLimits(rng, &q);
+  for (QueueConfig& c : q.queues) RandomAdmission(rng, c, false);
+}
+
+PlacementRuleConfig RandomRule(Rng& rng, const std::vector<std::string>& parents,
+                               const std::vector<std::string>& leaves, bool nested) {
+  PlacementRuleConfig r;
+  static const std::vector<std::string> kKinds = {"provided", "user", "tag", "fixed", "Provided"};
+  r.name = nested ? (rng.Chance(50) ? "fixed" : "tag") : rng.Pick(kKinds);
+  r.create = rng.Chance(55);
+  std::string kind = r.name == "Provided" ? "provided" : r.name;
+  if (kind == "tag") r.value = rng.Chance(70) ? "team" : "Namespace";
+  if (kind == "fixed") {
+    int what = static_cast<int>(rng.Range(1, 100));
+    if (what <= 45 && !parents.empty()) {
+      r.value = rng.Pick(parents);                                           // a full path
+      if (r.value != "root" && rng.Chance(40)) r.value = r.value.substr(5);  // relative
+    } else if (what <= 75 && !leaves.empty() && !nested) {
+      r.value = rng.Pick(leaves);
+    } else {
+      r.value = rng.Chance(50) ? "pool" : "Pool.sub";
+    }
+    if (nested && r.value == "root") r.value = "pool";
+  }
+  if (rng.Chance(18)) {
+    static const std::vector<std::string> kFilterTypes = {"allow", "deny", "DENY", ""};
+    r.filter.type = rng.Pick(kFilterTypes);
+    static const std::vector<std::vector<std::string>> kUsersF = {
+        {}, {"alice"}, {"alice", "bob"}, {"^b.*"}, {"[cd]a"}, {"a.ice"}};
+    static const std::vector<std::vector<std::string>> kGroupsF = {
+        {}, {}, {"devs"}, {"devs", "qa"}, {"^(ops|qa)$"}};
+    r.filter.users = rng.Pick(kUsersF);
+    r.filter.groups = rng.Pick(kGroupsF);
+  }
+  bool qualified = kind == "fixed" && r.value.rfind("root", 0) == 0;
+  if (!nested && !qualified && rng.Chance(25)) {
+    r.parent.push_back(RandomRule(rng, parents, leaves, true));
+  }
+  return r;
+}
+
 struct GenState {
   std::vector<std::string> partitions;
+  std::map<std::string, bool> has_rules;
   std::map<std::string, std::vector<std::string>> leaves;
   std::map<std::string, std::vector<std::string>> parents;
   std::map<std::string, std::vector<std::string>> nodes;  // registered (may be stale)
@@ -509,9 +721,48 @@ Sequence Generate(uint64_t seed, int calls) {
     QueueConfig root = RandomQueue(rng, 0, std::nullopt, 0, true);
     FixGuaranteed(root, std::nullopt);
     RandomAcls(rng, root, true);
+    bool admission = rng.Chance(45);
+    if (admission) RandomAdmission(rng, root, true);
     p.queues.push_back(root);
     gen.partitions.push_back(p.name);
     CollectLeaves(root, "", &gen.leaves[p.name], &gen.parents[p.name]);
+    if (admission && rng.Chance(15) && p.queues[0].limits.empty()) {
+      p.limits = RandomLimits(rng, nullptr);
+    }
+    if (rng.Chance(35)) {
+      int rules = static_cast<int>(rng.Range(1, 3));
+      for (int r = 0; r < rules; ++r) {
+        p.placement_rules.push_back(
+            RandomRule(rng, gen.parents[p.name], gen.leaves[p.name], false));
+      }
+      gen.has_rules[p.name] = true;
+    }
+  }
+  // The generator aims at valid configs; whatever the validator still refuses is dropped
+  // (limits and templates first, then the placement rules).
+  {
+    SchedulerConfig copy = seq.config;
+    if (auto errs = ValidateConfig(copy); !errs.empty()) {
+      if (std::getenv("DBG")) std::cout << "DROP " << errs[0].ToString("x") << "\n";
+      std::vector<QueueConfig*> stack;
+      for (PartitionConfig& p : seq.config.partitions) {
+        p.limits.clear();
+        for (QueueConfig& q : p.queues) stack.push_back(&q);
+      }
+      while (!stack.empty()) {
+        QueueConfig* q = stack.back();
+        stack.pop_back();
+        q->limits.clear();
+        q->child_template.reset();
+        for (QueueConfig& c : q->queues) stack.push_back(&c);
+      }
+      ++coverage.dropped;
+      copy = seq.config;
+      if (!ValidateConfig(copy).empty()) {
+        for (PartitionConfig& p : seq.config.partitions) p.placement_rules.clear();
+        gen.has_rules.clear();
+      }
+    }
   }
   auto node_id = [&]() {
     int n = gen.next_node++;
@@ -524,7 +775,7 @@ Sequence Generate(uint64_t seed, int calls) {
       gen.nodes[p].push_back(seq.nodes.back().id);
     }
   }
-  static const std::vector<std::string> kUsers = {"alice", "bob", "carol", "dave"};
+  static const std::vector<std::string> kUsers = {"alice", "bob", "carol", "dave", "erin", "f.x"};
   static const std::vector<std::string> kAskIds = {"k1", "k2", "k3", "k4"};
   int app_count = static_cast<int>(rng.Range(3, 14));
   auto app_id = [&]() {
@@ -586,9 +837,28 @@ Sequence Generate(uint64_t seed, int calls) {
         for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
         c.app.queue = upper;
       }
+      if (gen.has_rules[part] && rng.Chance(45)) {
+        static const std::vector<std::string> kQueues = {
+            "", "", "dyn", "x.y", "Team-A", "root.newq", "bad name", "root.pool.sub"};
+        c.app.queue = rng.Pick(kQueues);
+        if (rng.Chance(30) && !gen.parents[part].empty()) {
+          c.app.queue = rng.Pick(gen.parents[part]) + (rng.Chance(50) ? ".dyn" : ".Dyn.leaf");
+        }
+      }
       c.app.user = rng.Chance(3) ? "" : rng.Pick(kUsers);
-      if (rng.Chance(20)) c.app.groups = {rng.Chance(50) ? "devs" : "ops"};
+      if (rng.Chance(40)) {
+        c.app.groups = {rng.Pick(kGroups)};
+        if (rng.Chance(40)) c.app.groups.push_back(rng.Pick(kGroups));
+      }
       if (rng.Chance(15)) c.app.tags = {{"application.stateaware.disable", "true"}};
+      if (gen.has_rules[part] && rng.Chance(40)) {
+        static const std::vector<std::string> kTeams = {"red", "blue",     "Red",
+                                                        "x.y", "bad name", "root.t1"};
+        c.app.tags.emplace_back(rng.Chance(80) ? "team" : "namespace", rng.Pick(kTeams));
+        if (rng.Chance(20) && !gen.leaves[part].empty()) {
+          c.app.tags.back().second = rng.Pick(gen.leaves[part]);
+        }
+      }
     } else if (roll <= 30) {
       c.kind = CallKind::kRemoveApp;
       c.id = app_id();
@@ -628,6 +898,22 @@ Sequence Generate(uint64_t seed, int calls) {
       c.partition = gen.partitions.size() > 1 && rng.Chance(50) ? rng.Pick(gen.partitions) : "";
     }
     seq.calls.push_back(c);
+  }
+  for (const PartitionConfig& p : seq.config.partitions) {
+    coverage.rules += p.placement_rules.empty() ? 0 : 1;
+    bool limits = !p.limits.empty();
+    bool templates = false;
+    std::vector<const QueueConfig*> stack;
+    for (const QueueConfig& q : p.queues) stack.push_back(&q);
+    while (!stack.empty()) {
+      const QueueConfig* q = stack.back();
+      stack.pop_back();
+      limits = limits || !q->limits.empty();
+      templates = templates || q->child_template.has_value();
+      for (const QueueConfig& c : q->queues) stack.push_back(&c);
+    }
+    coverage.limits += limits ? 1 : 0;
+    coverage.templates += templates ? 1 : 0;
   }
   return seq;
 }
@@ -894,6 +1180,7 @@ class Runner {
   }
 
   std::optional<Mismatch> CompareState() {
+    if (auto m = CompareStaticQueues()) return m;
     const ResourceTypes& kt = kernel_->resource_types();
     for (const std::string& partition : model_->PartitionNames()) {
       for (const std::string& path : model_->QueuePaths(partition)) {
@@ -1008,6 +1295,13 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     Runner runner;
     std::optional<Mismatch> m = runner.Run(seq, seq.calls.size());
     decisions += static_cast<int64_t>(runner.model_out().size());
+    if (std::getenv("DBG"))
+      for (const auto& d : runner.model_out()) {
+        if (d.type == DecisionType::kAllocation) {
+          std::cout << "ALLOCQ " << d.queue << "\n";
+        }
+        if (d.type == DecisionType::kAppRejected) std::cout << "REJ\n";
+      }
     if (!m) continue;
     std::vector<uint64_t>& list = failures[m->kind];
     list.push_back(seed);
@@ -1035,8 +1329,11 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     }
     std::cout << os.str() << std::flush;
   }
-  std::cout << "differential: " << seeds << " seeds, " << decisions
-            << " model decisions compared\n";
+  std::cout << "differential: " << seeds << " seeds, " << decisions << " model decisions compared\n"
+            << "  partitions with placement rules " << coverage.rules << ", limits "
+            << coverage.limits << ", child templates " << coverage.templates
+            << "; configs with admission features dropped by the validator " << coverage.dropped
+            << "\n";
   for (const auto& [kind, list] : failures) {
     std::ostringstream os;
     for (size_t i = 0; i < list.size() && i < 12; ++i) os << list[i] << " ";

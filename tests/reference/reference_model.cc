@@ -1726,8 +1726,9 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
 
 namespace {
 
+// YuniKorn's SpecialRegExp `[\^$*+?()\[{}|]`: no '.', so "a.b" is an exact user name.
 bool HasRegexChar(const std::string& s) {
-  return s.find_first_of("\\.+*?()|[]{}^$") != std::string::npos;
+  return s.find_first_of("^$*+?()[{}|") != std::string::npos;
 }
 
 // One side (users or groups) of a filter: true when `name` matches (§8.3).
@@ -1908,8 +1909,9 @@ int ReferenceModel::Impl::CreateDynamicQueues(PartitionR& p, const std::string& 
       q.guaranteed = t.guaranteed;
       q.max = t.max;
       q.max_apps = t.max_apps;
-    } else {
-      // Only the parent's application.sort.policy value is inherited.
+    } else if (leaf) {
+      // Only the parent's application.sort.policy value is inherited (a dynamic parent has
+      // no properties at all: YuniKorn's addChildQueue gives properties to leaves only).
       const std::string* v =
           FindProperty(p.queues[static_cast<size_t>(parent)].props, "application.sort.policy");
       if (v != nullptr) SetProperty(q.props, "application.sort.policy", *v);
@@ -2232,7 +2234,8 @@ absl::StatusOr<RefQueueInfo> ReferenceModel::Impl::GetQueue(std::string_view par
   info.priority_sort_enabled = queue.priority_sort;
   info.sort_policy = queue.sort_policy;
   if (queue.guaranteed.has_value()) info.guaranteed = ToNamed(*queue.guaranteed, types_, true);
-  if (queue.max.has_value()) info.max = ToNamed(*queue.max, types_, true);
+  std::optional<Resource> max = QueueMax(*p, q);  // the root: the sum of the node capacities
+  if (max.has_value()) info.max = ToNamed(*max, types_, true);
   info.allocated = ToNamed(QueueAllocated(*p, q), types_);
   info.pending = ToNamed(QueuePending(*p, q), types_);
   info.max_applications = queue.max_apps;

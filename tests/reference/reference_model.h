@@ -14,7 +14,9 @@
 // Invariants:
 //   1. Deterministic: the same calls give the same decisions.
 //   2. A call that returns a non-OK status changed nothing.
-//   3. Only the "no placement rules" admission mode is modelled (the queue must be named).
+//   3. Admission follows the placement rules when the partition has any (dynamic queues and
+//      child templates included), else the named queue; user/group limits (the 1.4+
+//      enforcement) gate Accepted applications and asks.
 //
 // Example:
 //   auto model = allocore::reference::ReferenceModel::Create(config).value();
