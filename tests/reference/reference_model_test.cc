@@ -530,6 +530,87 @@ TEST(ReferenceModelTest, MaxApplicationsGatesAcceptedApps) {
   EXPECT_EQ(model->GetApplication("default", "y")->state, AppState::kStarting);
 }
 
+// tests/scenarios/placement-create-template.yaml through the model.
+TEST(ReferenceModelTest, PlacementCreatesLeavesFromTheChildTemplate) {
+  QueueConfig tenants = Queue("tenants");
+  tenants.parent = true;
+  tenants.child_template = ChildTemplateConfig{};
+  tenants.child_template->properties = {{"application.sort.policy", "fair"}};
+  tenants.child_template->resources.max = QuantityMap{{"memory", 30}};
+  QueueConfig root = Queue("root", {}, {tenants, Queue("fallback")});
+  root.submit_acl = "*";
+  SchedulerConfig config = OnePartition(root);
+  PlacementRuleConfig tag;
+  tag.name = "tag";
+  tag.value = "team";
+  tag.create = true;
+  PlacementRuleConfig parent;
+  parent.name = "fixed";
+  parent.value = "tenants";
+  tag.parent.push_back(parent);
+  PlacementRuleConfig fixed;
+  fixed.name = "fixed";
+  fixed.value = "fallback";
+  config.partitions[0].placement_rules = {tag, fixed};
+  auto model = ReferenceModel::Create(config).value();
+  std::vector<RefDecision> out;
+  ASSERT_TRUE(model->AddNode(MakeNode("n", {{"memory", 1000}, {"vcore", 100}}), &out).ok());
+  ASSERT_TRUE(model->AddApplication(MakeApp("red-1", "", "alice", {{"team", "red"}}), &out).ok());
+  ASSERT_TRUE(model->AddApplication(MakeApp("blue-1", "", "bob", {{"team", "blue"}}), &out).ok());
+  ASSERT_TRUE(model->AddApplication(MakeApp("loose", "", "carol"), &out).ok());
+  EXPECT_THAT(model->QueuePaths("default"), ElementsAre("root", "root.tenants", "root.tenants.red",
+                                                        "root.tenants.blue", "root.fallback"));
+  auto red = model->GetQueue("default", "root.tenants.red");
+  ASSERT_TRUE(red.ok());
+  EXPECT_EQ(red->sort_policy, "fair");
+  ASSERT_TRUE(model->AddAsk(MakeAsk("red-1", "r", {{"memory", 10}, {"vcore", 1}}, 5), &out).ok());
+  ASSERT_TRUE(model->AddAsk(MakeAsk("blue-1", "b", {{"memory", 15}, {"vcore", 1}}, 3), &out).ok());
+  ASSERT_TRUE(model->AddAsk(MakeAsk("loose", "l", {{"memory", 10}, {"vcore", 1}}), &out).ok());
+  ASSERT_EQ(model->Schedule(0, "", &out).value(), 6);  // both leaves stop at the template max
+  // Removing the only app of a dynamic leaf deletes the leaf.
+  ASSERT_TRUE(model->RemoveApplication("default", "blue-1", &out).ok());
+  EXPECT_FALSE(model->GetQueue("default", "root.tenants.blue").ok());
+}
+
+// tests/scenarios/acl-and-limits.yaml through the model.
+TEST(ReferenceModelTest, AclsAndUserGroupLimits) {
+  QueueConfig shared = Queue("shared");
+  shared.submit_acl = "alice,bob,ivy";
+  LimitConfig one;
+  one.users = {"alice"};
+  one.max_applications = 1;
+  LimitConfig interns;
+  interns.groups = {"interns"};
+  interns.max_resources = QuantityMap{{"memory", 20}};
+  shared.limits = {one, interns};
+  QueueConfig ops = Queue("ops");
+  ops.admin_acl = "oscar";
+  SchedulerConfig config = OnePartition(Queue("root", {}, {shared, ops}));
+  PlacementRuleConfig provided;
+  provided.name = "provided";
+  config.partitions[0].placement_rules = {provided};
+  Runner run(config);
+  run.Node("node-1", {{"memory", 1000}, {"vcore", 100}});
+  run.App("a1", "root.shared", "alice");
+  run.App("a2", "root.shared", "alice");
+  run.App("i1", "root.shared", "ivy", {"interns"});
+  run.App("o1", "root.ops", "oscar");
+  run.App("m1", "root.ops", "mallory");
+  run.App("m2", "root.shared", "mallory");
+  run.Ask("a1", "k", kTask);
+  run.Ask("a2", "k", kTask);
+  run.Ask("i1", "k", kTask, 0, 3);
+  run.Ask("o1", "k", kTask);
+  run.Schedule();
+  run.Release("a1", "k");
+  run.Schedule();
+  EXPECT_THAT(run.Allocations(),
+              ElementsAre(Placed("a1", "k"), Placed("o1", "k"), Placed("i1", "k"),
+                          Placed("i1", "k"), Placed("a2", "k")));
+  EXPECT_THAT(run.Rejected(), ElementsAre("m1", "m2"));
+  EXPECT_EQ(run.errors(), 0);
+}
+
 TEST(ReferenceModelTest, TieGroupMorePendingFirst) {
   // Equal priority and usage: larger total pending first (kernel/README decision 2), which puts
   // a dominating child before the dominated one and orders incomparable ones by total.
