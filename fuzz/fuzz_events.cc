@@ -19,6 +19,7 @@
 //   8. Determinism: a second run of the same sequence gives the same decisions.
 //
 // On a finding the target prints what broke and the sequence as a scenario file, then aborts.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -225,7 +226,9 @@ class Checker {
       case CallKind::kAddAsk:
         Expect(apps_.contains({call.ask.partition, call.ask.app}),
                "an ask for an inactive application was accepted");
-        asks_[{call.ask.partition, call.ask.app, call.ask.id}] = ToNamedMap(call.ask.resources);
+        // A replaced ask (same id) starts over with the new count; its allocations stay.
+        asks_[{call.ask.partition, call.ask.app, call.ask.id}] =
+            AskState{ToNamedMap(call.ask.resources), call.ask.count};
         break;
       case CallKind::kRemoveAsk:
         Expect(asks_.erase({call.partition, call.id, call.ask_id}) == 1,
@@ -287,9 +290,12 @@ class Checker {
           Expect(ask != asks_.end(), "allocation of an unknown ask " + app + "/" + View(d.ask));
           auto node = nodes_.find({partition, View(d.node)});
           Expect(node != nodes_.end(), "allocation on an unknown node " + View(d.node));
-          live_.push_back(
-              Live{d.seq, partition, View(d.queue), app, View(d.ask), View(d.node), ask->second});
-          CheckNodeFit(node->second, partition, View(d.node), ask->second);
+          Expect(ask->second.pending > 0,
+                 "allocation of an ask with nothing pending: " + app + "/" + View(d.ask));
+          --ask->second.pending;
+          live_.push_back(Live{d.seq, partition, View(d.queue), app, View(d.ask), View(d.node),
+                               ask->second.resources});
+          CheckNodeFit(node->second, partition, View(d.node), ask->second.resources);
           break;
         }
         case DecisionType::kRelease: {
@@ -394,7 +400,29 @@ class Checker {
         }
       }
     }
-    // Applications: state and allocated as the stream says.
+    // Pending repeats per ask (ExplainPending lists every ask with some) as the stream says.
+    std::map<AskKey, int64_t> explained;
+    for (const PendingExplanation& e : kernel_.ExplainPending()) {
+      Expect(e.pending_count > 0, "ExplainPending lists " + e.app + "/" + e.ask + " with pending " +
+                                      std::to_string(e.pending_count));
+      Expect(explained.insert({{e.partition, e.app, e.ask}, e.pending_count}).second,
+             "ExplainPending lists " + e.app + "/" + e.ask + " twice");
+    }
+    std::map<AskKey, int64_t> tracked;
+    for (const auto& [key, ask] : asks_) {
+      if (ask.pending > 0) tracked[key] = ask.pending;
+    }
+    if (explained != tracked) {
+      std::string k, t;
+      for (const auto& [key, n] : explained) {
+        k += " " + std::get<1>(key) + "/" + std::get<2>(key) + "=" + std::to_string(n);
+      }
+      for (const auto& [key, n] : tracked) {
+        t += " " + std::get<1>(key) + "/" + std::get<2>(key) + "=" + std::to_string(n);
+      }
+      Expect(false, "pending repeats: ExplainPending says" + k + ", the calls say" + t);
+    }
+    // Applications: state, allocated and pending as the stream says.
     for (const auto& [key, state] : apps_) {
       auto info = kernel_.GetApplication(key.first, key.second);
       Expect(info.ok(), "GetApplication(" + key.second + "): " + info.status().ToString());
@@ -406,6 +434,17 @@ class Checker {
         if (l.partition != key.first || l.app != key.second) continue;
         for (const auto& [k, v] : l.resources) sum[k] += v;
       }
+      std::map<std::string, Wide> pending;
+      for (const auto& [ask_key, ask] : asks_) {
+        if (std::get<0>(ask_key) != key.first || std::get<1>(ask_key) != key.second) continue;
+        for (const auto& [k, v] : ask.resources) {
+          // Capped far beyond int64 (so "does not fit" stays true) and far below int128.
+          const Wide cap = Wide{1} << 100;
+          pending[k] += std::clamp(Wide{v} * ask.pending, -cap, cap);
+        }
+      }
+      CompareSum(ToNamedMap(info->pending, types), pending,
+                 "application " + key.second + " pending");
       Named reported = ToNamedMap(info->allocated, types);
       bool representable = true;
       Named expected;
@@ -418,6 +457,18 @@ class Checker {
                                          ", its live allocations sum to " + Text(expected));
       }
     }
+  }
+
+  // `reported` against an exact sum, when every entry of the sum fits int64 (no saturation).
+  void CompareSum(const Named& reported, const std::map<std::string, Wide>& sum,
+                  const std::string& what) {
+    Named expected;
+    for (const auto& [k, v] : sum) {
+      if (v >= INT64_MAX || v <= INT64_MIN) return;
+      if (v != 0) expected[k] = static_cast<int64_t>(v);
+    }
+    Expect(reported == expected,
+           what + " " + Text(reported) + ", the calls and decisions say " + Text(expected));
   }
 
   void CheckChildSum(const std::vector<QueueInfo>& queues, const QueueInfo& parent,
@@ -459,7 +510,11 @@ class Checker {
   std::map<AppKey, int> completed_;  // terminated records not yet expired
   std::map<AppKey, int> rejected_;
   std::set<AppKey> known_apps_;
-  std::map<AskKey, Named> asks_;
+  struct AskState {
+    Named resources;
+    int64_t pending = 0;  // repeats not allocated yet
+  };
+  std::map<AskKey, AskState> asks_;
   std::vector<Live> live_;  // in seq order
   std::vector<std::string> stream_;
 };

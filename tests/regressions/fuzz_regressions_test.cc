@@ -108,8 +108,8 @@ TEST(FuzzRegression, DISABLED_SaturatedAskPendingCache) {
   EXPECT_TRUE(kernel->CheckConsistency().ok()) << kernel->CheckConsistency();
   auto app = kernel->GetApplication("default", "app1");
   ASSERT_TRUE(app.ok());
-  EXPECT_EQ(ToString(app->pending, kernel->resource_types()),
-            "{memory:9223372036854775807,vcore:9223372036854775807}");
+  reference::NamedQuantities saturated = {{"memory", kMaxInt64}, {"vcore", kMaxInt64}};
+  EXPECT_EQ(reference::ToNamed(app->pending, kernel->resource_types()), saturated);
 }
 
 // fuzz_differential: the same at the queue level with huge quantities and a small count: the
