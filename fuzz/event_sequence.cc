@@ -32,7 +32,7 @@ constexpr int64_t kScheduleCap = 64;
 
 struct FixedConfig {
   const char* name;
-  bool modelled;  // inside the reference model's scope
+  bool modelled;  // inside the reference model's scope (tests/reference/README.md, "Scope")
   const char* yaml;
 };
 
@@ -105,7 +105,7 @@ partitions:
           - name: x
             properties: {application.sort.policy: fair}
 )"},
-    {"placement", false, R"(
+    {"placement", true, R"(
 partitions:
   - name: default
     placementrules:
@@ -134,7 +134,7 @@ partitions:
           - name: users
             parent: true
 )"},
-    {"limits", false, R"(
+    {"limits", true, R"(
 partitions:
   - name: default
     limits:
@@ -284,7 +284,7 @@ QueueConfig DecodeQueue(ByteReader& in, const std::string& name, int depth, bool
     if (flags & 8u) q.max_applications = static_cast<uint64_t>(in.Range(1, 4));
     if (flags & 16u) q.submit_acl = in.Pick(kAcls);
   }
-  if (!modelled_only && (flags & 64u)) {
+  if (flags & 64u) {
     LimitConfig& limit = q.limits.emplace_back();
     limit.limit = "decoded";
     if (in.Bool()) {
@@ -309,7 +309,7 @@ QueueConfig DecodeQueue(ByteReader& in, const std::string& name, int depth, bool
   }
   if (!root && children == 0 && (flags & 128u)) {
     q.parent = true;
-    if (!modelled_only && in.Bool()) {
+    if (in.Bool()) {
       ChildTemplateConfig& t = q.child_template.emplace();
       t.max_applications = static_cast<uint64_t>(in.Range(0, 2));
       if (in.Bool()) t.resources.max = DecodeLimit(in, 300);
@@ -319,7 +319,7 @@ QueueConfig DecodeQueue(ByteReader& in, const std::string& name, int depth, bool
   return q;
 }
 
-void DecodePlacement(ByteReader& in, PartitionConfig* p) {
+void DecodePlacement(ByteReader& in, PartitionConfig* p, bool modelled_only) {
   auto n = in.Range(1, 3);
   for (int64_t i = 0; i < n; ++i) {
     PlacementRuleConfig& rule = p->placement_rules.emplace_back();
@@ -339,7 +339,7 @@ void DecodePlacement(ByteReader& in, PartitionConfig* p) {
         rule.value = in.Bool() ? "root.a" : "fixedq";
         break;
       case 4:
-        rule.name = "recovery";
+        rule.name = modelled_only ? "provided" : "recovery";  // the model has no recovery rule
         break;
       default:
         rule.name = "tag";
@@ -376,8 +376,8 @@ std::optional<SchedulerConfig> DecodeTree(ByteReader& in, bool modelled_only) {
       }
     }
     p.queues.push_back(DecodeQueue(in, "root", 0, modelled_only));
-    if (!modelled_only && (flags & 2u)) DecodePlacement(in, &p);
-    if (!modelled_only && (flags & 4u)) {
+    if (flags & 2u) DecodePlacement(in, &p, modelled_only);
+    if (flags & 4u) {
       LimitConfig& limit = p.limits.emplace_back();
       limit.users.push_back("*");
       limit.max_applications = static_cast<uint64_t>(in.Range(1, 5));

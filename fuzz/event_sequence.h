@@ -66,8 +66,8 @@ struct Call {
 };
 
 struct DecodeOptions {
-  // Only what the reference model implements: no placement rules, no user/group limits, no
-  // child templates, no reloads (tests/reference/README.md, "Scope").
+  // Only what the reference model implements (tests/reference/README.md, "Scope"): no
+  // reloads and no recovery placement rule.
   bool modelled_only = false;
   size_t max_calls = 200;
 };

@@ -8,9 +8,10 @@
 //      application's state, priority, allocated and pending are the same.
 //   5. Kernel::CheckConsistency() passes.
 //
-// Only what the model implements is generated (DecodeOptions::modelled_only: no placement
-// rules, user/group limits, child templates or reloads). On a mismatch the target prints both
-// sides and the sequence as a scenario file (`allocore run` replays it), then aborts.
+// Only what the model implements is generated (DecodeOptions::modelled_only: no reloads, no
+// recovery rule; placement rules, dynamic queues, templates and limits are in). On a mismatch
+// the target prints both sides and the sequence as a scenario file (`allocore run` replays
+// it), then aborts.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

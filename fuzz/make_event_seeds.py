@@ -114,9 +114,14 @@ SEEDS = {
     update_node(1, schedulable=False) + schedule() + update_node(1, 400, 400, True) + schedule(),
     "partitions-two": [PARTITIONS] + add_node(1, 300, 300, 2) + add_app(1, 1) +
     add_ask(1, 1, 50, 5, count=3) + schedule() + remove_node(1) + schedule(),
+    "placement-dynamic-queues": [PLACEMENT] + add_node(1, 300, 300) + add_app(1, 2, extra=4) +
+    add_app(2, 0, user=1) + add_ask(1, 1, 10, 10, count=2) + add_ask(2, 1, 10, 10) + schedule() +
+    remove_app(1) + schedule(),
+    "limits-users-no-reload": [LIMITS] + add_node(1, 300, 300) + add_app(1, 1) + add_app(2, 1) +
+    add_app(3, 1) + add_ask(1, 1, 40, 1, count=3) + add_ask(2, 1, 40, 1, count=3) + schedule(),
 }
 EVENTS_ONLY = {
-    "placement-dynamic-queues": [PLACEMENT] + add_node(1, 300, 300) + add_app(1, 2, extra=4) +
+    "placement-reload-default": [PLACEMENT] + add_node(1, 300, 300) + add_app(1, 2, extra=4) +
     add_ask(1, 1, 10, 10, count=2) + schedule() + remove_app(1) + [RELOAD, 2] + schedule(),
     "limits-users": [LIMITS] + add_node(1, 300, 300) + add_app(1, 1) + add_app(2, 1) +
     add_app(3, 1) + add_ask(1, 1, 40, 1, count=3) + add_ask(2, 1, 40, 1, count=3) + schedule() +
