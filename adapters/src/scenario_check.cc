@@ -83,13 +83,14 @@ void CheckAllocations(const std::vector<ExpectedAllocation>& expected,
   size_t first = differing.empty() ? common : differing.front();
   internal::Append(diff, "  first divergence at #", first + 1, "\n");
   if (first > 0) {
-    internal::Append(diff, "    ", index(first), "  ok        ", Describe(actual[first - 1], nullptr),
-                     "\n");
+    internal::Append(diff, "    ", index(first), "  ok        ",
+                     Describe(actual[first - 1], nullptr), "\n");
   }
   for (size_t n = 0; n < differing.size() && n < kMaxListed; ++n) {
     size_t i = differing[n];
     internal::Append(diff, "  - ", index(i + 1), "  expected  ", Describe(expected[i]), "\n");
-    internal::Append(diff, "  + ", index(i + 1), "  actual    ", Describe(actual[i], &expected[i]), "\n");
+    internal::Append(diff, "  + ", index(i + 1), "  actual    ", Describe(actual[i], &expected[i]),
+                     "\n");
   }
   if (differing.size() > kMaxListed) {
     internal::Append(diff, "    ... and ", differing.size() - kMaxListed, " more differences\n");
