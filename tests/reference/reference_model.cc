@@ -398,31 +398,7 @@ std::string ToString(const NamedQuantities& q) {
   return out + "}";
 }
 
-std::string_view StateName(AppState state) {
-  switch (state) {
-    case AppState::kNew:
-      return "New";
-    case AppState::kAccepted:
-      return "Accepted";
-    case AppState::kStarting:
-      return "Starting";
-    case AppState::kRunning:
-      return "Running";
-    case AppState::kCompleting:
-      return "Completing";
-    case AppState::kCompleted:
-      return "Completed";
-    case AppState::kFailing:
-      return "Failing";
-    case AppState::kFailed:
-      return "Failed";
-    case AppState::kRejected:
-      return "Rejected";
-    case AppState::kExpired:
-      return "Expired";
-  }
-  return "?";
-}
+std::string_view StateName(AppState state) { return AppStateName(state); }
 
 RefDecision RefDecision::Normalized() const {
   RefDecision d;
