@@ -97,8 +97,9 @@ std::string DescribeSequence(const Sequence& seq, size_t calls);
 // Set ALLOCORE_FUZZ_VERBOSE=1 to print every decoded sequence before it runs.
 bool Verbose();
 
-// ALLOCORE_FUZZ_AVOID=pattern,pattern,... steers the fuzzers around known, already reported
-// findings so that a long run looks for new ones (the default avoids nothing):
+// ALLOCORE_FUZZ_AVOID=pattern,pattern,... narrows the decoded inputs, to steer a long run
+// around a reported finding while its fix is pending (fuzz/findings/README.md); the default,
+// and CI, avoid nothing:
 //   negative-quantity  node and ask quantities are never negative
 //   saturation         ask counts stay at most 1000, node and ask quantities below 2^40
 //   clock-overflow     clock jumps stay below 2^40 ms

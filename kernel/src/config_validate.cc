@@ -1050,6 +1050,16 @@ class Validator {
     };
     for (const PartitionConfig& partition : config.partitions) {
       Walker walker{add, partition.name};
+      // Node sorting weighs vcore and memory when no weights are set: they take type slots too.
+      QuantityMap weighted;
+      if (partition.node_sort_policy.resource_weights.empty()) {
+        weighted = QuantityMap{{"vcore", 1}, {"memory", 1}};
+      }
+      for (const auto& [name, weight] : partition.node_sort_policy.resource_weights) {
+        if (weight > 0) weighted.emplace_back(name, 1);
+      }
+      add(weighted, partition.field_locations, "nodesortpolicy.resourceweights", partition.location,
+          partition.name, "");
       for (const LimitConfig& l : partition.limits) {
         add(l.max_resources, l.field_locations, "maxresources", l.location, partition.name, "");
       }

@@ -357,6 +357,8 @@ class Partition {
 
   // --- helpers ------------------------------------------------------------------------
   absl::StatusOr<Resource> ToResource(const Quantities& quantities, std::string_view what);
+  // The refusal of a node whose capacity would take the partition's total past int64.
+  absl::Status CapacityOverflow(std::string_view what, int type) const;
   absl::StatusOr<std::optional<Resource>> ToLimit(const std::optional<QuantityMap>& quantities);
   uint32_t FindApp(std::string_view id) const;
   QueueInfo Info(uint32_t queue) const;

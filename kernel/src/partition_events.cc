@@ -52,6 +52,12 @@ void Partition::EmitState(uint32_t app, AppState from, AppState to,
 
 // --- nodes ------------------------------------------------------------------------------
 
+absl::Status Partition::CapacityOverflow(std::string_view what, int type) const {
+  const std::string& name = context_->types.Name(type);
+  return absl::OutOfRangeError(
+      Cat(what, ": the partition's total ", name, " capacity would pass the int64 limit"));
+}
+
 absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out) {
   (void)out;
   if (spec.id.empty()) return absl::InvalidArgumentError("add_node: empty node id");
@@ -66,6 +72,12 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
     context_->types = before;
     return capacity.ok() ? occupied.status() : capacity.status();
   }
+  Resource total;
+  if (int type = AddExact(cluster_capacity_, *capacity, &total); type >= 0) {
+    absl::Status refused = CapacityOverflow(Cat("add_node ", spec.id), type);
+    context_->types = before;
+    return refused;
+  }
   uint32_t slot = TakeSlot(nodes_, free_nodes_);
   Node& n = nodes_[slot];
   n.id = context_->names.Intern(spec.id);
@@ -76,7 +88,7 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   n.id_prefix = IdPrefix(n.id);
   n.RecomputeAvailable();
   nodes_by_id_[n.id] = slot;
-  cluster_capacity_ = Add(cluster_capacity_, n.capacity);
+  cluster_capacity_ = total;
   has_nodes_ever_ = true;
   n.score = NodeScore(n);
   node_order_.insert(n.key(slot));
@@ -110,8 +122,17 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
     occupied = *r;
   }
   Node& n = nodes_[it->second];
+  Resource total = cluster_capacity_;
   if (capacity) {
-    cluster_capacity_ = Add(Sub(cluster_capacity_, n.capacity), *capacity);
+    int type = AddExact(Sub(cluster_capacity_, n.capacity), *capacity, &total);
+    if (type >= 0) {
+      absl::Status refused = CapacityOverflow(Cat("update_node ", update.id), type);
+      context_->types = before;
+      return refused;
+    }
+  }
+  if (capacity) {
+    cluster_capacity_ = total;
     n.capacity = *capacity;
   }
   if (occupied) n.occupied = *occupied;
@@ -311,9 +332,28 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
     context_->types = before;
     return absl::InvalidArgumentError(Cat("ask ", spec.id, ": resources must not be zero"));
   }
+  // Pending is kept exact (kernel/README.md decision 20): refuse what would not fit int64. The
+  // root's pending bounds every app's and queue's, since quantities are never negative.
   App& a = apps_[app];
-  uint32_t ask;
   auto existing = a.asks_by_id.find(spec.id);
+  Resource total;
+  int type = MultiplyExact(*resource, spec.count, &total);
+  if (type < 0) {
+    Resource others = queues_[root_].pending;
+    if (existing != a.asks_by_id.end()) {
+      const Ask& old = asks_[existing->second];
+      others = Sub(others, Multiply(old.resource, old.pending));
+    }
+    type = AddExact(others, total, &total);
+  }
+  if (type >= 0) {
+    std::string name = context_->types.Name(type);
+    context_->types = before;
+    return absl::OutOfRangeError(Cat("ask ", spec.id, ": ", spec.count,
+                                     " repeat(s) would take the partition's pending ", name,
+                                     " past the int64 limit"));
+  }
+  uint32_t ask;
   if (existing != a.asks_by_id.end()) {
     // Same key again replaces the ask (a new creation time). Live allocations and reservations
     // stay: YuniKorn keys both by the ask key, so they carry over to the new ask.

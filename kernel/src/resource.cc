@@ -61,6 +61,35 @@ Resource Multiply(const Resource& r, int64_t factor) {
   return out;
 }
 
+int AddExact(const Resource& a, const Resource& b, Resource* out) {
+  Resource sum;
+  sum.present = a.present | b.present;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    auto i = static_cast<size_t>(k);
+    if (__builtin_add_overflow(a.value[i], b.value[i], &sum.value[i])) return k;
+  }
+  *out = sum;
+  return -1;
+}
+
+int MultiplyExact(const Resource& r, int64_t factor, Resource* out) {
+  Resource product;
+  if (factor != 0) {
+    int overflow = -1;
+    ForEachType(r.present, [&](int k) {
+      int64_t v;
+      if (__builtin_mul_overflow(r.Get(k), factor, &v)) {
+        if (overflow < 0) overflow = k;
+        return;
+      }
+      product.Set(k, v);
+    });
+    if (overflow >= 0) return overflow;
+  }
+  *out = product;
+  return -1;
+}
+
 bool FitIn(const Resource& larger, const Resource& smaller) {
   bool fits = true;
   ForEachType(smaller.present, [&](int k) {

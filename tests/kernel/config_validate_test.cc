@@ -303,11 +303,28 @@ TEST(ConfigValidateTest, NegativeQuantitiesAreRefused) {
 TEST(ConfigValidateTest, AtMostEightResourceTypes) {
   QuantityMap eight;
   for (int i = 0; i < 8; ++i) eight.emplace_back("r" + std::to_string(i), 1);
-  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), eight)})), IsEmpty());
-  SchedulerConfig nine = OnePartition({WithMax(Q("a"), eight), WithMax(Q("b"), {{"r8", 1}})});
+  auto weighing_r0 = [](SchedulerConfig config) {
+    config.partitions[0].node_sort_policy.resource_weights = {{"r0", 1.0}};
+    return config;
+  };
+  EXPECT_THAT(Errors(weighing_r0(OnePartition({WithMax(Q("a"), eight)}))), IsEmpty());
+  SchedulerConfig nine =
+      weighing_r0(OnePartition({WithMax(Q("a"), eight), WithMax(Q("b"), {{"r8", 1}})}));
   EXPECT_THAT(Errors(nine), ElementsAre(AllOf(Message("resource type 'r8' is resource type "
                                                       "number 9"),
                                               Field(&ConfigError::queue_path, "root.b"))));
+}
+
+// Without resourceweights node sorting weighs vcore and memory, which take two of the eight.
+TEST(ConfigValidateTest, DefaultNodeSortWeightsCountAsResourceTypes) {
+  QuantityMap six;
+  for (int i = 0; i < 6; ++i) six.emplace_back("r" + std::to_string(i), 1);
+  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), six)})), IsEmpty());
+  six.emplace_back("r6", 1);
+  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), six)})),
+              ElementsAre(Message("resource type 'r6' is resource type number 9 in this config; "
+                                  "allocore supports at most 8 distinct resource types (vcore, "
+                                  "memory, r0")));
 }
 
 // ---- §2.4.11 maxapplications ---------------------------------------------------------------

@@ -49,6 +49,19 @@ TEST(ResourceTest, MultiplySaturatesAndZeroGivesEmpty) {
   EXPECT_EQ(Multiply(Make({{0, 3}}), 0).present, 0u);
 }
 
+TEST(ResourceTest, ExactFormsNameTheOverflowingTypeAndWriteNothing) {
+  Resource out = Make({{5, 7}});
+  EXPECT_EQ(AddExact(Make({{0, 1}, {1, kMax - 1}}), Make({{1, 2}}), &out), 1);
+  EXPECT_EQ(MultiplyExact(Make({{0, 1}, {2, kMax / 2 + 1}}), 2, &out), 2);
+  EXPECT_EQ(out, Make({{5, 7}}));
+  EXPECT_EQ(AddExact(Make({{0, 1}, {1, kMax - 1}}), Make({{1, 1}, {3, 0}}), &out), -1);
+  EXPECT_EQ(out, Make({{0, 1}, {1, kMax}, {3, 0}}));
+  EXPECT_EQ(MultiplyExact(Make({{0, 3}, {2, kMax / 2}}), 2, &out), -1);
+  EXPECT_EQ(out, Make({{0, 6}, {2, kMax / 2 * 2}}));
+  EXPECT_EQ(MultiplyExact(Make({{0, 3}}), 0, &out), -1);
+  EXPECT_EQ(out, Resource{});
+}
+
 TEST(ResourceTest, FitInTreatsMissingLargerTypeAsZero) {
   EXPECT_FALSE(FitIn(Make({{0, 10}}), Make({{0, 5}, {1, 1}})));
   EXPECT_TRUE(FitIn(Make({{0, 10}}), Make({{0, 10}, {1, 0}})));

@@ -543,6 +543,11 @@ class ReferenceModel::Impl {
   Resource AppAllocated(const PartitionR& p, int app) const;
   int32_t AppPriority(const AppR& app) const;
   Resource QueuePending(const PartitionR& p, int q) const;
+  // Whether the partition's total capacity / pending stays within int64 with `capacity` in
+  // place of node `replaced` (-1: a new node) / with the ask (app, ask_id) set to res x count.
+  bool CapacitySumFits(const PartitionR& p, int replaced, const Resource& capacity) const;
+  bool PendingSumFits(const PartitionR& p, int app, std::string_view ask_id, const Resource& res,
+                      int64_t count) const;
   Resource QueueAllocated(const PartitionR& p, int q) const;
   int32_t QueueEffectivePriority(const PartitionR& p, int q) const;
   Resource RootMax(const PartitionR& p) const;
@@ -600,12 +605,39 @@ absl::StatusOr<Resource> ReferenceModel::Impl::ToResource(
     const std::vector<std::pair<std::string, int64_t>>& q) {
   Resource r;
   for (const auto& [name, value] : q) {
+    if (value < 0) {
+      return absl::InvalidArgumentError(Cat("negative quantity for resource ", name));
+    }
     absl::StatusOr<int> type = types_.Intern(name);
     if (!type.ok()) return type.status();
     r.Set(*type, value);
   }
   return r;
 }
+
+namespace {
+
+// A refused call registers no resource type: the registry is put back unless committed.
+class TypesRollback {
+ public:
+  explicit TypesRollback(ResourceTypes* types) : types_(types), saved_(*types) {}
+  ~TypesRollback() {
+    if (!committed_) *types_ = saved_;
+  }
+  void Commit() { committed_ = true; }
+
+ private:
+  ResourceTypes* types_;
+  ResourceTypes saved_;
+  bool committed_ = false;
+};
+
+// Exact sums: quantities are never negative, so a sum above int64 is the only way to lose
+// exactness, and the kernel refuses the call that would do it (kernel/README decision 20).
+__extension__ typedef __int128 Wide;
+bool FitsInt64(Wide v) { return v <= std::numeric_limits<int64_t>::max(); }
+
+}  // namespace
 
 absl::Status ReferenceModel::Impl::Init(const SchedulerConfig& config) {
   for (const PartitionConfig& pc : config.partitions) {
@@ -841,6 +873,35 @@ Resource ReferenceModel::Impl::QueuePending(const PartitionR& p, int q) const {
   return r;
 }
 
+bool ReferenceModel::Impl::CapacitySumFits(const PartitionR& p, int replaced,
+                                           const Resource& capacity) const {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    Wide sum = capacity.Get(k);
+    for (size_t n = 0; n < p.nodes.size(); ++n) {
+      if (static_cast<int>(n) != replaced) sum += p.nodes[n].capacity.Get(k);
+    }
+    if (!FitsInt64(sum)) return false;
+  }
+  return true;
+}
+
+bool ReferenceModel::Impl::PendingSumFits(const PartitionR& p, int app, std::string_view ask_id,
+                                          const Resource& res, int64_t count) const {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    Wide sum = static_cast<Wide>(res.Get(k)) * count;
+    for (size_t i = 0; i < p.apps.size(); ++i) {
+      const AppR& a = p.apps[i];
+      if (a.removed || a.queue < 0 || !IsLiveInQueue(a.state)) continue;
+      for (const AskR& ask : a.asks) {
+        if (static_cast<int>(i) == app && ask.id == ask_id) continue;  // replaced
+        if (ask.pending > 0) sum += static_cast<Wide>(ask.res.Get(k)) * ask.pending;
+      }
+    }
+    if (!FitsInt64(sum)) return false;
+  }
+  return true;
+}
+
 Resource ReferenceModel::Impl::QueueAllocated(const PartitionR& p, int q) const {
   Resource r;
   for (const AllocR& alloc : p.allocs) {
@@ -1035,7 +1096,7 @@ std::vector<int> ReferenceModel::Impl::SortedChildren(const PartitionR& p, int q
     std::vector<const Cand*> group;
     for (size_t k = i; k < j; ++k) group.push_back(&cands[k]);
     auto total = [](const Resource& r) {
-      __extension__ __int128 sum = 0;
+      __extension__ Wide sum = 0;
       for (int t = 0; t < kMaxResourceTypes; ++t) sum += r.Get(t);
       return sum;
     };
@@ -1535,10 +1596,15 @@ absl::Status ReferenceModel::Impl::AddNode(const NodeSpec& spec, std::vector<Ref
   if (FindNode(*p, spec.id) >= 0) {
     return absl::AlreadyExistsError(Cat("node ", spec.id, " already exists"));
   }
+  TypesRollback rollback(&types_);
   absl::StatusOr<Resource> capacity = ToResource(spec.capacity);
   if (!capacity.ok()) return capacity.status();
   absl::StatusOr<Resource> occupied = ToResource(spec.occupied);
   if (!occupied.ok()) return occupied.status();
+  if (!CapacitySumFits(*p, -1, *capacity)) {
+    return absl::OutOfRangeError("partition capacity would overflow");
+  }
+  rollback.Commit();
   NodeR node;
   node.id = spec.id;
   node.capacity = *capacity;
@@ -1557,18 +1623,23 @@ absl::Status ReferenceModel::Impl::UpdateNode(const NodeUpdate& update, std::vec
   }
   int n = FindNode(*p, update.id);
   if (n < 0) return absl::NotFoundError(Cat("unknown node ", update.id));
+  TypesRollback rollback(&types_);
   std::optional<Resource> capacity;
   std::optional<Resource> occupied;
   if (update.capacity.has_value()) {
     absl::StatusOr<Resource> r = ToResource(*update.capacity);
     if (!r.ok()) return r.status();
     capacity = *r;
+    if (!CapacitySumFits(*p, n, *capacity)) {
+      return absl::OutOfRangeError("partition capacity would overflow");
+    }
   }
   if (update.occupied.has_value()) {
     absl::StatusOr<Resource> r = ToResource(*update.occupied);
     if (!r.ok()) return r.status();
     occupied = *r;
   }
+  rollback.Commit();
   NodeR& node = p->nodes[static_cast<size_t>(n)];
   if (capacity.has_value()) {
     node.capacity = *capacity;
@@ -2041,9 +2112,14 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   if (a < 0) return absl::NotFoundError(Cat("unknown application ", spec.app));
   if (spec.id.empty()) return absl::InvalidArgumentError("empty ask id");
   if (spec.count <= 0) return absl::InvalidArgumentError("ask count must be positive");
+  TypesRollback rollback(&types_);
   absl::StatusOr<Resource> res = ToResource(spec.resources);
   if (!res.ok()) return res.status();
   if (IsZero(*res)) return absl::InvalidArgumentError("ask resources are zero");
+  if (!PendingSumFits(*p, a, spec.id, *res, spec.count)) {
+    return absl::OutOfRangeError("partition pending would overflow");
+  }
+  rollback.Commit();
   AppR& app = p->apps[static_cast<size_t>(a)];
   AskR* ask = FindAsk(app, spec.id);
   if (ask == nullptr) ask = &app.asks.emplace_back();
@@ -2105,7 +2181,10 @@ absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
 
 absl::Status ReferenceModel::Impl::Advance(int64_t millis, std::vector<RefDecision>* out) {
   if (millis < 0) return absl::InvalidArgumentError("negative clock advance");
-  int64_t target = SaturatingAdd(now_, millis);
+  if (!FitsInt64(static_cast<Wide>(now_) + millis)) {
+    return absl::OutOfRangeError("the clock would overflow");
+  }
+  int64_t target = now_ + millis;
   while (true) {
     // The earliest due timer over every partition (ties: the timer set first).
     PartitionR* best_p = nullptr;

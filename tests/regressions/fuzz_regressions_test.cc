@@ -2,8 +2,8 @@
 // the minimal call sequence the fuzzer's input decodes to; the input itself is kept in
 // fuzz/corpus/<target>/regression-<name> and replayed by ctest (fuzz.<target>.corpus).
 //
-// Tests prefixed DISABLED_ reproduce findings that are reported but not fixed yet: they fail
-// until the fix lands (run them with --gtest_also_run_disabled_tests).
+// A finding that is reported but not fixed yet gets a DISABLED_ test here (run those with
+// --gtest_also_run_disabled_tests) and its input in fuzz/findings/.
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -80,14 +80,12 @@ TEST(FuzzRegression, TimerDuePastClockEnd) {
   EXPECT_TRUE(kernel->CheckConsistency().ok());
 }
 
-// ---- Reported, not fixed yet ---------------------------------------------------------------
-
-// fuzz_events: Partition::SetPending's hot path (one repeat allocated) subtracts the ask's
-// resource from the cached pending, but the from-scratch value is the saturating
-// Multiply(resource, remaining repeats): with a huge count they differ and CheckConsistency
-// fails ("app app1: cached pending differs"). Expected: the cache equals the recomputation
-// (here pending stays {memory: MaxInt64, vcore: MaxInt64}).
-TEST(FuzzRegression, DISABLED_SaturatedAskPendingCache) {
+// fuzz_events "saturated-ask-pending-cache": Partition::SetPending's hot path (one repeat
+// allocated) subtracted the ask's resource from the cached pending while the from-scratch value
+// saturated (count MaxInt64): CheckConsistency failed ("app app1: cached pending differs").
+// Pending is now exact (kernel/README decision 20): an ask whose pending would pass int64 is
+// refused, and nothing changes.
+TEST(FuzzRegression, SaturatedAskPendingCache) {
   auto kernel = Start(OneLeaf());
   ASSERT_NE(kernel, nullptr);
   std::vector<Decision> out;
@@ -95,27 +93,40 @@ TEST(FuzzRegression, DISABLED_SaturatedAskPendingCache) {
       kernel->AddNode({.id = "n5", .capacity = {{"memory", 50}, {"vcore", 50}}}, &out).ok());
   ASSERT_TRUE(
       kernel->AddApplication({.id = "app1", .queue = "root.a", .user = "alice"}, &out).ok());
+  out.clear();
+  absl::Status refused = kernel->AddAsk(
+      {.app = "app1", .id = "k1", .resources = {{"memory", 20}, {"vcore", 5}}, .count = kMaxInt64},
+      &out);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kOutOfRange) << refused;
+  EXPECT_TRUE(out.empty());  // still New: the refused ask did not accept the app
+  auto app = kernel->GetApplication("default", "app1");
+  ASSERT_TRUE(app.ok());
+  EXPECT_EQ(app->state, AppState::kNew);
+  EXPECT_TRUE(IsZero(app->pending));
+  // The largest count that fits is accepted and served exactly.
   ASSERT_TRUE(kernel
                   ->AddAsk({.app = "app1",
                             .id = "k1",
                             .resources = {{"memory", 20}, {"vcore", 5}},
-                            .count = kMaxInt64},
+                            .count = kMaxInt64 / 20},
                            &out)
                   .ok());
   auto made = kernel->Schedule(64, "", &out);
   ASSERT_TRUE(made.ok());
   EXPECT_EQ(*made, 2);
   EXPECT_TRUE(kernel->CheckConsistency().ok()) << kernel->CheckConsistency();
-  auto app = kernel->GetApplication("default", "app1");
+  app = kernel->GetApplication("default", "app1");
   ASSERT_TRUE(app.ok());
-  reference::NamedQuantities saturated = {{"memory", kMaxInt64}, {"vcore", kMaxInt64}};
-  EXPECT_EQ(reference::ToNamed(app->pending, kernel->resource_types()), saturated);
+  reference::NamedQuantities exact = {{"memory", (kMaxInt64 / 20 - 2) * 20},
+                                      {"vcore", (kMaxInt64 / 20 - 2) * 5}};
+  EXPECT_EQ(reference::ToNamed(app->pending, kernel->resource_types()), exact);
 }
 
-// fuzz_differential: the same at the queue level with huge quantities and a small count: the
-// kernel's root pending vcore is MaxInt64 - 30 after three allocations of another ask, the
-// reference model's (a from-scratch saturating sum) MaxInt64.
-TEST(FuzzRegression, DISABLED_SaturatedQueuePendingMatchesModel) {
+// fuzz_differential "saturated-ask-pending-cache": the same at the queue level. The kernel's
+// root pending was MaxInt64 - 30 after three allocations of another ask, the model's (a
+// from-scratch saturating sum) MaxInt64. Now both refuse the ask whose pending does not fit,
+// whether alone (res x count) or summed with the partition's other asks.
+TEST(FuzzRegression, SaturatedQueuePendingMatchesModel) {
   SchedulerConfig config = OneLeaf();
   auto kernel = Start(config);
   ASSERT_NE(kernel, nullptr);
@@ -129,13 +140,23 @@ TEST(FuzzRegression, DISABLED_SaturatedQueuePendingMatchesModel) {
                .id = "k3",
                .resources = {{"memory", 1340537274765201804}, {"vcore", kMaxInt64}},
                .count = 4};
+  AskSpec half{.app = "app1", .id = "k4", .resources = {{"vcore", kMaxInt64 / 2 + 1}}};
+  AskSpec other_half{.app = "app1", .id = "k5", .resources = {{"vcore", kMaxInt64 / 2 + 1}}};
   AskSpec small{
       .app = "app1", .id = "k1", .resources = {{"memory", 10}, {"vcore", 10}}, .count = 3};
   ASSERT_TRUE(kernel->AddNode(node, &out).ok() && (*model)->AddNode(node, &ref).ok());
   ASSERT_TRUE(kernel->AddApplication(app, &out).ok() && (*model)->AddApplication(app, &ref).ok());
-  ASSERT_TRUE(kernel->AddAsk(huge, &out).ok() && (*model)->AddAsk(huge, &ref).ok());
+  EXPECT_EQ(kernel->AddAsk(huge, &out).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE((*model)->AddAsk(huge, &ref).ok());
+  ASSERT_TRUE(kernel->AddAsk(half, &out).ok() && (*model)->AddAsk(half, &ref).ok());
+  EXPECT_EQ(kernel->AddAsk(other_half, &out).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE((*model)->AddAsk(other_half, &ref).ok());
+  // Replacing an ask counts its new pending instead of its old one.
+  half.resources = {{"vcore", kMaxInt64 - 30}};
+  ASSERT_TRUE(kernel->AddAsk(half, &out).ok() && (*model)->AddAsk(half, &ref).ok());
   ASSERT_TRUE(kernel->AddAsk(small, &out).ok() && (*model)->AddAsk(small, &ref).ok());
   ASSERT_TRUE(kernel->Schedule(0, "", &out).ok() && (*model)->Schedule(0, "", &ref).ok());
+  EXPECT_TRUE(kernel->CheckConsistency().ok()) << kernel->CheckConsistency();
   auto kq = kernel->GetQueue("default", "root");
   auto mq = (*model)->GetQueue("default", "root");
   ASSERT_TRUE(kq.ok() && mq.ok());
@@ -144,11 +165,39 @@ TEST(FuzzRegression, DISABLED_SaturatedQueuePendingMatchesModel) {
       << ", model " << reference::ToString(mq->pending);
 }
 
-// fuzz_differential: the kernel refuses negative ask and node quantities ("ask k1: negative
-// quantity ...", "add_node: negative quantity ..."); YuniKorn accepts them (semantics §7.3:
-// only a zero resource is refused; §10.1) and so does the reference model
-// (tests/reference/README.md item 20). Expected: accepted; such an ask is never allocated.
-TEST(FuzzRegression, DISABLED_NegativeQuantitiesAccepted) {
+// Node capacity is summed into the partition's total (the root's max): a node that would take
+// it past int64 is refused by both, by AddNode and by UpdateNode alike.
+TEST(FuzzRegression, CapacityPastInt64RefusedByBoth) {
+  SchedulerConfig config = OneLeaf();
+  auto kernel = Start(config);
+  ASSERT_NE(kernel, nullptr);
+  auto model = reference::ReferenceModel::Create(config);
+  ASSERT_TRUE(model.ok());
+  std::vector<Decision> out;
+  std::vector<reference::RefDecision> ref;
+  NodeSpec big{.id = "n1", .capacity = {{"memory", kMaxInt64 - 5}}};
+  ASSERT_TRUE(kernel->AddNode(big, &out).ok() && (*model)->AddNode(big, &ref).ok());
+  NodeSpec more{.id = "n2", .capacity = {{"memory", 6}, {"gpu", 1}}};
+  EXPECT_EQ(kernel->AddNode(more, &out).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE((*model)->AddNode(more, &ref).ok());
+  EXPECT_EQ(kernel->resource_types().Find("gpu"), -1);  // nothing registered
+  more.capacity = {{"memory", 5}};
+  ASSERT_TRUE(kernel->AddNode(more, &out).ok() && (*model)->AddNode(more, &ref).ok());
+  NodeUpdate grow{.id = "n2", .capacity = Quantities{{"memory", 6}}};
+  EXPECT_EQ(kernel->UpdateNode(grow, &out).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE((*model)->UpdateNode(grow, &ref).ok());
+  NodeUpdate shrink{.id = "n1", .capacity = Quantities{{"memory", 1}}};
+  ASSERT_TRUE(kernel->UpdateNode(shrink, &out).ok() && (*model)->UpdateNode(shrink, &ref).ok());
+  EXPECT_TRUE(kernel->UpdateNode(grow, &out).ok());
+  EXPECT_TRUE((*model)->UpdateNode(grow, &ref).ok());
+  EXPECT_TRUE(kernel->CheckConsistency().ok()) << kernel->CheckConsistency();
+}
+
+// fuzz_differential "negative-ask-quantity": the kernel refused negative ask and node
+// quantities, the reference model accepted them. Both refuse them now (kernel/README decision
+// 20: a resource manager reports quantities, never debts; YuniKorn v1.2 would allocate a
+// negative ask and grow the node's free space), and register none of the call's types.
+TEST(FuzzRegression, NegativeQuantitiesRefusedByBoth) {
   SchedulerConfig config = OneLeaf();
   auto kernel = Start(config);
   ASSERT_NE(kernel, nullptr);
@@ -157,37 +206,49 @@ TEST(FuzzRegression, DISABLED_NegativeQuantitiesAccepted) {
   std::vector<Decision> out;
   std::vector<reference::RefDecision> ref;
   NodeSpec node{.id = "n1", .capacity = {{"memory", 100}, {"vcore", -1}}};
-  EXPECT_EQ(kernel->AddNode(node, &out).ok(), (*model)->AddNode(node, &ref).ok());
+  EXPECT_EQ(kernel->AddNode(node, &out).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE((*model)->AddNode(node, &ref).ok());
   NodeSpec n2{.id = "n2", .capacity = {{"memory", 100}, {"vcore", 100}}};
   ASSERT_TRUE(kernel->AddNode(n2, &out).ok() && (*model)->AddNode(n2, &ref).ok());
   AppSpec app{.id = "app1", .queue = "root.a", .user = "alice"};
   ASSERT_TRUE(kernel->AddApplication(app, &out).ok() && (*model)->AddApplication(app, &ref).ok());
-  AskSpec ask{.app = "app1", .id = "k1", .resources = {{"memory", 10}, {"vcore", -5}}};
-  EXPECT_TRUE((*model)->AddAsk(ask, &ref).ok());
-  EXPECT_TRUE(kernel->AddAsk(ask, &out).ok());
+  AskSpec ask{.app = "app1", .id = "k1", .resources = {{"gpu", 1}, {"vcore", -5}}};
+  EXPECT_EQ(kernel->AddAsk(ask, &out).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE((*model)->AddAsk(ask, &ref).ok());
+  EXPECT_EQ(kernel->resource_types().Find("gpu"), -1);
+  EXPECT_EQ((*model)->resource_types().Find("gpu"), -1);
 }
 
-// fuzz_config: with no resourceweights, ApplyConfig interns the default weights' types (vcore,
-// memory) before the queues' types, but ValidateConfig counts only the config's own types. A
-// config naming eight types other than vcore validates, then Kernel::Create fails ("resource
-// type 'g' is one too many"). Expected: "a config that validates is always applied in full"
-// (config.h) — Create succeeds, or validation reports the limit.
-TEST(FuzzRegression, DISABLED_EightConfigTypesWithoutVcore) {
+// fuzz_config "eight-types-without-vcore": with no resourceweights, ApplyConfig interns the
+// default weights' types (vcore, memory), but ValidateConfig counted only the config's own
+// types: eight types other than vcore validated, then Kernel::Create failed ("resource type
+// 'g' is one too many"). Validation now counts the weighted types: such a config is reported,
+// and one that validates is applied (config.h).
+TEST(FuzzRegression, EightConfigTypesWithoutVcore) {
   SchedulerConfig config = OneLeaf();
   config.partitions[0].queues[0].queues[0].resources.max = QuantityMap{
       {"memory", 1}, {"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 1}, {"f", 1}, {"g", 1}};
   SchedulerConfig validated = config;
+  std::vector<ConfigError> errors = ValidateConfig(validated);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_FALSE(errors[0].warning);
+  EXPECT_NE(errors[0].message.find("'g' is resource type number 9"), std::string::npos)
+      << errors[0].message;
+  EXPECT_FALSE(Kernel::Create(config).ok());
+  // Weighing memory only frees vcore's slot: the same queues validate and apply.
+  config.partitions[0].node_sort_policy.resource_weights = {{"memory", 1.0}};
+  validated = config;
   for (const ConfigError& e : ValidateConfig(validated)) {
-    ASSERT_TRUE(e.warning) << e.ToString("config");
+    EXPECT_TRUE(e.warning) << e.ToString("config");
   }
   auto kernel = Kernel::Create(config);
   EXPECT_TRUE(kernel.ok()) << kernel.status();
 }
 
-// fuzz_differential: Advance past the end of the clock. The kernel refuses it (OUT_OF_RANGE,
-// "the logical clock would overflow"), the reference model saturates the clock and accepts.
-// Neither kernel/README.md nor tests/reference/README.md says which; they must agree.
-TEST(FuzzRegression, DISABLED_ClockOverflowAgreement) {
+// fuzz_differential "clock-overflow": Advance past the end of the clock was refused by the
+// kernel (OUT_OF_RANGE) and saturated by the model. Both refuse it now and keep the clock
+// (kernel/README decision 20); reaching exactly the end is allowed.
+TEST(FuzzRegression, ClockOverflowAgreement) {
   SchedulerConfig config = OneLeaf();
   auto kernel = Start(config);
   ASSERT_NE(kernel, nullptr);
@@ -196,14 +257,19 @@ TEST(FuzzRegression, DISABLED_ClockOverflowAgreement) {
   std::vector<Decision> out;
   std::vector<reference::RefDecision> ref;
   ASSERT_TRUE(kernel->Advance(1, &out).ok() && (*model)->Advance(1, &ref).ok());
-  EXPECT_EQ(kernel->Advance(kMaxInt64, &out).ok(), (*model)->Advance(kMaxInt64, &ref).ok());
+  EXPECT_EQ(kernel->Advance(kMaxInt64, &out).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ((*model)->Advance(kMaxInt64, &ref).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(kernel->now_millis(), 1);
+  EXPECT_EQ((*model)->now_millis(), 1);
+  ASSERT_TRUE(kernel->Advance(kMaxInt64 - 1, &out).ok());
+  ASSERT_TRUE((*model)->Advance(kMaxInt64 - 1, &ref).ok());
   EXPECT_EQ(kernel->now_millis(), (*model)->now_millis());
 }
 
-// fuzz_differential: a refused AddNode (a ninth resource type) leaves the types it interned
-// before failing in the reference model (the kernel restores them), so a later node naming one
-// new type is refused by the model only. Expected: a refused call changes nothing.
-TEST(FuzzRegression, DISABLED_ModelRefusedNodeInternsNoTypes) {
+// fuzz_differential "model-refused-node-interns-types": a refused AddNode (a ninth resource
+// type) left the types it had interned in the reference model (the kernel restores them), so a
+// later node naming one new type was refused by the model only. A refused call changes nothing.
+TEST(FuzzRegression, ModelRefusedNodeInternsNoTypes) {
   SchedulerConfig config = OneLeaf();
   auto kernel = Start(config);
   ASSERT_NE(kernel, nullptr);

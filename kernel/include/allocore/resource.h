@@ -101,6 +101,11 @@ inline void SubFromClampNegative(Resource* a, const Resource& b) {
 // Per-type saturating multiply; multiplying by 0 gives an empty resource.
 Resource Multiply(const Resource& r, int64_t factor);
 
+// Exact forms, for the calls that must refuse rather than saturate: they return the first type
+// whose result does not fit int64 (leaving *out untouched), or -1 after writing the result.
+int AddExact(const Resource& a, const Resource& b, Resource* out);
+int MultiplyExact(const Resource& r, int64_t factor, Resource* out);
+
 // For every type of `smaller`: smaller[k] <= max(0, larger[k]); a type missing from `larger`
 // counts as 0 (strict fit: a node without a type has none of it).
 bool FitIn(const Resource& larger, const Resource& smaller);
