@@ -6,8 +6,11 @@
 //      applies a config (§2.6: a top queue `Root`, ACLs the single-space parser rejects,
 //      placement rules that cannot be built) is a validation error here.
 //   2. The parent-guaranteed containment rule uses the relaxed v1.4.0 form (FitInMaxUndef).
-//   3. User/group limit rules of Appendix A.2 (duplicates, wildcard order, limit resources and
-//      application counts against the queue) are validated.
+//   3. User/group limit rules of Appendix A.2 are validated: duplicates, wildcard order, a
+//      wildcard group never the only group limit, limit resources and application counts
+//      against the queue and against the ancestors' limits for the same user/group, and
+//      partition limits equal to the root's when both are set (they apply to the root when
+//      only they are set, as Kernel::Create does).
 //   4. Every problem is reported, not only the first, sorted into document order.
 //
 // Invariants:
@@ -589,9 +592,18 @@ class Validator {
       CheckQueue(root, "root", 1);
       CheckResources(root, "root", std::nullopt, 1);
       CheckMaxApplications(root, "root", 1);
+      CheckPartitionLimitsMatchRoot(partition, root);
+      // The kernel applies the partition's limits to a root without limits of its own, so the
+      // limits below are held against them there.
+      CheckLimitHierarchy(root, root.limits.empty() ? partition.limits : root.limits, "root", 1,
+                          InheritedLimits{});
     }
     for (const PlacementRuleConfig& rule : partition.placement_rules) CheckRule(rule, 0);
-    CheckLimits(partition.limits, "", nullptr);
+    const QueueConfig* applied_to = nullptr;
+    if (partition.queues_present && partition.queues.front().limits.empty()) {
+      applied_to = &partition.queues.front();
+    }
+    CheckLimits(partition.limits, "", applied_to, /*partition_level=*/true);
     CheckNodeSortPolicy(partition);
     if (!partition.state_dump_file_path.empty()) {
       Report(FieldLocation(partition.field_locations, "statedumpfilepath", partition.location), "",
@@ -637,7 +649,7 @@ class Validator {
   void CheckQueue(const QueueConfig& queue, const std::string& path, int depth) {
     CheckAcl(queue, path, "adminacl", queue.admin_acl);
     CheckAcl(queue, path, "submitacl", queue.submit_acl);
-    CheckLimits(queue.limits, path, &queue);
+    CheckLimits(queue.limits, path, &queue, /*partition_level=*/false);
     CheckTemplate(queue, path);
     if (depth >= kMaxQueueDepth) {
       if (!queue.queues.empty()) {
@@ -704,14 +716,15 @@ class Validator {
     }
   }
 
-  // §2.4.8 and Appendix A.2 for one limit list (of a queue, or of the partition when `queue`
-  // is null).
+  // §2.4.8 and Appendix A.2 for one limit list: a queue's (`queue` is that queue), or the
+  // partition's (`queue` is the root they apply to, null when the root has limits of its own).
   void CheckLimits(const std::vector<LimitConfig>& limits, const std::string& path,
-                   const QueueConfig* queue) {
+                   const QueueConfig* queue, bool partition_level) {
     absl::flat_hash_map<std::string, int> users_seen;
     absl::flat_hash_map<std::string, int> groups_seen;
     bool user_wildcard = false;
     bool group_wildcard = false;
+    int first_group_wildcard = -1;  // index of the limit naming the wildcard group first
     for (size_t index = 0; index < limits.size(); ++index) {
       const LimitConfig& limit = limits[index];
       std::string name =
@@ -731,6 +744,7 @@ class Validator {
         for (const std::string& entry : names) {
           if (entry == "*") {
             wildcard = true;
+            if (!user && first_group_wildcard < 0) first_group_wildcard = static_cast<int>(index);
           } else {
             bool valid = user ? IsValidUserName(entry) : IsValidGroupName(entry);
             if (!valid) {
@@ -750,7 +764,7 @@ class Validator {
           if (!inserted) {
             Report(at(field), path, field,
                    Cat(kind, " ", Quote(entry), " appears more than once in the limits",
-                       queue ? " of this queue" : " of this partition", " (", name,
+                       partition_level ? " of this partition" : " of this queue", " (", name,
                        it->second == static_cast<int>(index) ? ""
                                                              : Cat(" and limit #", it->second + 1),
                        "): each ", kind, " may have one limit per queue"));
@@ -773,7 +787,8 @@ class Validator {
                    " must be strictly positive: no negative value and at least one "
                    "value > 0"));
       }
-      if (queue != nullptr && max) {
+      // The root's max is the cluster size (a configured one is already an error).
+      if (queue != nullptr && !partition_level && max) {
         OptionalQuantities queue_max = ToQuantities(queue->resources.max);
         if (!FitInMaxUndef(queue_max, *max)) {
           Report(at("maxresources"), path, "maxresources",
@@ -786,10 +801,208 @@ class Validator {
           limit.max_applications > queue->max_applications) {
         Report(at("maxapplications"), path, "maxapplications",
                Cat("maxapplications ", limit.max_applications, " of ", name,
-                   " exceeds the queue's maxapplications ", queue->max_applications,
-                   "; allowed: 1 to ", queue->max_applications));
+                   partition_level ? " exceeds the root queue's maxapplications "
+                                   : " exceeds the queue's maxapplications ",
+                   queue->max_applications, "; allowed: 1 to ", queue->max_applications,
+                   partition_level ? " (partition limits apply to the root)" : ""));
       }
     }
+    // A wildcard group limit caps the usage of all groups together. Without a named group
+    // limit next to it every application's group is the wildcard one, so it would only repeat
+    // the queue's own maximum; YuniKorn refuses that configuration.
+    size_t named_groups = groups_seen.size() - (group_wildcard ? 1 : 0);
+    if (first_group_wildcard >= 0 && named_groups == 0) {
+      const LimitConfig& limit = limits[first_group_wildcard];
+      std::string name = limit.limit.empty() ? Cat("limit #", first_group_wildcard + 1)
+                                             : Cat("limit ", Quote(limit.limit));
+      Report(FieldLocation(limit.field_locations, "groups", limit.location), path, "groups",
+             Cat("the wildcard group '*' in ", name, " is the only group limit",
+                 partition_level ? " of this partition" : Cat(" of queue ", path),
+                 ": add a limit for at least one named group before it, or limit the queue "
+                 "itself (maxapplications, resources.max)"));
+    }
+  }
+
+  // ---- Limits across levels (Appendix A.2) ---------------------------------------------------
+  // What the ancestors allow one user or group (or the wildcard "*").
+  struct InheritedLimit {
+    OptionalQuantities max;     // permissive minimum over the ancestor levels; nullopt = none
+    uint64_t applications = 0;  // smallest non-zero ancestor maxapplications; 0 = unlimited
+    std::string max_from;       // the level that set `max` last, for messages
+    std::string applications_from;
+  };
+  struct InheritedLimits {
+    absl::flat_hash_map<std::string, InheritedLimit> users;
+    absl::flat_hash_map<std::string, InheritedLimit> groups;
+  };
+
+  // Limits only ever narrow down the tree: at every level a user (group) is held to the named
+  // entry of that level, else to its wildcard entry (as the kernel enforces them). A child
+  // limit for the same user (group), or for one that falls under an ancestor's wildcard, may
+  // therefore not allow more than the levels above: resources by FitInMaxUndef (a type the
+  // ancestors do not limit is unlimited), applications like §2.4.11 (under a non-zero limit
+  // the child needs 1 to that limit; 0, unlimited, is refused even on a resource-only limit,
+  // as YuniKorn's checkLimitMaxApplications does). `limits` is the queue's own, or for a root
+  // without limits the partition's.
+  void CheckLimitHierarchy(const QueueConfig& queue, const std::vector<LimitConfig>& limits,
+                           const std::string& path, int depth, const InheritedLimits& inherited) {
+    const InheritedLimits* below = &inherited;
+    InheritedLimits narrowed;
+    if (!limits.empty()) {
+      for (size_t index = 0; index < limits.size(); ++index) {
+        const LimitConfig& limit = limits[index];
+        for (const std::string& user : limit.users) {
+          CheckAgainstAncestors(limit, index, "user", user, inherited.users, path);
+        }
+        for (const std::string& group : limit.groups) {
+          CheckAgainstAncestors(limit, index, "group", group, inherited.groups, path);
+        }
+      }
+      narrowed = inherited;
+      Narrow(limits, /*users=*/true, inherited.users, path, &narrowed.users);
+      Narrow(limits, /*users=*/false, inherited.groups, path, &narrowed.groups);
+      below = &narrowed;
+    }
+    if (depth >= kMaxQueueDepth) return;
+    for (const QueueConfig& child : queue.queues) {
+      CheckLimitHierarchy(child, child.limits, Cat(path, ".", Lower(child.name)), depth + 1,
+                          *below);
+    }
+  }
+
+  void CheckAgainstAncestors(const LimitConfig& limit, size_t index, std::string_view kind,
+                             const std::string& entry,
+                             const absl::flat_hash_map<std::string, InheritedLimit>& ancestors,
+                             const std::string& path) {
+    auto it = ancestors.find(entry);
+    if (it == ancestors.end() && entry != "*") it = ancestors.find("*");
+    if (it == ancestors.end()) return;
+    const InheritedLimit& above = it->second;
+    std::string who = Cat(kind, " ", Quote(entry));
+    std::string whose = it->first == entry ? Cat("for ", who)
+                                           : Cat("for the wildcard ", kind, " '*' (", who,
+                                                 " has no limit of its own above)");
+    std::string name =
+        limit.limit.empty() ? Cat("limit #", index + 1) : Cat("limit ", Quote(limit.limit));
+    auto at = [&](std::string_view field) {
+      return FieldLocation(limit.field_locations, field, limit.location);
+    };
+    OptionalQuantities max = ToQuantities(limit.max_resources);
+    if (max && !FitInMaxUndef(above.max, *max)) {
+      Report(
+          at("maxresources"), path, "maxresources",
+          Cat("maxresources ", FormatQuantities(*max), " of ", who, " in ", name,
+              " exceed the maxresources ", FormatQuantities(*above.max), " that ", above.max_from,
+              " sets ", whose, ": a limit may not allow more than the parent queues' limits"));
+    }
+    if (above.applications != 0) {
+      if (limit.max_applications == 0) {
+        Report(at("maxapplications"), path, "maxapplications",
+               Cat("maxapplications of ", who, " in ", name, " is unlimited (0) but ",
+                   above.applications_from, " allows at most ", above.applications, " ", whose,
+                   ": set maxapplications from 1 to ", above.applications));
+      } else if (limit.max_applications > above.applications) {
+        Report(at("maxapplications"), path, "maxapplications",
+               Cat("maxapplications ", limit.max_applications, " of ", who, " in ", name,
+                   " exceeds the ", above.applications, " that ", above.applications_from,
+                   " allows ", whose, ": allowed: 1 to ", above.applications));
+      }
+    }
+  }
+
+  // `out` starts as a copy of `inherited`; folds in one level's user (group) limits.
+  void Narrow(const std::vector<LimitConfig>& limits, bool users,
+              const absl::flat_hash_map<std::string, InheritedLimit>& inherited,
+              const std::string& path, absl::flat_hash_map<std::string, InheritedLimit>* out) {
+    // The level's entries by name; the first one counts (duplicates are already errors).
+    absl::flat_hash_map<std::string, const LimitConfig*> named;
+    const LimitConfig* wildcard = nullptr;
+    for (const LimitConfig& limit : limits) {
+      for (const std::string& entry : users ? limit.users : limit.groups) {
+        if (entry == "*") {
+          if (wildcard == nullptr) wildcard = &limit;
+        } else {
+          named.try_emplace(entry, &limit);
+        }
+      }
+    }
+    std::string_view kind = users ? "user" : "group";
+    // Names the ancestors limit but this level does not fall under this level's wildcard.
+    if (wildcard != nullptr) {
+      std::string from = Cat(path, "'s wildcard ", kind, " limit");
+      for (auto& [entry, value] : *out) {
+        if (entry != "*" && !named.contains(entry)) Tighten(*wildcard, from, &value);
+      }
+    }
+    // A name new at this level was held to the ancestors' wildcard until now.
+    auto ancestors_wildcard = inherited.find("*");
+    for (const auto& [entry, limit] : named) {
+      auto [it, inserted] = out->try_emplace(entry);
+      if (inserted && ancestors_wildcard != inherited.end())
+        it->second = ancestors_wildcard->second;
+      Tighten(*limit, path, &it->second);
+    }
+    if (wildcard != nullptr) Tighten(*wildcard, path, &(*out)["*"]);
+  }
+
+  static void Tighten(const LimitConfig& limit, const std::string& from, InheritedLimit* value) {
+    OptionalQuantities max = ToQuantities(limit.max_resources);
+    if (max && !max->empty()) {
+      OptionalQuantities narrowed = PermissiveMin(value->max, max);
+      if (narrowed != value->max) {
+        value->max = std::move(narrowed);
+        value->max_from = from;
+      }
+    }
+    uint64_t apps = limit.max_applications;
+    if (apps != 0 && (value->applications == 0 || apps < value->applications)) {
+      value->applications = apps;
+      value->applications_from = from;
+    }
+  }
+
+  // YuniKorn v1.5 (YUNIKORN-2260): partition limits are the root's limits. When both lists are
+  // set they must be the same: the same entries in the same order (order decides the group an
+  // application is tracked under, and where the wildcard stands), each with the same users and
+  // groups in the same order, the same maxapplications and the same maxresources (as parsed
+  // quantities, in any type order; absent and empty both mean none). The free-text `limit`
+  // description is not compared: it changes nothing.
+  void CheckPartitionLimitsMatchRoot(const PartitionConfig& partition, const QueueConfig& root) {
+    if (partition.limits.empty() || root.limits.empty()) return;
+    auto resources = [](const LimitConfig& l) {
+      OptionalQuantities q = ToQuantities(l.max_resources);
+      return q ? *q : Quantities{};
+    };
+    std::string difference;
+    size_t common = std::min(partition.limits.size(), root.limits.size());
+    for (size_t i = 0; i < common && difference.empty(); ++i) {
+      const LimitConfig& p = partition.limits[i];
+      const LimitConfig& r = root.limits[i];
+      std::string entry = Cat("entry #", i + 1, ": ");
+      auto list = [](const std::vector<std::string>& v) {
+        return Cat("[", absl::StrJoin(v, ", "), "]");
+      };
+      if (p.users != r.users) {
+        difference = Cat(entry, "users ", list(p.users), " against ", list(r.users));
+      } else if (p.groups != r.groups) {
+        difference = Cat(entry, "groups ", list(p.groups), " against ", list(r.groups));
+      } else if (p.max_applications != r.max_applications) {
+        difference =
+            Cat(entry, "maxapplications ", p.max_applications, " against ", r.max_applications);
+      } else if (resources(p) != resources(r)) {
+        difference = Cat(entry, "maxresources ", FormatQuantities(resources(p)), " against ",
+                         FormatQuantities(resources(r)));
+      }
+    }
+    if (difference.empty() && partition.limits.size() != root.limits.size()) {
+      difference = Cat(partition.limits.size(), " entries against ", root.limits.size());
+    }
+    if (difference.empty()) return;
+    Report(FieldLocation(partition.field_locations, "limits", partition.location), "", "limits",
+           Cat("the partition limits and the limits of the root queue are both set but differ (",
+               difference,
+               "): partition limits apply to the root, so set them in one place or make "
+               "both lists the same entries in the same order"));
   }
 
   void CheckNonNegative(const Quantities& q, const FieldLocations& fields, SourceLocation fallback,

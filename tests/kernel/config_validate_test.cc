@@ -490,6 +490,180 @@ TEST(ConfigValidateTest, PartitionLimitsUseTheSameRules) {
                                 Field(&ConfigError::queue_path, ""))));
 }
 
+TEST(ConfigValidateTest, WildcardGroupMayNotBeTheOnlyGroupLimit) {
+  // A named group next to the wildcard, or no group limit at all: fine.
+  EXPECT_THAT(LimitErrors({Limit({}, {"dev"}, 1), Limit({}, {"*"}, 1)}), IsEmpty());
+  EXPECT_THAT(LimitErrors({Limit({"sue"}, {}, 1), Limit({"*"}, {}, 1)}), IsEmpty());
+  LimitConfig only = Limit({"sue"}, {"*"}, 1);
+  only.limit = "everyone";
+  only.field_locations = {{"groups", {21, 13}}};
+  EXPECT_THAT(LimitErrors({Limit({"bob"}, {}, 2), only}),
+              ElementsAre(AllOf(Message("the wildcard group '*' in limit 'everyone' is the only "
+                                        "group limit of queue root.a"),
+                                Field(&ConfigError::queue_path, "root.a"),
+                                Field(&ConfigError::field, "groups"),
+                                Field(&ConfigError::location, Field(&SourceLocation::line, 21)))));
+  // The partition's limits too.
+  SchedulerConfig config = OnePartition({Q("a")});
+  config.partitions[0].limits = {Limit({}, {"*"}, 5)};
+  EXPECT_THAT(Errors(config), ElementsAre(AllOf(Message("is the only group limit of this "
+                                                        "partition"),
+                                                Field(&ConfigError::queue_path, ""))));
+}
+
+// root.a (limits `parent`) > root.a.b (no limits) > root.a.b.c (limits `leaf`).
+SchedulerConfig ThreeLevels(std::vector<LimitConfig> parent, std::vector<LimitConfig> leaf) {
+  QueueConfig c = Q("c");
+  c.limits = std::move(leaf);
+  QueueConfig a = Q("a", {Q("b", {c})});
+  a.limits = std::move(parent);
+  return OnePartition({a});
+}
+
+TEST(ConfigValidateTest, ChildLimitsWithinTheAncestorsLimitsForTheSameName) {
+  // Equal or smaller, across a level without limits; types the ancestor does not limit are
+  // unlimited; a named user under a wildcard-only ancestor fits the wildcard.
+  EXPECT_THAT(
+      Errors(ThreeLevels(
+          {Limit({"sue"}, {"dev"}, 10, QuantityMap{{"memory", 100}}), Limit({"*"}, {"*"}, 4)},
+          {Limit({"sue"}, {"dev"}, 10, QuantityMap{{"memory", 100}, {"gpu", 7}}),
+           Limit({"bob"}, {"ops"}, 4), Limit({"*"}, {"*"}, 3)})),
+      IsEmpty());
+  LimitConfig leaf = Limit({"sue"}, {}, 11, QuantityMap{{"memory", 101}});
+  leaf.limit = "sue-leaf";
+  leaf.field_locations = {{"maxresources", {30, 13}}, {"maxapplications", {31, 13}}};
+  EXPECT_THAT(
+      Errors(ThreeLevels({Limit({"sue"}, {}, 10, QuantityMap{{"memory", 100}})}, {leaf})),
+      ElementsAre(
+          AllOf(Message("maxresources {memory: 101} of user 'sue' in limit 'sue-leaf' exceed the "
+                        "maxresources {memory: 100} that root.a sets for user 'sue'"),
+                Field(&ConfigError::queue_path, "root.a.b.c"),
+                Field(&ConfigError::field, "maxresources"),
+                Field(&ConfigError::location, Field(&SourceLocation::line, 30))),
+          AllOf(Message("maxapplications 11 of user 'sue' in limit 'sue-leaf' exceeds the 10 "
+                        "that root.a allows for user 'sue'"),
+                Field(&ConfigError::field, "maxapplications"),
+                Field(&ConfigError::location, Field(&SourceLocation::line, 31)))));
+  // Groups, and the wildcard entry against the ancestors' wildcard.
+  EXPECT_THAT(Errors(ThreeLevels({Limit({}, {"dev"}, 2), Limit({"*"}, {"*"}, 5)},
+                                 {Limit({}, {"dev"}, 3), Limit({"*"}, {"*"}, 6)})),
+              ElementsAre(Message("maxapplications 3 of group 'dev' in limit #1 exceeds the 2"),
+                          Message("maxapplications 6 of user '*' in limit #2 exceeds the 5"),
+                          Message("maxapplications 6 of group '*' in limit #2 exceeds the 5")));
+}
+
+TEST(ConfigValidateTest, ChildLimitsForNamesFallingUnderAnAncestorsWildcard) {
+  // bob has no limit of his own above: root.a's wildcard user limit holds him.
+  EXPECT_THAT(Errors(ThreeLevels({Limit({"sue"}, {}, 50), Limit({"*"}, {}, 5)},
+                                 {Limit({"bob"}, {}, 5), Limit({"sue"}, {}, 50)})),
+              IsEmpty());
+  EXPECT_THAT(
+      Errors(ThreeLevels({Limit({"sue"}, {}, 50), Limit({"*"}, {}, 5)},
+                         {Limit({"bob"}, {}, 6, QuantityMap{{"memory", 1}})})),
+      ElementsAre(Message("maxapplications 6 of user 'bob' in limit #1 exceeds the 5 that root.a "
+                          "allows for the wildcard user '*' (user 'bob' has no limit of its own "
+                          "above)")));
+  // At a level with a wildcard, a name that level does not list is held to the wildcard even
+  // when a level further up lists it: root sets sue 50, root.a only '*' 5.
+  QueueConfig a = Q("a", {Q("b")});
+  a.limits = {Limit({"ann"}, {}, 5), Limit({"*"}, {}, 5)};
+  a.queues[0].limits = {Limit({"sue"}, {}, 6)};
+  QueueConfig root = Q("root", {a});
+  root.limits = {Limit({"sue"}, {}, 50)};
+  EXPECT_THAT(Errors(OnePartition({root})),
+              ElementsAre(Message("maxapplications 6 of user 'sue' in limit #1 exceeds the 5 that "
+                                  "root.a's wildcard user limit allows for user 'sue'")));
+  // The wildcard of a level caps the names it introduces below too: bob's memory at root.a.b.c
+  // is still limited by root.a's '*' though root.a.b names bob with vcore only.
+  QueueConfig c = Q("c");
+  c.limits = {Limit({"bob"}, {}, 1, QuantityMap{{"memory", 500}})};
+  QueueConfig b = Q("b", {c});
+  b.limits = {Limit({"bob"}, {}, 1, QuantityMap{{"vcore", 5}})};
+  QueueConfig top = Q("a", {b});
+  top.limits = {Limit({"*"}, {}, 1, QuantityMap{{"memory", 100}})};
+  EXPECT_THAT(Errors(OnePartition({top})),
+              ElementsAre(AllOf(Message("maxresources {memory: 500} of user 'bob' in limit #1 "
+                                        "exceed the maxresources {memory: 100, vcore: 5m}"),
+                                Field(&ConfigError::queue_path, "root.a.b.c"))));
+}
+
+// A child limit with maxapplications 0 (unlimited, e.g. a resource-only limit) under an
+// ancestor limit with a non-zero maxapplications is refused, like a child queue with 0 under a
+// limited parent (§2.4.11); under an ancestor limit of 0 any value is fine.
+TEST(ConfigValidateTest, UnlimitedChildApplicationsUnderALimitedAncestor) {
+  EXPECT_THAT(Errors(ThreeLevels(
+                  {Limit({"sue"}, {}, 0, QuantityMap{{"memory", 100}})},
+                  {Limit({"sue"}, {}, 0, QuantityMap{{"memory", 50}}), Limit({"bob"}, {}, 7)})),
+              IsEmpty());
+  EXPECT_THAT(Errors(ThreeLevels({Limit({"sue"}, {}, 3)},
+                                 {Limit({"sue"}, {}, 0, QuantityMap{{"memory", 50}})})),
+              ElementsAre(AllOf(Message("maxapplications of user 'sue' in limit #1 is unlimited "
+                                        "(0) but root.a allows at most 3 for user 'sue': set "
+                                        "maxapplications from 1 to 3"),
+                                Field(&ConfigError::queue_path, "root.a.b.c"))));
+}
+
+TEST(ConfigValidateTest, PartitionLimitsApplyToARootWithoutLimits) {
+  auto config = [](uint64_t child_apps) {
+    QueueConfig a = Q("a");
+    a.limits = {Limit({"sue"}, {}, child_apps)};
+    SchedulerConfig c = OnePartition({Q("root", {a})});
+    c.partitions[0].limits = {Limit({"sue"}, {}, 4)};
+    return c;
+  };
+  EXPECT_THAT(Errors(config(4)), IsEmpty());
+  EXPECT_THAT(Errors(config(5)),
+              ElementsAre(AllOf(Message("maxapplications 5 of user 'sue' in limit #1 exceeds the "
+                                        "4 that root allows for user 'sue'"),
+                                Field(&ConfigError::queue_path, "root.a"))));
+  // And against the root's maxapplications.
+  SchedulerConfig capped = OnePartition({WithMaxApps(Q("root", {WithMaxApps(Q("a"), 3)}), 3)});
+  capped.partitions[0].limits = {Limit({"sue"}, {}, 4)};
+  EXPECT_THAT(Errors(capped), ElementsAre(Message("maxapplications 4 of limit #1 exceeds the root "
+                                                  "queue's maxapplications 3")));
+}
+
+TEST(ConfigValidateTest, PartitionAndRootLimitsMustBeTheSame) {
+  auto config = [](std::vector<LimitConfig> partition, std::vector<LimitConfig> root) {
+    SchedulerConfig c = OnePartition({Q("root", {Q("a")})});
+    c.partitions[0].limits = std::move(partition);
+    c.partitions[0].queues[0].limits = std::move(root);
+    c.partitions[0].field_locations = {{"limits", {4, 5}}};
+    return c;
+  };
+  // Same entries in the same order; descriptions and the order of resource types do not count,
+  // nor absent against empty maxresources.
+  LimitConfig described = Limit({"sue", "bob"}, {"dev"}, 3, QuantityMap{{"vcore", 1}, {"gpu", 2}});
+  described.limit = "partition copy";
+  LimitConfig empty_resources = Limit({"*"}, {"*"}, 2, QuantityMap{});
+  EXPECT_THAT(
+      Errors(config({described, empty_resources},
+                    {Limit({"sue", "bob"}, {"dev"}, 3, QuantityMap{{"gpu", 2}, {"vcore", 1}}),
+                     Limit({"*"}, {"*"}, 2)})),
+      IsEmpty());
+  // Only one of them set: nothing to compare.
+  EXPECT_THAT(Errors(config({Limit({"sue"}, {}, 3)}, {})), IsEmpty());
+  EXPECT_THAT(Errors(config({}, {Limit({"sue"}, {}, 3)})), IsEmpty());
+
+  EXPECT_THAT(Errors(config({Limit({"sue"}, {}, 3)}, {Limit({"sue"}, {}, 4)})),
+              ElementsAre(AllOf(Message("the partition limits and the limits of the root queue are "
+                                        "both set but differ (entry #1: maxapplications 3 against "
+                                        "4)"),
+                                Field(&ConfigError::field, "limits"),
+                                Field(&ConfigError::location, Field(&SourceLocation::line, 4)))));
+  EXPECT_THAT(Errors(config({Limit({"sue"}, {}, 3), Limit({"bob"}, {}, 3)},
+                            {Limit({"bob"}, {}, 3), Limit({"sue"}, {}, 3)})),
+              ElementsAre(Message("differ (entry #1: users [sue] against [bob])")));
+  EXPECT_THAT(Errors(config({Limit({"sue", "bob"}, {}, 3)}, {Limit({"bob", "sue"}, {}, 3)})),
+              ElementsAre(Message("entry #1: users [sue, bob] against [bob, sue]")));
+  EXPECT_THAT(
+      Errors(config({Limit({"sue"}, {}, 3, QuantityMap{{"memory", 1}})}, {Limit({"sue"}, {}, 3)})),
+      ElementsAre(Message("entry #1: maxresources {memory: 1} against {}")));
+  EXPECT_THAT(
+      Errors(config({Limit({"sue"}, {}, 3)}, {Limit({"sue"}, {}, 3), Limit({"bob"}, {}, 1)})),
+      ElementsAre(Message("differ (1 entries against 2)")));
+}
+
 // ---- §2.4.9-10 node sorting, state dump; templates -----------------------------------------
 
 TEST(ConfigValidateTest, NodeSortPolicy) {
