@@ -2,38 +2,38 @@
 // shared/docs/scenario-format.md).
 //
 // Every problem found is reported, one per line, as "file:line:col: [step N (kind): ]message".
-// yaml-cpp is only touched inside the try blocks of this file; nothing throws past it.
+// The text is parsed once into an internal::YamlTree (yaml-cpp's event parser; no YAML::Node):
+// a replay of 100,000 steps spent more time building and walking YAML::Nodes than scheduling.
+// yaml-cpp's exceptions stop inside YamlTree; nothing throws past this file.
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <fstream>
-#include <functional>
 #include <initializer_list>
 #include <limits>
-#include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <unordered_set>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "allocore/adapters/config_loader.h"
 #include "allocore/adapters/scenario.h"
 #include "str_util.h"
-#include "yaml-cpp/yaml.h"
 #include "yaml_config_decode.h"
+#include "yaml_tree.h"
 
 namespace allocore::adapters {
 namespace {
 
+using internal::YamlTree;
+using Id = YamlTree::Id;
+using Kind = YamlTree::Kind;
 using KeyList = std::initializer_list<std::string_view>;
-
-SourceLocation LocationOf(const YAML::Node& node) {
-  YAML::Mark mark = node.Mark();
-  if (mark.line < 0 || mark.column < 0) return {};
-  return {.line = mark.line + 1, .column = mark.column + 1};
-}
 
 std::string Quote(std::string_view s) {
   constexpr size_t kMaxShown = 40;
@@ -47,22 +47,6 @@ std::string Quote(std::string_view s) {
 // "what: " or "" when `what` is empty (the step context already names the place).
 std::string Prefix(std::string_view what) {
   return what.empty() ? std::string() : internal::Cat(what, ": ");
-}
-
-std::string_view NodeKindName(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-      return "nothing";
-    case YAML::NodeType::Scalar:
-      return "a scalar";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a mapping";
-    case YAML::NodeType::Undefined:
-      break;
-  }
-  return "an undefined node";
 }
 
 // The directory part of `path` with a trailing '/', or "" when it has none.
@@ -85,18 +69,83 @@ absl::Status ReadFile(const std::string& path, std::string* out) {
   return absl::OkStatus();
 }
 
+// Finds repeated keys among the scalar keys of one mapping. Resource and attribute mappings
+// hold a handful of keys, where comparing with the earlier ones beats building a set; a large
+// mapping switches to a hash set so that it stays linear.
+class KeySet {
+ public:
+  // True when `key` was inserted before; inserts it otherwise.
+  bool Seen(std::string_view key) {
+    if (set_.empty()) {
+      for (size_t i = 0; i < small_count_; ++i) {
+        if (small_[i] == key) return true;
+      }
+      if (small_count_ < small_.size()) {
+        small_[small_count_++] = key;
+        return false;
+      }
+      set_.insert(small_.begin(), small_.end());
+    }
+    return !set_.insert(key).second;
+  }
+
+ private:
+  std::array<std::string_view, 16> small_;
+  size_t small_count_ = 0;
+  std::unordered_set<std::string_view> set_;
+};
+
 // Walks one scenario document and fills a Scenario, collecting every problem.
+//
+// A node id may be YamlTree::kNone: the body of a step written as a bare kind (`- schedule`).
+// It reads as null and has no position, so messages about it fall back to the step's.
 class ScenarioDecoder {
  public:
-  ScenarioDecoder(std::string source_name, ScenarioLoadOptions options)
-      : source_name_(std::move(source_name)),
+  ScenarioDecoder(const YamlTree& tree, std::string source_name, ScenarioLoadOptions options)
+      : tree_(tree),
+        source_name_(std::move(source_name)),
         base_dir_(DirectoryOf(source_name_)),
         options_(options) {}
 
-  void Decode(const YAML::Node& root, Scenario* out);
+  void Decode(Id root, Scenario* out);
   std::vector<std::string>& errors() { return errors_; }
 
  private:
+  // --- the tree -----------------------------------------------------------------------------
+  Kind KindOf(Id id) const { return id == YamlTree::kNone ? Kind::kNull : tree_.kind(id); }
+  bool IsNull(Id id) const { return KindOf(id) == Kind::kNull; }
+  bool IsScalar(Id id) const { return KindOf(id) == Kind::kScalar; }
+  bool IsMap(Id id) const { return KindOf(id) == Kind::kMapping; }
+  bool IsList(Id id) const { return KindOf(id) == Kind::kSequence; }
+  std::string_view Scalar(Id id) const {
+    return id == YamlTree::kNone ? std::string_view() : tree_.scalar(id);
+  }
+  // Sequence items; mapping keys and values interleaved.
+  std::span<const Id> Children(Id id) const {
+    return id == YamlTree::kNone ? std::span<const Id>() : tree_.children(id);
+  }
+  SourceLocation LocationOf(Id id) const {
+    if (id == YamlTree::kNone) return {};
+    return {.line = tree_.line(id), .column = tree_.column(id)};
+  }
+  std::string_view NodeKindName(Id id) const {
+    switch (KindOf(id)) {
+      case Kind::kNull:
+        return "nothing";
+      case Kind::kScalar:
+        return "a scalar";
+      case Kind::kSequence:
+        return "a list";
+      case Kind::kMapping:
+        return "a mapping";
+    }
+    return "an undefined node";  // not reached: every tree node has one of the kinds above
+  }
+  // A scalar for messages: quoted, or the node kind.
+  std::string Shown(Id id) const {
+    return IsScalar(id) ? Quote(Scalar(id)) : std::string(NodeKindName(id));
+  }
+
   // --- reporting --------------------------------------------------------------------------
   void ErrorAt(SourceLocation location, std::string_view message) {
     if (location.line == 0) location = context_location_;
@@ -105,79 +154,97 @@ class ScenarioDecoder {
     internal::Append(&line, ": ", context_, message);
     errors_.push_back(std::move(line));
   }
-  void Error(const YAML::Node& at, std::string_view message) { ErrorAt(LocationOf(at), message); }
+  void Error(Id at, std::string_view message) { ErrorAt(LocationOf(at), message); }
 
   // --- generic shapes ---------------------------------------------------------------------
   // Calls `fn(key, value)` for every entry of the mapping `map` (`what` names it in messages).
   // Unknown keys (not in `allowed`), duplicate keys and non-scalar keys are errors and skipped.
   // Returns false when `map` is not a mapping (null counts as an empty mapping).
-  bool ForEachField(const YAML::Node& map, std::string_view what, KeyList allowed,
-                    const std::function<void(const std::string&, const YAML::Node&)>& fn) {
-    if (map.IsNull()) return true;
-    if (!map.IsMap()) {
+  template <typename Fn>
+  bool ForEachField(Id map, std::string_view what, KeyList allowed, Fn&& fn) {
+    if (IsNull(map)) return true;
+    if (!IsMap(map)) {
       Error(map, internal::Cat(Prefix(what), "expected a mapping, got ", NodeKindName(map)));
       return false;
     }
-    std::set<std::string, std::less<>> seen;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
-      if (!key.IsScalar()) {
+    // Only allowed keys can be duplicates, and every list of them is short (at most 6 keys):
+    // one bit each instead of a set per mapping.
+    uint64_t seen = 0;
+    std::span<const Id> entries = Children(map);
+    for (size_t i = 0; i + 1 < entries.size(); i += 2) {
+      const Id key = entries[i];
+      if (!IsScalar(key)) {
         Error(key, internal::Cat(Prefix(what), "keys must be scalars"));
         continue;
       }
-      const std::string& name = key.Scalar();
-      bool known = false;
-      for (std::string_view candidate : allowed) known = known || candidate == name;
-      if (!known) {
+      const std::string_view name = Scalar(key);
+      size_t index = 0;
+      for (std::string_view candidate : allowed) {
+        if (candidate == name) break;
+        ++index;
+      }
+      if (index == allowed.size() || index >= 64) {
         Error(key, internal::Cat(Prefix(what), "unknown key ", Quote(name),
                                  " (allowed: ", internal::Join(allowed, ", "), ")"));
         continue;
       }
-      if (!seen.insert(name).second) {
+      const uint64_t bit = uint64_t{1} << index;
+      if ((seen & bit) != 0) {
         Error(key, internal::Cat(Prefix(what), "duplicate key ", Quote(name)));
         continue;
       }
-      fn(name, it->second);
+      seen |= bit;
+      fn(name, entries[i + 1]);
     }
     return true;
   }
 
-  std::optional<std::string> String(const YAML::Node& node, std::string_view what) {
-    if (!node.IsScalar()) {
+  // Whether the mapping `map` has the scalar key `name` (whatever its value, null included).
+  bool HasKey(Id map, std::string_view name) const {
+    std::span<const Id> entries = Children(map);
+    for (size_t i = 0; i + 1 < entries.size(); i += 2) {
+      if (IsScalar(entries[i]) && Scalar(entries[i]) == name) return true;
+    }
+    return false;
+  }
+
+  std::optional<std::string> String(Id node, std::string_view what) {
+    if (!IsScalar(node)) {
       Error(node, internal::Cat(Prefix(what), "expected a string, got ", NodeKindName(node)));
       return std::nullopt;
     }
-    return node.Scalar();
+    return std::string(Scalar(node));
   }
 
   // A decimal 64-bit integer, optionally signed. No quantity suffixes: node and ask values are
-  // raw quantities as a resource manager reports them.
-  std::optional<int64_t> Int64(const YAML::Node& node, std::string_view what) {
-    if (!node.IsScalar()) {
-      Error(node, internal::Cat(Prefix(what), "expected an integer, got ", NodeKindName(node)));
+  // raw quantities as a resource manager reports them. `what` and `sub` name the field in
+  // messages as "what.sub" (resource values), built only when there is something to report.
+  std::optional<int64_t> Int64(Id node, std::string_view what, std::string_view sub = {}) {
+    auto prefix = [&] { return sub.empty() ? Prefix(what) : internal::Cat(what, ".", sub, ": "); };
+    if (!IsScalar(node)) {
+      Error(node, internal::Cat(prefix(), "expected an integer, got ", NodeKindName(node)));
       return std::nullopt;
     }
-    const std::string& text = node.Scalar();
+    const std::string_view text = Scalar(node);
     std::string_view digits = text;
     if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
     int64_t value = 0;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     bool all_digits = !digits.empty() && end == digits.data() + digits.size();
     if (ec == std::errc::result_out_of_range) {
-      Error(node,
-            internal::Cat(Prefix(what), Quote(text), " does not fit a 64-bit signed integer"));
+      Error(node, internal::Cat(prefix(), Quote(text), " does not fit a 64-bit signed integer"));
       return std::nullopt;
     }
     if (ec != std::errc() || !all_digits || (text.size() > 1 && text[0] == '+' && text[1] == '-')) {
       Error(node,
-            internal::Cat(Prefix(what), "expected an integer (raw quantity, no unit suffix), got ",
+            internal::Cat(prefix(), "expected an integer (raw quantity, no unit suffix), got ",
                           Quote(text)));
       return std::nullopt;
     }
     return value;
   }
 
-  std::optional<int32_t> Int32(const YAML::Node& node, std::string_view what) {
+  std::optional<int32_t> Int32(Id node, std::string_view what) {
     std::optional<int64_t> value = Int64(node, what);
     if (!value) return std::nullopt;
     if (*value < std::numeric_limits<int32_t>::min() ||
@@ -188,7 +255,7 @@ class ScenarioDecoder {
     return static_cast<int32_t>(*value);
   }
 
-  std::optional<int64_t> NonNegative(const YAML::Node& node, std::string_view what) {
+  std::optional<int64_t> NonNegative(Id node, std::string_view what) {
     std::optional<int64_t> value = Int64(node, what);
     if (value && *value < 0) {
       Error(node, internal::Cat(Prefix(what), "must not be negative, got ", *value));
@@ -197,28 +264,27 @@ class ScenarioDecoder {
     return value;
   }
 
-  std::optional<bool> Bool(const YAML::Node& node, std::string_view what) {
-    if (node.IsScalar()) {
-      const std::string& text = node.Scalar();
+  std::optional<bool> Bool(Id node, std::string_view what) {
+    if (IsScalar(node)) {
+      const std::string_view text = Scalar(node);
       if (text == "true" || text == "True" || text == "TRUE") return true;
       if (text == "false" || text == "False" || text == "FALSE") return false;
     }
-    Error(node, internal::Cat(Prefix(what), "expected true or false, got ",
-                              node.IsScalar() ? Quote(node.Scalar()) : NodeKindName(node)));
+    Error(node, internal::Cat(Prefix(what), "expected true or false, got ", Shown(node)));
     return std::nullopt;
   }
 
   // Seconds as a non-negative decimal with at most 3 fraction digits -> milliseconds.
-  std::optional<int64_t> Seconds(const YAML::Node& node, std::string_view what) {
+  std::optional<int64_t> Seconds(Id node, std::string_view what) {
     auto bad = [&]() -> std::optional<int64_t> {
       Error(node, internal::Cat(Prefix(what),
                                 "expected a non-negative number of seconds (at most 3 "
                                 "decimals), got ",
-                                node.IsScalar() ? Quote(node.Scalar()) : NodeKindName(node)));
+                                Shown(node)));
       return std::nullopt;
     };
-    if (!node.IsScalar()) return bad();
-    std::string_view text = node.Scalar();
+    if (!IsScalar(node)) return bad();
+    std::string_view text = Scalar(node);
     size_t dot = text.find('.');
     std::string_view whole = text.substr(0, dot);
     std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
@@ -238,17 +304,20 @@ class ScenarioDecoder {
     return seconds * 1000 + millis;
   }
 
-  std::optional<std::vector<std::string>> StringList(const YAML::Node& node,
-                                                     std::string_view what) {
+  std::optional<std::vector<std::string>> StringList(Id node, std::string_view what) {
     std::vector<std::string> out;
-    if (node.IsNull()) return out;
-    if (!node.IsSequence()) {
+    if (IsNull(node)) return out;
+    if (!IsList(node)) {
       Error(node, internal::Cat(Prefix(what), "expected a list, got ", NodeKindName(node)));
       return std::nullopt;
     }
     bool ok = true;
-    for (size_t i = 0; i < node.size(); ++i) {
-      std::optional<std::string> item = String(node[i], internal::Cat(what, "[", i, "]"));
+    std::span<const Id> items = Children(node);
+    out.reserve(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+      std::optional<std::string> item = IsScalar(items[i])
+                                            ? std::string(Scalar(items[i]))
+                                            : String(items[i], internal::Cat(what, "[", i, "]"));
       if (item) {
         out.push_back(std::move(*item));
       } else {
@@ -260,58 +329,65 @@ class ScenarioDecoder {
   }
 
   // A mapping name -> raw int64 quantity.
-  Quantities Resources(const YAML::Node& node, std::string_view what) {
+  Quantities Resources(Id node, std::string_view what) {
     Quantities out;
-    if (!node.IsNull() && !node.IsMap()) {
+    if (!IsNull(node) && !IsMap(node)) {
       Error(node,
             internal::Cat(Prefix(what), "expected a mapping of resource name to integer, got ",
                           NodeKindName(node)));
       return out;
     }
-    std::set<std::string, std::less<>> seen;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
-      if (!key.IsScalar() || key.Scalar().empty()) {
+    KeySet seen;
+    std::span<const Id> entries = Children(node);
+    for (size_t i = 0; i + 1 < entries.size(); i += 2) {
+      const Id key = entries[i];
+      if (!IsScalar(key) || Scalar(key).empty()) {
         Error(key, internal::Cat(Prefix(what), "resource names must be non-empty strings"));
         continue;
       }
-      const std::string& name = key.Scalar();
-      if (!seen.insert(name).second) {
+      const std::string_view name = Scalar(key);
+      if (seen.Seen(name)) {
         Error(key, internal::Cat(Prefix(what), "duplicate resource ", Quote(name)));
         continue;
       }
-      std::optional<int64_t> value = Int64(it->second, internal::Cat(what, ".", name));
-      if (value) out.emplace_back(name, *value);
+      std::optional<int64_t> value = Int64(entries[i + 1], what, name);
+      if (value) out.emplace_back(std::string(name), *value);
     }
     return out;
   }
 
-  Tags StringMap(const YAML::Node& node, std::string_view what) {
+  Tags StringMap(Id node, std::string_view what) {
     Tags out;
-    if (!node.IsNull() && !node.IsMap()) {
+    if (!IsNull(node) && !IsMap(node)) {
       Error(node, internal::Cat(Prefix(what), "expected a mapping, got ", NodeKindName(node)));
       return out;
     }
-    std::set<std::string, std::less<>> seen;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node key = it->first;  // a copy: `it->` returns a temporary proxy
-      if (!key.IsScalar()) {
+    KeySet seen;
+    std::span<const Id> entries = Children(node);
+    for (size_t i = 0; i + 1 < entries.size(); i += 2) {
+      const Id key = entries[i];
+      if (!IsScalar(key)) {
         Error(key, internal::Cat(Prefix(what), "keys must be scalars"));
         continue;
       }
-      if (!seen.insert(key.Scalar()).second) {
-        Error(key, internal::Cat(Prefix(what), "duplicate key ", Quote(key.Scalar())));
+      const std::string_view name = Scalar(key);
+      if (seen.Seen(name)) {
+        Error(key, internal::Cat(Prefix(what), "duplicate key ", Quote(name)));
         continue;
       }
-      std::optional<std::string> value = String(it->second, internal::Cat(what, ".", key.Scalar()));
-      if (value) out.emplace_back(key.Scalar(), std::move(*value));
+      const Id value = entries[i + 1];
+      if (!IsScalar(value)) {
+        String(value, internal::Cat(what, ".", name));  // reports the error
+        continue;
+      }
+      out.emplace_back(std::string(name), std::string(Scalar(value)));
     }
     return out;
   }
 
-  void RequireKeys(const YAML::Node& map, std::string_view what, KeyList required) {
+  void RequireKeys(Id map, std::string_view what, KeyList required) {
     for (std::string_view key : required) {
-      if (!map.IsMap() || !map[std::string(key)]) {
+      if (!IsMap(map) || !HasKey(map, key)) {
         Error(map, internal::Cat(Prefix(what), "missing required key ", Quote(key)));
       }
     }
@@ -320,18 +396,18 @@ class ScenarioDecoder {
   // --- configs ----------------------------------------------------------------------------
   // Decodes a `config:` block (null: the built-in default config). With `validate`, also runs
   // ValidateConfig and reports its errors (warnings go to `warnings`).
-  std::optional<SchedulerConfig> Config(const YAML::Node& node, bool validate,
+  std::optional<SchedulerConfig> Config(Id node, bool validate,
                                         std::vector<std::string>* warnings) {
     SchedulerConfig config;
-    if (node.IsNull()) {
+    if (IsNull(node)) {
       config = DefaultSchedulerConfig();
-    } else if (!node.IsMap()) {
+    } else if (!IsMap(node)) {
       Error(node, internal::Cat("config: expected a mapping with `partitions:`, got ",
                                 NodeKindName(node)));
       return std::nullopt;
     } else {
       std::vector<ConfigError> problems;
-      internal::DecodeConfigNode(node, &config, &problems);
+      DecodeConfigBlock(node, &config, &problems);
       if (!ReportConfigProblems(problems, LocationOf(node), warnings)) return std::nullopt;
     }
     config.source_name = source_name_;
@@ -342,9 +418,25 @@ class ScenarioDecoder {
     return config;
   }
 
+  // What internal::DecodeConfigNode does for a YAML::Node, on the block's own copy of the tree:
+  // FromSubtree expands aliases under the same depth and node bounds (the config decoder
+  // recurses along queues, and aliases can nest a block deeper than the text is), then the
+  // config loader's decoder. As there, a block that could not be fully decoded still goes on
+  // to validation.
+  void DecodeConfigBlock(Id node, SchedulerConfig* config, std::vector<ConfigError>* problems) {
+    YamlTree block;
+    if (std::optional<internal::YamlTextIssue> issue = YamlTree::FromSubtree(tree_, node, &block)) {
+      ConfigError& e = problems->emplace_back();
+      e.location = {issue->line, issue->column};
+      e.message = issue->message;
+      return;
+    }
+    if (block.empty()) return;
+    internal::DecodeConfigTree(block, block.root(), config, problems);
+  }
+
   // `config_file:` relative to the scenario file; loaded and validated by the config loader.
-  std::optional<SchedulerConfig> ConfigFile(const YAML::Node& node,
-                                            std::vector<std::string>* warnings) {
+  std::optional<SchedulerConfig> ConfigFile(Id node, std::vector<std::string>* warnings) {
     std::optional<std::string> name = String(node, "config_file");
     if (!name) return std::nullopt;
     if (name->empty()) {
@@ -399,13 +491,14 @@ class ScenarioDecoder {
   }
 
   // --- sections -----------------------------------------------------------------------------
-  void Nodes(const YAML::Node& node, Scenario* out);
-  std::optional<AddNodeStep> NodeEntry(const YAML::Node& node, std::string_view what);
-  void Steps(const YAML::Node& node, Scenario* out);
-  void Step(size_t index, const YAML::Node& kind_node, const YAML::Node& body, Scenario* out);
-  std::optional<StepAction> StepBody(StepKind kind, const YAML::Node& body);
-  void Expect(const YAML::Node& node, Scenario* out);
+  void Nodes(Id node, Scenario* out);
+  std::optional<AddNodeStep> NodeEntry(Id node, std::string_view what);
+  void Steps(Id node, Scenario* out);
+  void Step(size_t index, Id kind_node, Id body, Scenario* out);
+  std::optional<StepAction> StepBody(StepKind kind, Id body);
+  void Expect(Id node, Scenario* out);
 
+  const YamlTree& tree_;
   std::string source_name_;
   std::string base_dir_;
   ScenarioLoadOptions options_;
@@ -426,17 +519,17 @@ std::optional<StepKind> StepKindFromName(std::string_view name) {
   return std::nullopt;
 }
 
-void ScenarioDecoder::Decode(const YAML::Node& root, Scenario* out) {
-  if (root.IsNull()) {
+void ScenarioDecoder::Decode(Id root, Scenario* out) {
+  if (IsNull(root)) {
     ErrorAt({}, "empty scenario (expected a mapping with config, nodes and steps)");
     return;
   }
-  if (!root.IsMap()) {
+  if (!IsMap(root)) {
     Error(root,
           internal::Cat("expected a scenario mapping at the top level, got ", NodeKindName(root)));
     return;
   }
-  if (options_.allow_bare_config && root["partitions"]) {
+  if (options_.allow_bare_config && HasKey(root, "partitions")) {
     std::optional<SchedulerConfig> config = Config(root, true, &out->config_warnings);
     if (config) out->config = std::move(*config);
     return;
@@ -444,7 +537,7 @@ void ScenarioDecoder::Decode(const YAML::Node& root, Scenario* out) {
   bool has_config = false;
   bool config_ok = true;
   ForEachField(root, "", {"name", "config", "config_file", "nodes", "steps", "expect"},
-               [&](const std::string& key, const YAML::Node& value) {
+               [&](std::string_view key, Id value) {
                  if (key == "name") {
                    if (std::optional<std::string> name = String(value, "name")) {
                      out->name = std::move(*name);
@@ -481,14 +574,16 @@ void ScenarioDecoder::Decode(const YAML::Node& root, Scenario* out) {
   }
 }
 
-void ScenarioDecoder::Nodes(const YAML::Node& node, Scenario* out) {
-  if (node.IsNull()) return;
-  if (!node.IsSequence()) {
+void ScenarioDecoder::Nodes(Id node, Scenario* out) {
+  if (IsNull(node)) return;
+  if (!IsList(node)) {
     Error(node, internal::Cat("nodes: expected a list, got ", NodeKindName(node)));
     return;
   }
-  for (size_t i = 0; i < node.size(); ++i) {
-    const YAML::Node& entry = node[i];
+  std::span<const Id> entries = Children(node);
+  out->nodes.reserve(out->nodes.size() + entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Id entry = entries[i];
     context_ = internal::Cat("nodes[", i, "]: ");
     context_location_ = LocationOf(entry);
     std::optional<AddNodeStep> parsed = NodeEntry(entry, "");
@@ -498,13 +593,12 @@ void ScenarioDecoder::Nodes(const YAML::Node& node, Scenario* out) {
   context_location_ = {};
 }
 
-std::optional<AddNodeStep> ScenarioDecoder::NodeEntry(const YAML::Node& node,
-                                                      std::string_view what) {
+std::optional<AddNodeStep> ScenarioDecoder::NodeEntry(Id node, std::string_view what) {
   AddNodeStep step;
   size_t errors_before = errors_.size();
   bool is_map = ForEachField(
       node, what, {"id", "resources", "occupied", "attributes", "schedulable", "partition"},
-      [&](const std::string& key, const YAML::Node& value) {
+      [&](std::string_view key, Id value) {
         if (key == "id") {
           if (auto id = String(value, "id")) step.node.id = std::move(*id);
         } else if (key == "resources") {
@@ -525,47 +619,47 @@ std::optional<AddNodeStep> ScenarioDecoder::NodeEntry(const YAML::Node& node,
   return step;
 }
 
-void ScenarioDecoder::Steps(const YAML::Node& node, Scenario* out) {
-  if (node.IsNull()) return;
-  if (!node.IsSequence()) {
+void ScenarioDecoder::Steps(Id node, Scenario* out) {
+  if (IsNull(node)) return;
+  if (!IsList(node)) {
     Error(node, internal::Cat("steps: expected a list, got ", NodeKindName(node)));
     return;
   }
-  for (size_t i = 0; i < node.size(); ++i) {
-    const YAML::Node& entry = node[i];
+  std::span<const Id> entries = Children(node);
+  out->steps.reserve(out->steps.size() + entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Id entry = entries[i];
     const size_t index = i + 1;
     context_ = internal::Cat("step ", index, ": ");
     context_location_ = LocationOf(entry);
     // A step is a mapping with exactly one key (the kind), or a bare kind name.
-    if (entry.IsScalar()) {
-      Step(index, entry, YAML::Node(), out);
-    } else if (entry.IsMap() && entry.size() == 1) {
-      auto it = entry.begin();
-      Step(index, it->first, it->second, out);
+    const size_t keys = Children(entry).size() / 2;
+    if (IsScalar(entry)) {
+      Step(index, entry, YamlTree::kNone, out);
+    } else if (IsMap(entry) && keys == 1) {
+      Step(index, Children(entry)[0], Children(entry)[1], out);
     } else {
-      Error(entry,
-            internal::Cat("expected a mapping with exactly one key (the step kind), got ",
-                          entry.IsMap() ? internal::Cat("a mapping with ", entry.size(), " keys")
-                                        : std::string(NodeKindName(entry))));
+      Error(entry, internal::Cat("expected a mapping with exactly one key (the step kind), got ",
+                                 IsMap(entry) ? internal::Cat("a mapping with ", keys, " keys")
+                                              : std::string(NodeKindName(entry))));
     }
   }
   context_.clear();
   context_location_ = {};
 }
 
-void ScenarioDecoder::Step(size_t index, const YAML::Node& kind_node, const YAML::Node& body,
-                           Scenario* out) {
-  if (!kind_node.IsScalar()) {
+void ScenarioDecoder::Step(size_t index, Id kind_node, Id body, Scenario* out) {
+  if (!IsScalar(kind_node)) {
     Error(kind_node, "the step kind must be a name such as add_app or schedule");
     return;
   }
-  std::optional<StepKind> kind = StepKindFromName(kind_node.Scalar());
+  std::optional<StepKind> kind = StepKindFromName(Scalar(kind_node));
   if (!kind) {
-    Error(kind_node, internal::Cat("unknown step kind ", Quote(kind_node.Scalar()),
+    Error(kind_node, internal::Cat("unknown step kind ", Quote(Scalar(kind_node)),
                                    " (known: ", internal::Join(kStepKindNames, ", "), ")"));
     return;
   }
-  context_ = internal::Cat("step ", index, " (", kind_node.Scalar(), "): ");
+  context_ = internal::Cat("step ", index, " (", Scalar(kind_node), "): ");
   context_location_ = LocationOf(kind_node);
   std::optional<StepAction> action = StepBody(*kind, body);
   if (action) {
@@ -573,18 +667,18 @@ void ScenarioDecoder::Step(size_t index, const YAML::Node& kind_node, const YAML
   }
 }
 
-std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::Node& body) {
+std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
   const size_t errors_before = errors_.size();
   // The step context ("step 3 (add_ask): ") already names the place.
   std::string_view what;
   std::optional<std::string> partition;
-  auto read_partition = [&](const YAML::Node& value) { partition = String(value, "partition"); };
+  auto read_partition = [&](Id value) { partition = String(value, "partition"); };
   auto finish = [&](StepAction action, KeyList required) -> std::optional<StepAction> {
     RequireKeys(body, what, required);
     if (errors_.size() != errors_before) return std::nullopt;
     return action;
   };
-  auto set_string = [&](std::string* field, std::string_view key, const YAML::Node& value) {
+  auto set_string = [&](std::string* field, std::string_view key, Id value) {
     if (auto text = String(value, key)) *field = std::move(*text);
   };
 
@@ -592,7 +686,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     case StepKind::kAddApp: {
       AppSpec app;
       if (!ForEachField(body, what, {"id", "queue", "user", "groups", "tags", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
+                        [&](std::string_view key, Id value) {
                           if (key == "id") set_string(&app.id, key, value);
                           if (key == "queue") set_string(&app.queue, key, value);
                           if (key == "user") set_string(&app.user, key, value);
@@ -610,7 +704,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     case StepKind::kAddAsk: {
       AskSpec ask;
       if (!ForEachField(body, what, {"app", "id", "resources", "priority", "count", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
+                        [&](std::string_view key, Id value) {
                           if (key == "app") set_string(&ask.app, key, value);
                           if (key == "id") set_string(&ask.id, key, value);
                           if (key == "resources") ask.resources = Resources(value, key);
@@ -629,13 +723,12 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     }
     case StepKind::kSchedule: {
       ScheduleStep schedule;
-      if (!ForEachField(body, what, {"max", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
-                          if (key == "max") {
-                            if (auto m = NonNegative(value, key)) schedule.max = *m;
-                          }
-                          if (key == "partition") read_partition(value);
-                        })) {
+      if (!ForEachField(body, what, {"max", "partition"}, [&](std::string_view key, Id value) {
+            if (key == "max") {
+              if (auto m = NonNegative(value, key)) schedule.max = *m;
+            }
+            if (key == "partition") read_partition(value);
+          })) {
         return std::nullopt;
       }
       if (partition) schedule.partition = *partition;
@@ -644,7 +737,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     case StepKind::kRelease: {
       ReleaseStep release;
       if (!ForEachField(body, what, {"app", "ask", "node", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
+                        [&](std::string_view key, Id value) {
                           if (key == "app") set_string(&release.app, key, value);
                           if (key == "ask") set_string(&release.ask, key, value);
                           if (key == "node") set_string(&release.node, key, value);
@@ -658,7 +751,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     case StepKind::kRemoveAsk: {
       RemoveAskStep remove;
       if (!ForEachField(body, what, {"app", "id", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
+                        [&](std::string_view key, Id value) {
                           if (key == "app") set_string(&remove.app, key, value);
                           if (key == "id") set_string(&remove.ask, key, value);
                           if (key == "partition") read_partition(value);
@@ -671,11 +764,10 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     case StepKind::kRemoveApp:
     case StepKind::kRemoveNode: {
       std::string id;
-      if (!ForEachField(body, what, {"id", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
-                          if (key == "id") set_string(&id, key, value);
-                          if (key == "partition") read_partition(value);
-                        })) {
+      if (!ForEachField(body, what, {"id", "partition"}, [&](std::string_view key, Id value) {
+            if (key == "id") set_string(&id, key, value);
+            if (key == "partition") read_partition(value);
+          })) {
         return std::nullopt;
       }
       std::string part = partition ? *partition : std::string(kDefaultPartition);
@@ -685,7 +777,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
       return finish(RemoveNodeStep{.partition = std::move(part), .id = std::move(id)}, {"id"});
     }
     case StepKind::kAddNode: {
-      if (!body.IsMap()) {
+      if (!IsMap(body)) {
         Error(body, internal::Cat(Prefix(what), "expected a mapping, got ", NodeKindName(body)));
         return std::nullopt;
       }
@@ -696,7 +788,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     case StepKind::kUpdateNode: {
       NodeUpdate update;
       if (!ForEachField(body, what, {"id", "resources", "occupied", "schedulable", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
+                        [&](std::string_view key, Id value) {
                           if (key == "id") set_string(&update.id, key, value);
                           if (key == "resources") update.capacity = Resources(value, key);
                           if (key == "occupied") update.occupied = Resources(value, key);
@@ -714,7 +806,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
       UpdateConfigStep update;
       bool has_config = false;
       if (!ForEachField(body, what, {"config", "config_file", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
+                        [&](std::string_view key, Id value) {
                           if (key == "partition") {
                             read_partition(value);  // accepted for uniformity; no meaning here
                             return;
@@ -740,13 +832,12 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
     }
     case StepKind::kAdvance: {
       AdvanceStep advance;
-      if (!ForEachField(body, what, {"seconds", "partition"},
-                        [&](const std::string& key, const YAML::Node& value) {
-                          if (key == "seconds") {
-                            if (auto millis = Seconds(value, key)) advance.millis = *millis;
-                          }
-                          if (key == "partition") read_partition(value);
-                        })) {
+      if (!ForEachField(body, what, {"seconds", "partition"}, [&](std::string_view key, Id value) {
+            if (key == "seconds") {
+              if (auto millis = Seconds(value, key)) advance.millis = *millis;
+            }
+            if (key == "partition") read_partition(value);
+          })) {
         return std::nullopt;
       }
       return finish(advance, {"seconds"});
@@ -755,10 +846,10 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, const YAML::N
   return std::nullopt;
 }
 
-void ScenarioDecoder::Expect(const YAML::Node& node, Scenario* out) {
+void ScenarioDecoder::Expect(Id node, Scenario* out) {
   ScenarioExpect expect;
   if (!ForEachField(node, "expect", {"allocations", "rejected_apps", "errors"},
-                    [&](const std::string& key, const YAML::Node& value) {
+                    [&](std::string_view key, Id value) {
                       if (key == "errors") {
                         if (auto count = NonNegative(value, "expect.errors"))
                           expect.errors = *count;
@@ -768,18 +859,19 @@ void ScenarioDecoder::Expect(const YAML::Node& node, Scenario* out) {
                         }
                       } else if (key == "allocations") {
                         std::vector<ExpectedAllocation> allocations;
-                        if (!value.IsNull() && !value.IsSequence()) {
+                        if (!IsNull(value) && !IsList(value)) {
                           Error(value, internal::Cat("expect.allocations: expected a list, got ",
                                                      NodeKindName(value)));
                           return;
                         }
-                        for (size_t i = 0; i < value.size(); ++i) {
-                          const YAML::Node& entry = value[i];
+                        std::span<const Id> entries = Children(value);
+                        for (size_t i = 0; i < entries.size(); ++i) {
+                          const Id entry = entries[i];
                           ExpectedAllocation expected;
                           expected.location = LocationOf(entry);
                           std::string what = internal::Cat("expect.allocations[", i, "]");
                           ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"},
-                                       [&](const std::string& field, const YAML::Node& text) {
+                                       [&](std::string_view field, Id text) {
                                          std::optional<std::string> s = String(text, field);
                                          if (!s) return;
                                          if (field == "app") expected.app = std::move(s);
@@ -799,25 +891,44 @@ void ScenarioDecoder::Expect(const YAML::Node& node, Scenario* out) {
   out->expect = std::move(expect);
 }
 
+// "file:line:col: message", or "file: message" when the position is unknown.
+std::string Positioned(const std::string& source_name, const internal::YamlTextIssue& issue,
+                       std::string_view message) {
+  std::string out = source_name;
+  if (issue.line > 0) internal::Append(&out, ":", issue.line, ":", issue.column);
+  internal::Append(&out, ": ", message);
+  return out;
+}
+
 absl::StatusOr<Scenario> DecodeScenario(std::string_view text, const std::string& source_name,
                                         const ScenarioLoadOptions& options) {
-  if (absl::Status safe = internal::CheckYamlText(text); !safe.ok()) {
-    // The message starts with "line:column: " when the position is known.
-    std::string_view message(safe.message().data(), safe.message().size());
-    bool positioned = !message.empty() && message[0] >= '0' && message[0] <= '9';
-    return absl::InvalidArgumentError(internal::Cat(source_name, positioned ? ":" : ": ", message));
+  int aliases = 0;
+  if (std::optional<internal::YamlTextIssue> issue = internal::ScanYamlText(text, &aliases)) {
+    return absl::InvalidArgumentError(Positioned(source_name, *issue, issue->message));
+  }
+  // The loader used to check a text with aliases by parsing it into a YamlTree (alias bounds,
+  // self-references) and then load it again with YAML::Load. Both parses keep their observable
+  // differences: with aliases, the tree's messages ("YAML syntax error: ...") and its look at
+  // the start of a next document; without, YAML::Load's: the first document only and syntax
+  // errors in yaml-cpp's own words.
+  YamlTree tree;
+  std::optional<internal::YamlTextIssue> issue = aliases > 0
+                                                     ? YamlTree::Parse(text, &tree, nullptr)
+                                                     : YamlTree::ParseFirstDocument(text, &tree);
+  if (issue) {
+    std::string_view message = aliases == 0 && !issue->parser_message.empty()
+                                   ? std::string_view(issue->parser_message)
+                                   : std::string_view(issue->message);
+    return absl::InvalidArgumentError(Positioned(source_name, *issue, message));
   }
   Scenario scenario;
   scenario.source_name = source_name;
-  ScenarioDecoder decoder(source_name, options);
+  ScenarioDecoder decoder(tree, source_name, options);
   try {
-    YAML::Node root = YAML::Load(std::string(text));
-    decoder.Decode(root, &scenario);
-  } catch (const YAML::Exception& e) {
-    std::string where = source_name;
-    if (e.mark.line >= 0) internal::Append(&where, ":", e.mark.line + 1, ":", e.mark.column + 1);
-    decoder.errors().push_back(internal::Cat(where, ": ", e.msg));
+    decoder.Decode(tree.empty() ? YamlTree::kNone : tree.root(), &scenario);
   } catch (const std::exception& e) {
+    // Out of memory or a container limit: reported like any other problem, not thrown at the
+    // embedder.
     decoder.errors().push_back(internal::Cat(source_name, ": ", e.what()));
   }
   if (!decoder.errors().empty()) {

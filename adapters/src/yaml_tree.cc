@@ -574,22 +574,32 @@ class YamlTreeBuilder final : public YAML::EventHandler {
   std::optional<YamlTextIssue> issue_;
 };
 
-std::optional<YamlTextIssue> YamlTree::Parse(std::string_view text, YamlTree* out,
-                                             bool* more_documents) {
+namespace {
+
+// The first document of `text` into `out`. With `first_only` the parser is not asked for
+// another document (YAML::Load's behaviour); otherwise it starts the next one, which reports
+// `more_documents` but also reads that document's directives.
+std::optional<YamlTextIssue> ParseText(std::string_view text, YamlTree* out, bool* more_documents,
+                                       bool first_only) {
   *out = YamlTree();
   if (more_documents != nullptr) *more_documents = false;
   YamlTreeBuilder builder(out);
   try {
     std::istringstream in{std::string(text)};
     YAML::Parser parser(in);
-    while (!builder.issue() && parser.HandleNextDocument(builder)) {
+    if (first_only) {
+      parser.HandleNextDocument(builder);
+    } else {
+      while (!builder.issue() && parser.HandleNextDocument(builder)) {
+      }
     }
   } catch (const YamlTreeBuilder::StopParsing&) {
     // A second document starts: only the first is used.
   } catch (const YAML::DeepRecursion& e) {
     builder.issue() = YamlTextIssue{
         e.mark.line + 1, e.mark.column + 1,
-        absl::StrCat("nesting depth exceeds the YAML parser's limit (", e.depth(), " levels)")};
+        absl::StrCat("nesting depth exceeds the YAML parser's limit (", e.depth(), " levels)"),
+        e.msg};
   } catch (const YAML::Exception& e) {
     YamlTextIssue issue;
     if (e.mark.line >= 0) {
@@ -597,9 +607,11 @@ std::optional<YamlTextIssue> YamlTree::Parse(std::string_view text, YamlTree* ou
       issue.column = e.mark.column + 1;
     }
     issue.message = absl::StrCat("YAML syntax error: ", e.msg);
+    issue.parser_message = e.msg;
     builder.issue() = std::move(issue);
   } catch (const std::exception& e) {
-    builder.issue() = YamlTextIssue{0, 0, absl::StrCat("cannot parse the YAML text: ", e.what())};
+    builder.issue() =
+        YamlTextIssue{0, 0, absl::StrCat("cannot parse the YAML text: ", e.what()), e.what()};
   }
   if (more_documents != nullptr) *more_documents = builder.more_documents();
   if (builder.issue()) {
@@ -607,6 +619,17 @@ std::optional<YamlTextIssue> YamlTree::Parse(std::string_view text, YamlTree* ou
     return builder.issue();
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<YamlTextIssue> YamlTree::Parse(std::string_view text, YamlTree* out,
+                                             bool* more_documents) {
+  return ParseText(text, out, more_documents, /*first_only=*/false);
+}
+
+std::optional<YamlTextIssue> YamlTree::ParseFirstDocument(std::string_view text, YamlTree* out) {
+  return ParseText(text, out, nullptr, /*first_only=*/true);
 }
 
 std::optional<YamlTextIssue> YamlTree::FromNode(const YAML::Node& node, YamlTree* out) {
@@ -681,6 +704,85 @@ std::optional<YamlTextIssue> YamlTree::FromNode(const YAML::Node& node, YamlTree
     }
   };
   Copier copier{out, uint64_t{16} << 20, std::nullopt};
+  try {
+    YamlTree::Id root = copier.Copy(node, 1);
+    if (!copier.issue) out->root_ = root;
+  } catch (const std::exception& e) {
+    copier.issue = YamlTextIssue{0, 0, absl::StrCat("cannot read the YAML node: ", e.what())};
+  }
+  if (copier.issue) {
+    *out = YamlTree();
+    return copier.issue;
+  }
+  return std::nullopt;
+}
+
+std::optional<YamlTextIssue> YamlTree::FromSubtree(const YamlTree& from, Id node, YamlTree* out) {
+  *out = YamlTree();
+  // FromNode's copy, node for node: the same pre-order, bounds and messages, so that a block
+  // of a parsed text decodes as it did when it was first loaded as a YAML::Node.
+  struct Copier {
+    const YamlTree& from;
+    YamlTree* tree;
+    uint64_t budget;
+    std::optional<YamlTextIssue> issue;
+
+    YamlTree::Id Copy(YamlTree::Id n, int depth) {
+      if (issue) return YamlTree::kNone;
+      const YamlTree::Node& source = from.nodes_[n];
+      if (depth > kMaxYamlDepth) {
+        issue = YamlTextIssue{source.line, source.column,
+                              absl::StrCat("nesting depth exceeds the limit of ", kMaxYamlDepth,
+                                           " levels (a recursive alias?)")};
+        return YamlTree::kNone;
+      }
+      if (budget-- == 0) {
+        issue = YamlTextIssue{source.line, source.column,
+                              "the document expands to too many nodes (aliases?)"};
+        return YamlTree::kNone;
+      }
+      YamlTree::Id id = static_cast<YamlTree::Id>(tree->nodes_.size());
+      YamlTree::Node& added = tree->nodes_.emplace_back();
+      added.kind = source.kind;
+      added.line = source.line;
+      added.column = source.column;
+      switch (source.kind) {
+        case YamlTree::Kind::kScalar: {
+          std::string_view value = from.scalar(n);
+          added.begin = tree->values_.size();
+          added.size = value.size();
+          tree->values_ += value;
+          std::string_view tag = from.tag(n);
+          // FromNode reads an empty tag (`!<>`) as no tag at all.
+          if (source.style == YamlTree::Style::kTagged && !tag.empty()) {
+            added.style = YamlTree::Style::kTagged;
+            tree->tags_.emplace_back(tag);
+            added.tag = static_cast<uint32_t>(tree->tags_.size());
+          } else if (source.style == YamlTree::Style::kNonPlain) {
+            added.style = YamlTree::Style::kNonPlain;
+          }
+          return id;
+        }
+        case YamlTree::Kind::kSequence:
+        case YamlTree::Kind::kMapping: {
+          std::vector<YamlTree::Id> items;
+          for (YamlTree::Id child : from.children(n)) {
+            if (issue) break;
+            items.push_back(Copy(child, depth + 1));
+          }
+          YamlTree::Node& self = tree->nodes_[id];
+          self.begin = tree->children_.size();
+          self.size = items.size();
+          tree->children_.insert(tree->children_.end(), items.begin(), items.end());
+          return id;
+        }
+        case YamlTree::Kind::kNull:
+          break;
+      }
+      return id;
+    }
+  };
+  Copier copier{from, out, uint64_t{16} << 20, std::nullopt};
   try {
     YamlTree::Id root = copier.Copy(node, 1);
     if (!copier.issue) out->root_ = root;

@@ -3,8 +3,9 @@
 // The config loader builds it straight from yaml-cpp's event parser (no YAML::Node), which is
 // faster and lets it control aliases: an alias shares the anchored node (the tree is a DAG),
 // an alias to a node that is still open (a self-referencing anchor) is refused, and the number
-// of nodes that aliases add when expanded is bounded. A YAML::Node (from the scenario loader)
-// can be converted too, with the same bounds.
+// of nodes that aliases add when expanded is bounded. A YAML::Node (DecodeConfigNode) can be
+// converted too, and a subtree copied with aliases expanded (the scenario loader's `config:`
+// blocks), with the same bounds.
 //
 // Invariants:
 //   1. The tree is acyclic; walking it visits at most (nodes + kMaxYamlAliasNodes) nodes.
@@ -38,6 +39,10 @@ struct YamlTextIssue {
   int line = 0;
   int column = 0;
   std::string message;
+  // When yaml-cpp's parser threw: its own message, without the prefix `message` adds ("" for
+  // issues found by the pre-scan or the tree builder). The scenario loader has always shown
+  // syntax errors in this form.
+  std::string parser_message;
 };
 
 class YamlTree {
@@ -69,9 +74,18 @@ class YamlTree {
   static std::optional<YamlTextIssue> Parse(std::string_view text, YamlTree* out,
                                             bool* more_documents);
 
+  // As Parse, but stops after the first document without reading anything that follows it, as
+  // YAML::Load does: a malformed directive of a later document is not an error.
+  static std::optional<YamlTextIssue> ParseFirstDocument(std::string_view text, YamlTree* out);
+
   // Converts a yaml-cpp node (aliases are expanded; the same node-count and depth bounds
   // apply, so cyclic nodes are refused rather than followed forever).
   static std::optional<YamlTextIssue> FromNode(const YAML::Node& node, YamlTree* out);
+
+  // Copies the subtree of `from` at `node` into `out` the way FromNode copies a YAML::Node
+  // that yaml-cpp built from the same text: aliases expanded, the same depth and node-count
+  // bounds and messages, scalar styles as YAML::Node tags give them.
+  static std::optional<YamlTextIssue> FromSubtree(const YamlTree& from, Id node, YamlTree* out);
 
  private:
   friend class YamlTreeBuilder;

@@ -165,6 +165,55 @@ TEST(ScenarioLoaderTest, NodeErrorsNameTheNode) {
   EXPECT_THAT(error, HasSubstr("s.yaml:4:5: nodes[2]: missing required key \"id\""));
 }
 
+// The loader walks a YamlTree built from yaml-cpp's events (no YAML::Node); these pin what
+// that must keep: positions are the value's own, whatever the style it is written in, and a
+// step written as a bare kind is reported at the kind.
+TEST(ScenarioLoaderTest, PositionsAreTheSameInBlockAndFlowStyle) {
+  std::string block = LoadError(
+      "steps:\n"
+      "  - add_ask:\n"
+      "      app: a\n"
+      "      id: x\n"
+      "      resources:\n"
+      "        memory: 10Gi\n"
+      "      count: many\n"
+      "  - add_node\n");
+  EXPECT_EQ(block,
+            "s.yaml:6:17: step 1 (add_ask): resources.memory: expected an integer (raw quantity, "
+            "no unit suffix), got \"10Gi\"\n"
+            "s.yaml:7:14: step 1 (add_ask): count: expected an integer (raw quantity, no unit "
+            "suffix), got \"many\"\n"
+            "s.yaml:8:5: step 2 (add_node): expected a mapping, got nothing");
+  std::string flow = LoadError(
+      "steps: [{add_ask: {app: a, id: x, resources: {memory: 10Gi}, count: many}}, add_node]\n");
+  EXPECT_EQ(flow,
+            "s.yaml:1:55: step 1 (add_ask): resources.memory: expected an integer (raw quantity, "
+            "no unit suffix), got \"10Gi\"\n"
+            "s.yaml:1:69: step 1 (add_ask): count: expected an integer (raw quantity, no unit "
+            "suffix), got \"many\"\n"
+            "s.yaml:1:77: step 2 (add_node): expected a mapping, got nothing");
+}
+
+// Only the first document is read, as YAML::Load did: what follows it is not even parsed.
+TEST(ScenarioLoaderTest, LaterDocumentsAreNotRead) {
+  Scenario scenario = Load("name: first\n...\n%YAML 2.0\n---\nsteps: [unclosed\n");
+  EXPECT_EQ(scenario.name, "first");
+}
+
+// Aliases can nest a config block deeper than its text; the expanded block is still held to
+// the 400-level bound (the config decoder recurses along queues).
+TEST(ScenarioLoaderTest, ConfigNestedByAliasesIsBounded) {
+  std::string text = "defs:\n  - &q0 {name: leaf}\n";
+  for (int level = 1; level <= 5; ++level) {
+    std::string queue = "*q" + std::to_string(level - 1);
+    for (int i = 0; i < 45; ++i)
+      queue = "{name: q" + std::to_string(i) + ", queues: [" + queue + "]}";
+    text += "  - &q" + std::to_string(level) + " " + queue + "\n";
+  }
+  text += "config: {partitions: [{name: default, queues: [{name: root, queues: [*q5]}]}]}\n";
+  EXPECT_THAT(LoadError(text), HasSubstr("nesting depth exceeds the limit of 400 levels"));
+}
+
 TEST(ScenarioLoaderTest, TopLevel) {
   EXPECT_THAT(LoadError(""), HasSubstr("s.yaml: empty scenario"));
   EXPECT_THAT(LoadError("- a\n- b\n"), HasSubstr("s.yaml:1:1: expected a scenario mapping"));
