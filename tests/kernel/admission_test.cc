@@ -213,6 +213,11 @@ TEST_F(AdmissionTest, UserMaxApplicationsMakesAcceptedAppsWait) {
 
 TEST_F(AdmissionTest, GroupMaxResourcesWithWildcardCapsUsage) {
   QueueConfig q = Queue("q");
+  // A wildcard group limit may not be a queue's only group limit (A.2); nobody here is green.
+  LimitConfig named;
+  named.groups = {"green"};
+  named.max_resources = QuantityMap{{"memory", 1000}};
+  q.limits.push_back(named);
   LimitConfig limit;
   limit.groups = {"*"};
   limit.max_resources = QuantityMap{{"memory", 25}};
