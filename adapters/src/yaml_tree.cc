@@ -621,6 +621,19 @@ std::optional<YamlTextIssue> ParseText(std::string_view text, YamlTree* out, boo
   return std::nullopt;
 }
 
+// Runs a tree copier from `node`; its issue (a limit, or a yaml-cpp exception while reading
+// the source) means no root.
+template <typename Copier, typename Source>
+std::optional<YamlTree::Id> RunCopier(Copier& copier, const Source& node) {
+  try {
+    YamlTree::Id root = copier.Copy(node, 1);
+    if (!copier.issue) return root;
+  } catch (const std::exception& e) {
+    copier.issue = YamlTextIssue{0, 0, absl::StrCat("cannot read the YAML node: ", e.what())};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<YamlTextIssue> YamlTree::Parse(std::string_view text, YamlTree* out,
@@ -704,16 +717,12 @@ std::optional<YamlTextIssue> YamlTree::FromNode(const YAML::Node& node, YamlTree
     }
   };
   Copier copier{out, uint64_t{16} << 20, std::nullopt};
-  try {
-    YamlTree::Id root = copier.Copy(node, 1);
-    if (!copier.issue) out->root_ = root;
-  } catch (const std::exception& e) {
-    copier.issue = YamlTextIssue{0, 0, absl::StrCat("cannot read the YAML node: ", e.what())};
-  }
-  if (copier.issue) {
+  std::optional<Id> root = RunCopier(copier, node);
+  if (!root) {
     *out = YamlTree();
     return copier.issue;
   }
+  out->root_ = *root;
   return std::nullopt;
 }
 
@@ -783,16 +792,12 @@ std::optional<YamlTextIssue> YamlTree::FromSubtree(const YamlTree& from, Id node
     }
   };
   Copier copier{from, out, uint64_t{16} << 20, std::nullopt};
-  try {
-    YamlTree::Id root = copier.Copy(node, 1);
-    if (!copier.issue) out->root_ = root;
-  } catch (const std::exception& e) {
-    copier.issue = YamlTextIssue{0, 0, absl::StrCat("cannot read the YAML node: ", e.what())};
-  }
-  if (copier.issue) {
+  std::optional<Id> root = RunCopier(copier, node);
+  if (!root) {
     *out = YamlTree();
     return copier.issue;
   }
+  out->root_ = *root;
   return std::nullopt;
 }
 
