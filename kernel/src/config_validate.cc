@@ -812,7 +812,7 @@ class Validator {
     // the queue's own maximum; YuniKorn refuses that configuration.
     size_t named_groups = groups_seen.size() - (group_wildcard ? 1 : 0);
     if (first_group_wildcard >= 0 && named_groups == 0) {
-      const LimitConfig& limit = limits[first_group_wildcard];
+      const LimitConfig& limit = limits[static_cast<size_t>(first_group_wildcard)];
       std::string name = limit.limit.empty() ? Cat("limit #", first_group_wildcard + 1)
                                              : Cat("limit ", Quote(limit.limit));
       Report(FieldLocation(limit.field_locations, "groups", limit.location), path, "groups",
