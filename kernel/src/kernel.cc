@@ -3,6 +3,7 @@
 #include "allocore/kernel.h"
 
 #include "absl/strings/str_join.h"
+#include "config_types.h"
 #include "message.h"
 #include "partition.h"
 
@@ -81,6 +82,19 @@ absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config) {
   absl::Status valid = ValidationStatus(config);
   if (!valid.ok()) return valid;
   auto impl = std::make_unique<Impl>();
+  // Type ids fix the order resources are printed in. A first partition that sorts nodes by the
+  // default weights starts the registry with their types, vcore then memory, unless the config
+  // needs those slots for types of its own (the weights then wait for their types).
+  if (config.partitions[0].node_sort_policy.resource_weights.empty()) {
+    ResourceTypes with_defaults;
+    (void)with_defaults.Intern("vcore");
+    (void)with_defaults.Intern("memory");
+    if (internal::ProbeConfigTypes(config, with_defaults).ok()) {
+      impl->context.types = with_defaults;
+    }
+  }
+  absl::Status types = internal::ProbeConfigTypes(config, impl->context.types);
+  if (!types.ok()) return types;
   std::vector<Decision> ignored;
   for (const PartitionConfig& pc : config.partitions) {
     auto partition = std::make_unique<Partition>(&impl->context, pc.name);
@@ -96,26 +110,38 @@ absl::Status Kernel::UpdateConfig(SchedulerConfig config, std::vector<Decision>*
   if (config.partitions.empty()) config = DefaultSchedulerConfig();
   absl::Status valid = ValidationStatus(config);
   if (!valid.ok()) return valid;
-  // Dry run every partition first: the reload is applied whole or not at all.
+  // The reload is applied whole or not at all: everything that can fail is tried first. The
+  // type registry is shared by the partitions, so it is probed for the whole config at once.
+  absl::Status types = internal::ProbeConfigTypes(config, impl_->context.types);
+  if (!types.ok()) return types;
   std::vector<Decision> ignored;
+  std::vector<std::unique_ptr<Partition>> created;
   for (const PartitionConfig& pc : config.partitions) {
-    Partition* existing = impl_->Find(pc.name);
-    if (existing == nullptr) continue;
-    absl::Status status = existing->ApplyConfig(pc, /*dry_run=*/true, &ignored);
+    Partition* target = impl_->Find(pc.name);
+    if (target == nullptr) {
+      target = created.emplace_back(std::make_unique<Partition>(&impl_->context, pc.name)).get();
+    }
+    absl::Status status = target->ApplyConfig(pc, /*dry_run=*/true, &ignored);
     if (!status.ok()) {
       return absl::FailedPreconditionError(Cat("partition ", pc.name, ": ", status.message()));
     }
   }
+  for (const PartitionConfig& pc : config.partitions) {
+    Partition* target = impl_->Find(pc.name);
+    for (auto& fresh : created) {
+      if (target == nullptr && fresh->name() == pc.name) target = fresh.get();
+    }
+    absl::Status status = target->ApplyConfig(pc, /*dry_run=*/false, out);
+    // Not expected after the dry run; the partitions stay in place, never half moved.
+    if (!status.ok()) return status;
+  }
   std::vector<std::unique_ptr<Partition>> next;
   for (const PartitionConfig& pc : config.partitions) {
-    std::unique_ptr<Partition> partition;
-    for (auto& p : impl_->partitions) {
-      if (p && p->name() == pc.name) partition = std::move(p);
+    for (auto* pool : {&impl_->partitions, &created}) {
+      for (auto& p : *pool) {
+        if (p && p->name() == pc.name) next.push_back(std::move(p));
+      }
     }
-    if (!partition) partition = std::make_unique<Partition>(&impl_->context, pc.name);
-    absl::Status status = partition->ApplyConfig(pc, /*dry_run=*/false, out);
-    if (!status.ok()) return status;  // unreachable after the dry run
-    next.push_back(std::move(partition));
   }
   for (auto& removed : impl_->partitions) {
     if (removed) removed->Shutdown(out);

@@ -247,6 +247,8 @@ class Partition {
   // Builds or reconciles the queue tree and policies from a validated partition config.
   // `dry_run` checks that the change can be applied to the running state without changing it.
   absl::Status ApplyConfig(const PartitionConfig& config, bool dry_run, std::vector<Decision>* out);
+  // Re-resolves the default node-sort weights (vcore, memory) against the known types.
+  void ResolveDefaultNodeWeights();
 
   absl::Status AddNode(const NodeSpec& spec, std::vector<Decision>* out);
   absl::Status UpdateNode(const NodeUpdate& update, std::vector<Decision>* out);
@@ -395,6 +397,7 @@ class Partition {
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;
   std::vector<std::pair<int, double>> node_weights_;  // (type, weight > 0)
+  bool default_node_weights_ = false;  // no resourceweights: vcore and memory, resolved lazily
   int64_t next_sibling_order_ = 0;
 };
 

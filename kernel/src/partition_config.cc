@@ -148,6 +148,18 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
   return absl::OkStatus();
 }
 
+// The default weights name types without registering them (a full registry must not refuse a
+// config over them): a weight is resolved once its type is known. Until then no node of this
+// partition can report that type, so no score depends on it.
+void Partition::ResolveDefaultNodeWeights() {
+  if (!default_node_weights_) return;
+  node_weights_.clear();
+  for (std::string_view name : {"vcore", "memory"}) {
+    int type = context_->types.Find(name);
+    if (type >= 0) node_weights_.emplace_back(type, 1.0);
+  }
+}
+
 absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
                                     std::vector<Decision>* out) {
   (void)out;
@@ -178,30 +190,6 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
         if (match != kNoSlot) stack.push_back({&child, match});
       }
     }
-    ResourceTypes probe = context_->types;
-    auto check = [&](const std::optional<QuantityMap>& m) -> absl::Status {
-      if (!m) return absl::OkStatus();
-      for (const auto& [name, value] : *m) {
-        auto type = probe.Intern(name);
-        if (!type.ok()) return type.status();
-      }
-      return absl::OkStatus();
-    };
-    std::vector<const QueueConfig*> all{&config.queues[0]};
-    while (!all.empty()) {
-      const QueueConfig* qc = all.back();
-      all.pop_back();
-      absl::Status s = check(qc->resources.guaranteed);
-      if (s.ok()) s = check(qc->resources.max);
-      if (!s.ok()) return s;
-      for (const QueueConfig& child : qc->queues) all.push_back(&child);
-    }
-    for (const auto& [name, weight] : config.node_sort_policy.resource_weights) {
-      if (weight > 0 && !probe.Intern(name).ok()) {
-        return absl::ResourceExhaustedError(
-            Cat("resource weight '", name, "' is one resource type too many"));
-      }
-    }
     return absl::OkStatus();
   }
 
@@ -209,11 +197,9 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   node_policy_ =
       config.node_sort_policy.type == "binpacking" ? NodePolicy::kBinPacking : NodePolicy::kFair;
   node_weights_.clear();
-  if (config.node_sort_policy.resource_weights.empty()) {
-    for (std::string_view name : {"vcore", "memory"}) {
-      auto type = context_->types.Intern(name);
-      if (type.ok()) node_weights_.emplace_back(*type, 1.0);
-    }
+  default_node_weights_ = config.node_sort_policy.resource_weights.empty();
+  if (default_node_weights_) {
+    ResolveDefaultNodeWeights();
   } else {
     for (const auto& [name, weight] : config.node_sort_policy.resource_weights) {
       if (weight <= 0) continue;

@@ -87,6 +87,7 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   n.alive = true;
   n.id_prefix = IdPrefix(n.id);
   n.RecomputeAvailable();
+  ResolveDefaultNodeWeights();  // the node may have registered vcore or memory
   nodes_by_id_[n.id] = slot;
   cluster_capacity_ = total;
   has_nodes_ever_ = true;
@@ -138,6 +139,7 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
   if (occupied) n.occupied = *occupied;
   n.RecomputeAvailable();
   if (update.schedulable) n.schedulable = *update.schedulable;
+  ResolveDefaultNodeWeights();
   RefreshNode(it->second);
   return absl::OkStatus();
 }

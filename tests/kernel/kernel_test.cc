@@ -345,6 +345,36 @@ TEST_F(KernelTest, ReloadChangesOffsetsAtOnceAndRefusedReloadChangesNothing) {
   EXPECT_TRUE(kernel_->CheckConsistency().ok());
 }
 
+// A reload whose types no longer fit the registry (the nodes took seven slots, the config adds
+// a partition naming a ninth type) used to fail half-applied, leaving a null partition behind
+// (the next call crashed). It is now refused before anything changes.
+TEST_F(KernelTest, ReloadThatWouldOverflowTheTypesIsRefusedWhole) {
+  Start(Config({Leaf("a")}));
+  Quantities eight = {{"vcore", 1}, {"memory", 1}};
+  for (const char* t : {"t1", "t2", "t3", "t4", "t5", "t6"}) eight.emplace_back(t, 1);
+  ASSERT_TRUE(kernel_->AddNode({.id = "n1", .capacity = eight}, &out_).ok());
+  SchedulerConfig next = Config({Leaf("a"), Leaf("b")});
+  PartitionConfig second = next.partitions[0];
+  second.name = "p2";
+  second.queues[0].queues[0].resources.max = QuantityMap{{"gpu", 1}};
+  next.partitions.push_back(second);
+  absl::Status refused = kernel_->UpdateConfig(next, &out_);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+  EXPECT_NE(refused.message().find("'gpu'"), std::string_view::npos) << refused;
+  EXPECT_FALSE(kernel_->GetQueue("default", "root.b").ok());  // nothing applied
+  EXPECT_FALSE(kernel_->GetQueue("p2", "root").ok());
+  App("x", "root.a");
+  Ask("x", "k", 1, 1);
+  Schedule();
+  EXPECT_EQ(Allocations(), std::vector<std::string>{"x/k@n1"});
+  // Without the ninth type the same reload applies, the new partition included.
+  next.partitions[1].queues[0].queues[0].resources.max = QuantityMap{{"t1", 1}};
+  ASSERT_TRUE(kernel_->UpdateConfig(next, &out_).ok());
+  EXPECT_TRUE(kernel_->GetQueue("default", "root.b").ok());
+  EXPECT_TRUE(kernel_->GetQueue("p2", "root.a").ok());
+  EXPECT_TRUE(kernel_->CheckConsistency().ok());
+}
+
 TEST_F(KernelTest, ExplainNamesTheLevelOverItsMaxAfterANodeShrinks) {
   Start(Config({Leaf("q")}));
   ASSERT_TRUE(
