@@ -8,9 +8,11 @@
 //   2. The parent-guaranteed containment rule uses the relaxed v1.4.0 form (FitInMaxUndef).
 //   3. User/group limit rules of Appendix A.2 are validated: duplicates, wildcard order, a
 //      wildcard group never the only group limit, limit resources and application counts
-//      against the queue and against the ancestors' limits for the same user/group, and
-//      partition limits equal to the root's when both are set (they apply to the root when
-//      only they are set, as Kernel::Create does).
+//      against the queue and against what the levels above carry for the exact same user or
+//      group name (as YuniKorn's checkLimitResource / checkLimitMaxApplications: a named
+//      entry is never compared with a wildcard entry, '*' only with '*'), and partition limits
+//      equal to the root's when both are set (they apply to the root when only they are set,
+//      as Kernel::Create does).
 //   4. Every problem is reported, not only the first, sorted into document order.
 //
 // Invariants:
@@ -596,7 +598,7 @@ class Validator {
       // The kernel applies the partition's limits to a root without limits of its own, so the
       // limits below are held against them there.
       CheckLimitHierarchy(root, root.limits.empty() ? partition.limits : root.limits, "root", 1,
-                          InheritedLimits{});
+                          CarriedLimits{});
     }
     for (const PlacementRuleConfig& rule : partition.placement_rules) CheckRule(rule, 0);
     const QueueConfig* applied_to = nullptr;
@@ -824,44 +826,62 @@ class Validator {
   }
 
   // ---- Limits across levels (Appendix A.2) ---------------------------------------------------
-  // What the ancestors allow one user or group (or the wildcard "*").
-  struct InheritedLimit {
-    OptionalQuantities max;     // permissive minimum over the ancestor levels; nullopt = none
-    uint64_t applications = 0;  // smallest non-zero ancestor maxapplications; 0 = unlimited
-    std::string max_from;       // the level that set `max` last, for messages
-    std::string applications_from;
+  // YuniKorn's checkLimitResource and checkLimitMaxApplications walk the tree carrying, per
+  // queue, a value for each user and group name (the wildcard "*" being just another name).
+  // A child's limit entry is compared with the value carried for exactly its own name only: a
+  // named user or group is never held to a wildcard entry above, and a level's wildcard never
+  // narrows what the levels above carry for a name.
+  struct CarriedResources {
+    Quantities max;
+    std::string from;  // the queue that set or last narrowed `max`, for messages
   };
-  struct InheritedLimits {
-    absl::flat_hash_map<std::string, InheritedLimit> users;
-    absl::flat_hash_map<std::string, InheritedLimit> groups;
+  struct CarriedApplications {
+    uint64_t applications = 0;  // 0 = unlimited
+    std::string from;
+  };
+  template <typename T>
+  using Carried = absl::flat_hash_map<std::string, T>;
+  struct CarriedLimits {
+    Carried<CarriedResources> user_resources;
+    Carried<CarriedResources> group_resources;
+    Carried<CarriedApplications> user_applications;
+    Carried<CarriedApplications> group_applications;
   };
 
-  // Limits only ever narrow down the tree: at every level a user (group) is held to the named
-  // entry of that level, else to its wildcard entry (as the kernel enforces them). A child
-  // limit for the same user (group), or for one that falls under an ancestor's wildcard, may
-  // therefore not allow more than the levels above: resources by FitInMaxUndef (a type the
-  // ancestors do not limit is unlimited), applications like §2.4.11 (under a non-zero limit
-  // the child needs 1 to that limit; 0, unlimited, is refused even on a resource-only limit,
-  // as YuniKorn's checkLimitMaxApplications does). `limits` is the queue's own, or for a root
-  // without limits the partition's.
+  // What a queue carries to its children:
+  //   * resources: everything its parent carries, with the names the queue lists set to their
+  //     limit's maxresources (an absent maxresources counting as empty), permissively narrowed
+  //     by the parent's value for the same name;
+  //   * application counts: without limits of its own, everything its parent carries; with
+  //     limits, only the names it lists, each the plain minimum of its maxapplications and the
+  //     parent's value for the same name — a 0 (unlimited) on either side gives 0, as in
+  //     YuniKorn.
+  // A listed name the parent carries a value for is checked against it: resources by
+  // FitInMaxUndef (a type the value does not limit is unlimited), applications like §2.4.11
+  // (under a non-zero count the child needs 1 to that count; 0, unlimited, is refused even on a
+  // resource-only limit). `limits` is the queue's own, or for a root without limits the
+  // partition's.
   void CheckLimitHierarchy(const QueueConfig& queue, const std::vector<LimitConfig>& limits,
-                           const std::string& path, int depth, const InheritedLimits& inherited) {
-    const InheritedLimits* below = &inherited;
-    InheritedLimits narrowed;
+                           const std::string& path, int depth, const CarriedLimits& parent) {
+    const CarriedLimits* below = &parent;
+    CarriedLimits own;
     if (!limits.empty()) {
+      own.user_resources = parent.user_resources;
+      own.group_resources = parent.group_resources;
       for (size_t index = 0; index < limits.size(); ++index) {
         const LimitConfig& limit = limits[index];
         for (const std::string& user : limit.users) {
-          CheckAgainstAncestors(limit, index, "user", user, inherited.users, path);
+          CheckAgainstParent(limit, index, "user", user, parent.user_resources,
+                             parent.user_applications, path, &own.user_resources,
+                             &own.user_applications);
         }
         for (const std::string& group : limit.groups) {
-          CheckAgainstAncestors(limit, index, "group", group, inherited.groups, path);
+          CheckAgainstParent(limit, index, "group", group, parent.group_resources,
+                             parent.group_applications, path, &own.group_resources,
+                             &own.group_applications);
         }
       }
-      narrowed = inherited;
-      Narrow(limits, /*users=*/true, inherited.users, path, &narrowed.users);
-      Narrow(limits, /*users=*/false, inherited.groups, path, &narrowed.groups);
-      below = &narrowed;
+      below = &own;
     }
     if (depth >= kMaxQueueDepth) return;
     for (const QueueConfig& child : queue.queues) {
@@ -870,95 +890,59 @@ class Validator {
     }
   }
 
-  void CheckAgainstAncestors(const LimitConfig& limit, size_t index, std::string_view kind,
-                             const std::string& entry,
-                             const absl::flat_hash_map<std::string, InheritedLimit>& ancestors,
-                             const std::string& path) {
-    auto it = ancestors.find(entry);
-    if (it == ancestors.end() && entry != "*") it = ancestors.find("*");
-    if (it == ancestors.end()) return;
-    const InheritedLimit& above = it->second;
+  // One user or group entry of a limit at `path`: checked against the parent's carried values
+  // for the same name, then recorded in what `path` carries.
+  void CheckAgainstParent(const LimitConfig& limit, size_t index, std::string_view kind,
+                          const std::string& entry,
+                          const Carried<CarriedResources>& parent_resources,
+                          const Carried<CarriedApplications>& parent_applications,
+                          const std::string& path, Carried<CarriedResources>* resources,
+                          Carried<CarriedApplications>* applications) {
     std::string who = Cat(kind, " ", Quote(entry));
-    std::string whose = it->first == entry ? Cat("for ", who)
-                                           : Cat("for the wildcard ", kind, " '*' (", who,
-                                                 " has no limit of its own above)");
     std::string name =
         limit.limit.empty() ? Cat("limit #", index + 1) : Cat("limit ", Quote(limit.limit));
     auto at = [&](std::string_view field) {
       return FieldLocation(limit.field_locations, field, limit.location);
     };
+
     OptionalQuantities max = ToQuantities(limit.max_resources);
-    if (max && !FitInMaxUndef(above.max, *max)) {
-      Report(
-          at("maxresources"), path, "maxresources",
-          Cat("maxresources ", FormatQuantities(*max), " of ", who, " in ", name,
-              " exceed the maxresources ", FormatQuantities(*above.max), " that ", above.max_from,
-              " sets ", whose, ": a limit may not allow more than the parent queues' limits"));
+    Quantities own_max = max ? *max : Quantities{};
+    CarriedResources carried{own_max, path};
+    if (auto it = parent_resources.find(entry); it != parent_resources.end()) {
+      const CarriedResources& above = it->second;
+      if (!FitInMaxUndef(above.max, own_max)) {
+        Report(
+            at("maxresources"), path, "maxresources",
+            Cat("maxresources ", FormatQuantities(own_max), " of ", who, " in ", name,
+                " exceed the maxresources ", FormatQuantities(above.max), " that ", above.from,
+                " sets for ", who,
+                ": a limit may not allow more than the parent queues' limits for the same ", kind));
+      }
+      OptionalQuantities narrowed = PermissiveMin(own_max, above.max);
+      carried.max = narrowed ? *std::move(narrowed) : Quantities{};
+      if (carried.max == above.max) carried.from = above.from;
     }
-    if (above.applications != 0) {
-      if (limit.max_applications == 0) {
+    (*resources)[entry] = std::move(carried);
+
+    uint64_t own_apps = limit.max_applications;
+    CarriedApplications carried_apps{own_apps, path};
+    if (auto it = parent_applications.find(entry); it != parent_applications.end()) {
+      const CarriedApplications& above = it->second;
+      if (above.applications != 0 && own_apps == 0) {
         Report(at("maxapplications"), path, "maxapplications",
-               Cat("maxapplications of ", who, " in ", name, " is unlimited (0) but ",
-                   above.applications_from, " allows at most ", above.applications, " ", whose,
+               Cat("maxapplications of ", who, " in ", name, " is unlimited (0) but ", above.from,
+                   " allows at most ", above.applications, " for ", who,
                    ": set maxapplications from 1 to ", above.applications));
-      } else if (limit.max_applications > above.applications) {
+      } else if (above.applications != 0 && own_apps > above.applications) {
         Report(at("maxapplications"), path, "maxapplications",
-               Cat("maxapplications ", limit.max_applications, " of ", who, " in ", name,
-                   " exceeds the ", above.applications, " that ", above.applications_from,
-                   " allows ", whose, ": allowed: 1 to ", above.applications));
+               Cat("maxapplications ", own_apps, " of ", who, " in ", name, " exceeds the ",
+                   above.applications, " that ", above.from, " allows for ", who,
+                   ": allowed: 1 to ", above.applications));
       }
+      carried_apps.applications = std::min(own_apps, above.applications);
+      if (carried_apps.applications == above.applications) carried_apps.from = above.from;
     }
-  }
-
-  // `out` starts as a copy of `inherited`; folds in one level's user (group) limits.
-  void Narrow(const std::vector<LimitConfig>& limits, bool users,
-              const absl::flat_hash_map<std::string, InheritedLimit>& inherited,
-              const std::string& path, absl::flat_hash_map<std::string, InheritedLimit>* out) {
-    // The level's entries by name; the first one counts (duplicates are already errors).
-    absl::flat_hash_map<std::string, const LimitConfig*> named;
-    const LimitConfig* wildcard = nullptr;
-    for (const LimitConfig& limit : limits) {
-      for (const std::string& entry : users ? limit.users : limit.groups) {
-        if (entry == "*") {
-          if (wildcard == nullptr) wildcard = &limit;
-        } else {
-          named.try_emplace(entry, &limit);
-        }
-      }
-    }
-    std::string_view kind = users ? "user" : "group";
-    // Names the ancestors limit but this level does not fall under this level's wildcard.
-    if (wildcard != nullptr) {
-      std::string from = Cat(path, "'s wildcard ", kind, " limit");
-      for (auto& [entry, value] : *out) {
-        if (entry != "*" && !named.contains(entry)) Tighten(*wildcard, from, &value);
-      }
-    }
-    // A name new at this level was held to the ancestors' wildcard until now.
-    auto ancestors_wildcard = inherited.find("*");
-    for (const auto& [entry, limit] : named) {
-      auto [it, inserted] = out->try_emplace(entry);
-      if (inserted && ancestors_wildcard != inherited.end())
-        it->second = ancestors_wildcard->second;
-      Tighten(*limit, path, &it->second);
-    }
-    if (wildcard != nullptr) Tighten(*wildcard, path, &(*out)["*"]);
-  }
-
-  static void Tighten(const LimitConfig& limit, const std::string& from, InheritedLimit* value) {
-    OptionalQuantities max = ToQuantities(limit.max_resources);
-    if (max && !max->empty()) {
-      OptionalQuantities narrowed = PermissiveMin(value->max, max);
-      if (narrowed != value->max) {
-        value->max = std::move(narrowed);
-        value->max_from = from;
-      }
-    }
-    uint64_t apps = limit.max_applications;
-    if (apps != 0 && (value->applications == 0 || apps < value->applications)) {
-      value->applications = apps;
-      value->applications_from = from;
-    }
+    (*applications)[entry] = std::move(carried_apps);
   }
 
   // YuniKorn v1.5 (YUNIKORN-2260): partition limits are the root's limits. When both lists are

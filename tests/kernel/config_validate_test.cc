@@ -1,6 +1,7 @@
 // Tests of allocore::ValidateConfig on configs built in code (no YAML): the YuniKorn rules of
 // semantics §2.3/§2.4, allocore's apply-time rules (§2.6) and the Appendix A.2 limit rules.
 // The YAML corpus in tests/configs covers the same rules through the loader.
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -522,7 +523,7 @@ SchedulerConfig ThreeLevels(std::vector<LimitConfig> parent, std::vector<LimitCo
 
 TEST(ConfigValidateTest, ChildLimitsWithinTheAncestorsLimitsForTheSameName) {
   // Equal or smaller, across a level without limits; types the ancestor does not limit are
-  // unlimited; a named user under a wildcard-only ancestor fits the wildcard.
+  // unlimited; bob and ops have no entry above (root.a's wildcards are not theirs).
   EXPECT_THAT(
       Errors(ThreeLevels(
           {Limit({"sue"}, {"dev"}, 10, QuantityMap{{"memory", 100}}), Limit({"*"}, {"*"}, 4)},
@@ -552,44 +553,131 @@ TEST(ConfigValidateTest, ChildLimitsWithinTheAncestorsLimitsForTheSameName) {
                           Message("maxapplications 6 of group '*' in limit #2 exceeds the 5")));
 }
 
-TEST(ConfigValidateTest, ChildLimitsForNamesFallingUnderAnAncestorsWildcard) {
-  // bob has no limit of his own above: root.a's wildcard user limit holds him.
-  EXPECT_THAT(Errors(ThreeLevels({Limit({"sue"}, {}, 50), Limit({"*"}, {}, 5)},
-                                 {Limit({"bob"}, {}, 5), Limit({"sue"}, {}, 50)})),
-              IsEmpty());
+// YuniKorn (checkLimitResource, checkLimitMaxApplications) compares a child's limit only with
+// what the levels above carry for the exact same name: a named user or group is never held to
+// a wildcard entry above, and '*' only to '*'. None of these is refused.
+TEST(ConfigValidateTest, NamedLimitsAreNeverHeldToAWildcardLimitAbove) {
+  // root '*' 2 applications (memory 10); root.a alice 5 (memory 50).
+  auto named_under_wildcard = [](std::optional<QuantityMap> root_max,
+                                 std::optional<QuantityMap> child_max) {
+    QueueConfig a = Q("a");
+    a.limits = {Limit({"alice"}, {}, 5, std::move(child_max))};
+    QueueConfig root = Q("root", {a});
+    root.limits = {Limit({"*"}, {}, 2, std::move(root_max))};
+    return OnePartition({root});
+  };
+  EXPECT_THAT(Errors(named_under_wildcard(std::nullopt, std::nullopt)), IsEmpty());
   EXPECT_THAT(
-      Errors(ThreeLevels({Limit({"sue"}, {}, 50), Limit({"*"}, {}, 5)},
-                         {Limit({"bob"}, {}, 6, QuantityMap{{"memory", 1}})})),
-      ElementsAre(Message("maxapplications 6 of user 'bob' in limit #1 exceeds the 5 that root.a "
-                          "allows for the wildcard user '*' (user 'bob' has no limit of its own "
-                          "above)")));
-  // At a level with a wildcard, a name that level does not list is held to the wildcard even
-  // when a level further up lists it: root sets sue 50, root.a only '*' 5.
+      Errors(named_under_wildcard(QuantityMap{{"memory", 10}}, QuantityMap{{"memory", 50}})),
+      IsEmpty());
+  // The same for groups, across a level without limits.
+  EXPECT_THAT(Errors(ThreeLevels({Limit({}, {"ops"}, 1), Limit({}, {"*"}, 2)},
+                                 {Limit({}, {"dev"}, 9, QuantityMap{{"memory", 1}})})),
+              IsEmpty());
+  // A level's wildcard does not narrow what the levels above set for a name: root alice
+  // memory 100, root.a '*' memory 10, root.a.b alice memory 50 is held to alice's 100 only.
+  {
+    QueueConfig b = Q("b");
+    b.limits = {Limit({"alice"}, {}, 0, QuantityMap{{"memory", 50}})};
+    QueueConfig a = Q("a", {b});
+    a.limits = {Limit({"*"}, {}, 0, QuantityMap{{"memory", 10}})};
+    QueueConfig root = Q("root", {a});
+    root.limits = {Limit({"alice"}, {}, 0, QuantityMap{{"memory", 100}})};
+    EXPECT_THAT(Errors(OnePartition({root})), IsEmpty());
+    root.queues[0].queues[0].limits[0].max_resources = QuantityMap{{"memory", 101}};
+    EXPECT_THAT(Errors(OnePartition({root})),
+                ElementsAre(AllOf(Message("maxresources {memory: 101} of user 'alice' in limit "
+                                          "#1 exceed the maxresources {memory: 100} that root "
+                                          "sets for user 'alice'"),
+                                  Field(&ConfigError::queue_path, "root.a.b"))));
+  }
+  // Names a level does not list are not held to its wildcard either.
+  EXPECT_THAT(Errors(ThreeLevels({Limit({"sue"}, {}, 50), Limit({"*"}, {}, 5)},
+                                 {Limit({"bob"}, {}, 6, QuantityMap{{"memory", 1}})})),
+              IsEmpty());
   QueueConfig a = Q("a", {Q("b")});
   a.limits = {Limit({"ann"}, {}, 5), Limit({"*"}, {}, 5)};
   a.queues[0].limits = {Limit({"sue"}, {}, 6)};
   QueueConfig root = Q("root", {a});
   root.limits = {Limit({"sue"}, {}, 50)};
-  EXPECT_THAT(Errors(OnePartition({root})),
-              ElementsAre(Message("maxapplications 6 of user 'sue' in limit #1 exceeds the 5 that "
-                                  "root.a's wildcard user limit allows for user 'sue'")));
-  // The wildcard of a level caps the names it introduces below too: bob's memory at root.a.b.c
-  // is still limited by root.a's '*' though root.a.b names bob with vcore only.
+  EXPECT_THAT(Errors(OnePartition({root})), IsEmpty());
   QueueConfig c = Q("c");
   c.limits = {Limit({"bob"}, {}, 1, QuantityMap{{"memory", 500}})};
   QueueConfig b = Q("b", {c});
   b.limits = {Limit({"bob"}, {}, 1, QuantityMap{{"vcore", 5}})};
   QueueConfig top = Q("a", {b});
   top.limits = {Limit({"*"}, {}, 1, QuantityMap{{"memory", 100}})};
-  EXPECT_THAT(Errors(OnePartition({top})),
-              ElementsAre(AllOf(Message("maxresources {memory: 500} of user 'bob' in limit #1 "
-                                        "exceed the maxresources {memory: 100, vcore: 5m}"),
-                                Field(&ConfigError::queue_path, "root.a.b.c"))));
+  EXPECT_THAT(Errors(OnePartition({top})), IsEmpty());
+  // The wildcard against the wildcard above is compared.
+  QueueConfig wide = Q("a");
+  wide.limits = {Limit({"*"}, {}, 3, QuantityMap{{"memory", 20}})};
+  QueueConfig narrow = Q("root", {wide});
+  narrow.limits = {Limit({"*"}, {}, 2, QuantityMap{{"memory", 10}})};
+  EXPECT_THAT(
+      Errors(OnePartition({narrow})),
+      ElementsAre(AllOf(Message("maxresources {memory: 20} of user '*' in limit #1 exceed the "
+                                "maxresources {memory: 10} that root sets for user '*'"),
+                        Field(&ConfigError::queue_path, "root.a")),
+                  AllOf(Message("maxapplications 3 of user '*' in limit #1 exceeds the 2 that "
+                                "root allows for user '*'"),
+                        Field(&ConfigError::queue_path, "root.a"))));
 }
 
-// A child limit with maxapplications 0 (unlimited, e.g. a resource-only limit) under an
-// ancestor limit with a non-zero maxapplications is refused, like a child queue with 0 under a
-// limited parent (§2.4.11); under an ancestor limit of 0 any value is fine.
+// What the levels above carry: the resource limits of every name, narrowed level by level
+// (a level with limits that do not list a name passes its entry on); the application counts
+// only through levels without limits (a level with limits passes on only the names it lists).
+TEST(ConfigValidateTest, WhatTheLevelsAboveCarryForAName) {
+  // root alice 2 applications, root.a bob 5, root.a.b alice 3: root.a's limits end alice's 2.
+  auto apps = [](uint64_t alice_below) {
+    QueueConfig b = Q("b");
+    b.limits = {Limit({"alice"}, {}, alice_below)};
+    QueueConfig a = Q("a", {b});
+    a.limits = {Limit({"bob"}, {}, 5)};
+    QueueConfig root = Q("root", {a});
+    root.limits = {Limit({"alice"}, {}, 2)};
+    return OnePartition({root});
+  };
+  EXPECT_THAT(Errors(apps(3)), IsEmpty());
+  EXPECT_THAT(Errors(apps(100)), IsEmpty());
+  // Resources go on: root alice memory 100, root.a bob memory 10, root.a.b alice memory 150.
+  auto resources = [](int64_t alice_below) {
+    QueueConfig b = Q("b");
+    b.limits = {Limit({"alice"}, {}, 3, QuantityMap{{"memory", alice_below}})};
+    QueueConfig a = Q("a", {b});
+    a.limits = {Limit({"bob"}, {}, 5, QuantityMap{{"memory", 10}})};
+    QueueConfig root = Q("root", {a});
+    root.limits = {Limit({"alice"}, {}, 2, QuantityMap{{"memory", 100}})};
+    return OnePartition({root});
+  };
+  EXPECT_THAT(Errors(resources(100)), IsEmpty());
+  LimitConfig located = Limit({"alice"}, {}, 3, QuantityMap{{"memory", 150}});
+  located.field_locations = {{"maxresources", {12, 15}}};
+  SchedulerConfig refused = resources(150);
+  refused.partitions[0].queues[0].queues[0].queues[0].limits = {located};
+  EXPECT_THAT(Errors(refused),
+              ElementsAre(AllOf(Message("maxresources {memory: 150} of user 'alice' in limit #1 "
+                                        "exceed the maxresources {memory: 100} that root sets "
+                                        "for user 'alice'"),
+                                Field(&ConfigError::queue_path, "root.a.b"),
+                                Field(&ConfigError::field, "maxresources"),
+                                Field(&ConfigError::location, Field(&SourceLocation::line, 12)))));
+  // Narrowed level by level: root sue {memory 100}, root.a sue {vcore 5}, root.a.b sue
+  // {memory 101} is held to {memory 100, vcore 5m}.
+  QueueConfig b = Q("b");
+  b.limits = {Limit({}, {"dev"}, 1, QuantityMap{{"memory", 101}})};
+  QueueConfig a = Q("a", {b});
+  a.limits = {Limit({}, {"dev"}, 1, QuantityMap{{"vcore", 5}})};
+  QueueConfig root = Q("root", {a});
+  root.limits = {Limit({}, {"dev"}, 1, QuantityMap{{"memory", 100}})};
+  EXPECT_THAT(Errors(OnePartition({root})),
+              ElementsAre(Message("maxresources {memory: 101} of group 'dev' in limit #1 exceed "
+                                  "the maxresources {memory: 100, vcore: 5m} that root.a sets "
+                                  "for group 'dev'")));
+}
+
+// A child limit with maxapplications 0 (unlimited, e.g. a resource-only limit) under a
+// non-zero maxapplications carried for the same name is refused, like a child queue with 0
+// under a limited parent (§2.4.11); under a carried 0 any value is fine.
 TEST(ConfigValidateTest, UnlimitedChildApplicationsUnderALimitedAncestor) {
   EXPECT_THAT(Errors(ThreeLevels(
                   {Limit({"sue"}, {}, 0, QuantityMap{{"memory", 100}})},
@@ -601,6 +689,16 @@ TEST(ConfigValidateTest, UnlimitedChildApplicationsUnderALimitedAncestor) {
                                         "(0) but root.a allows at most 3 for user 'sue': set "
                                         "maxapplications from 1 to 3"),
                                 Field(&ConfigError::queue_path, "root.a.b.c"))));
+  // A 0 is carried on as YuniKorn carries it, the plain minimum of the two counts: under
+  // root.a's resource-only limit for sue, root.a.b's 5 for sue carries 0, so root.a.b.c's 9 is
+  // not compared with 5 (YuniKorn accepts this configuration).
+  QueueConfig c = Q("c");
+  c.limits = {Limit({"sue"}, {}, 9)};
+  QueueConfig b = Q("b", {c});
+  b.limits = {Limit({"sue"}, {}, 5)};
+  QueueConfig a = Q("a", {b});
+  a.limits = {Limit({"sue"}, {}, 0, QuantityMap{{"memory", 100}})};
+  EXPECT_THAT(Errors(OnePartition({a})), IsEmpty());
 }
 
 TEST(ConfigValidateTest, PartitionLimitsApplyToARootWithoutLimits) {
