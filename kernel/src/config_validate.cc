@@ -1247,11 +1247,9 @@ class Validator {
     };
     for (const PartitionConfig& partition : config.partitions) {
       Walker walker{add, partition.name};
-      // Node sorting weighs vcore and memory when no weights are set: they take type slots too.
+      // Configured weights register their types; the default ones (vcore, memory) take no
+      // slot (kernel/README decision 16).
       QuantityMap weighted;
-      if (partition.node_sort_policy.resource_weights.empty()) {
-        weighted = QuantityMap{{"vcore", 1}, {"memory", 1}};
-      }
       for (const auto& [name, weight] : partition.node_sort_policy.resource_weights) {
         if (weight > 0) weighted.emplace_back(name, 1);
       }

@@ -316,16 +316,17 @@ TEST(ConfigValidateTest, AtMostEightResourceTypes) {
                                               Field(&ConfigError::queue_path, "root.b"))));
 }
 
-// Without resourceweights node sorting weighs vcore and memory, which take two of the eight.
-TEST(ConfigValidateTest, DefaultNodeSortWeightsCountAsResourceTypes) {
-  QuantityMap six;
-  for (int i = 0; i < 6; ++i) six.emplace_back("r" + std::to_string(i), 1);
-  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), six)})), IsEmpty());
-  six.emplace_back("r6", 1);
-  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), six)})),
-              ElementsAre(Message("resource type 'r6' is resource type number 9 in this config; "
+// The default node-sort weights (vcore, memory) take no type slot; configured weights do.
+TEST(ConfigValidateTest, ConfiguredNodeSortWeightsCountAsResourceTypes) {
+  QuantityMap eight;
+  for (int i = 0; i < 8; ++i) eight.emplace_back("r" + std::to_string(i), 1);
+  EXPECT_THAT(Errors(OnePartition({WithMax(Q("a"), eight)})), IsEmpty());
+  SchedulerConfig weighted = OnePartition({WithMax(Q("a"), eight)});
+  weighted.partitions[0].node_sort_policy.resource_weights = {{"vcore", 1.0}};
+  EXPECT_THAT(Errors(weighted),
+              ElementsAre(Message("resource type 'r7' is resource type number 9 in this config; "
                                   "allocore supports at most 8 distinct resource types (vcore, "
-                                  "memory, r0")));
+                                  "r0")));
 }
 
 // ---- §2.4.11 maxapplications ---------------------------------------------------------------

@@ -219,30 +219,41 @@ TEST(FuzzRegression, NegativeQuantitiesRefusedByBoth) {
   EXPECT_EQ((*model)->resource_types().Find("gpu"), -1);
 }
 
-// fuzz_config "eight-types-without-vcore": with no resourceweights, ApplyConfig interns the
-// default weights' types (vcore, memory), but ValidateConfig counted only the config's own
-// types: eight types other than vcore validated, then Kernel::Create failed ("resource type
-// 'g' is one too many"). Validation now counts the weighted types: such a config is reported,
-// and one that validates is applied (config.h).
+// fuzz_config "eight-types-without-vcore": with no resourceweights, ApplyConfig registered the
+// default weights' types (vcore, memory) before the queues' types, but ValidateConfig counted
+// only the config's own types: eight types other than vcore validated, then Kernel::Create
+// failed ("resource type 'g' is one too many"). The default weights now take no type slot
+// (kernel/README decision 16): the config validates and applies, memory nodes are scored, and
+// a node reporting vcore is the one refused (it would be the ninth type).
 TEST(FuzzRegression, EightConfigTypesWithoutVcore) {
   SchedulerConfig config = OneLeaf();
   config.partitions[0].queues[0].queues[0].resources.max = QuantityMap{
-      {"memory", 1}, {"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 1}, {"f", 1}, {"g", 1}};
+      {"memory", 1000}, {"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 1}, {"f", 1}, {"g", 1}};
   SchedulerConfig validated = config;
-  std::vector<ConfigError> errors = ValidateConfig(validated);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_FALSE(errors[0].warning);
-  EXPECT_NE(errors[0].message.find("'g' is resource type number 9"), std::string::npos)
-      << errors[0].message;
-  EXPECT_FALSE(Kernel::Create(config).ok());
-  // Weighing memory only frees vcore's slot: the same queues validate and apply.
-  config.partitions[0].node_sort_policy.resource_weights = {{"memory", 1.0}};
-  validated = config;
   for (const ConfigError& e : ValidateConfig(validated)) {
     EXPECT_TRUE(e.warning) << e.ToString("config");
   }
   auto kernel = Kernel::Create(config);
-  EXPECT_TRUE(kernel.ok()) << kernel.status();
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  std::vector<Decision> out;
+  ASSERT_TRUE((*kernel)->AddNode({.id = "n1", .capacity = {{"memory", 100}}}, &out).ok());
+  ASSERT_TRUE((*kernel)->AddNode({.id = "n2", .capacity = {{"memory", 100}}}, &out).ok());
+  EXPECT_FALSE(
+      (*kernel)->AddNode({.id = "n3", .capacity = {{"memory", 100}, {"vcore", 1}}}, &out).ok());
+  ASSERT_TRUE(
+      (*kernel)->AddApplication({.id = "app1", .queue = "root.a", .user = "alice"}, &out).ok());
+  ASSERT_TRUE(
+      (*kernel)
+          ->AddAsk({.app = "app1", .id = "k1", .resources = {{"memory", 10}}, .count = 2}, &out)
+          .ok());
+  ASSERT_TRUE((*kernel)->Schedule(0, "", &out).ok());
+  // Fair node sorting by the memory weight: the second allocation goes to the emptier node.
+  std::vector<std::string> nodes;
+  for (const Decision& d : out) {
+    if (d.type == DecisionType::kAllocation) nodes.push_back(std::string(d.node));
+  }
+  EXPECT_EQ(nodes, (std::vector<std::string>{"n1", "n2"}));
+  EXPECT_TRUE((*kernel)->CheckConsistency().ok());
 }
 
 // fuzz_differential "clock-overflow": Advance past the end of the clock was refused by the
