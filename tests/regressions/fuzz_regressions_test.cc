@@ -80,6 +80,23 @@ TEST(FuzzRegression, TimerDuePastClockEnd) {
   EXPECT_TRUE(kernel->CheckConsistency().ok());
 }
 
+// The kernel and the reference model started from the same one-leaf config.
+class FuzzRegressionVsModel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    kernel_ = Start(OneLeaf());
+    ASSERT_NE(kernel_, nullptr);
+    auto model = reference::ReferenceModel::Create(OneLeaf());
+    ASSERT_TRUE(model.ok()) << model.status();
+    model_ = std::move(*model);
+  }
+
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<reference::ReferenceModel> model_;
+  std::vector<Decision> out_;
+  std::vector<reference::RefDecision> ref_;
+};
+
 // fuzz_events "saturated-ask-pending-cache": Partition::SetPending's hot path (one repeat
 // allocated) subtracted the ask's resource from the cached pending while the from-scratch value
 // saturated (count MaxInt64): CheckConsistency failed ("app app1: cached pending differs").
@@ -126,14 +143,7 @@ TEST(FuzzRegression, SaturatedAskPendingCache) {
 // root pending was MaxInt64 - 30 after three allocations of another ask, the model's (a
 // from-scratch saturating sum) MaxInt64. Now both refuse the ask whose pending does not fit,
 // whether alone (res x count) or summed with the partition's other asks.
-TEST(FuzzRegression, SaturatedQueuePendingMatchesModel) {
-  SchedulerConfig config = OneLeaf();
-  auto kernel = Start(config);
-  ASSERT_NE(kernel, nullptr);
-  auto model = reference::ReferenceModel::Create(config);
-  ASSERT_TRUE(model.ok()) << model.status();
-  std::vector<Decision> out;
-  std::vector<reference::RefDecision> ref;
+TEST_F(FuzzRegressionVsModel, SaturatedQueuePendingMatchesModel) {
   NodeSpec node{.id = "n1", .capacity = {{"memory", 300}, {"vcore", 300}}};
   AppSpec app{.id = "app1", .queue = "root.a", .user = "alice"};
   AskSpec huge{.app = "app1",
@@ -144,79 +154,66 @@ TEST(FuzzRegression, SaturatedQueuePendingMatchesModel) {
   AskSpec other_half{.app = "app1", .id = "k5", .resources = {{"vcore", kMaxInt64 / 2 + 1}}};
   AskSpec small{
       .app = "app1", .id = "k1", .resources = {{"memory", 10}, {"vcore", 10}}, .count = 3};
-  ASSERT_TRUE(kernel->AddNode(node, &out).ok() && (*model)->AddNode(node, &ref).ok());
-  ASSERT_TRUE(kernel->AddApplication(app, &out).ok() && (*model)->AddApplication(app, &ref).ok());
-  EXPECT_EQ(kernel->AddAsk(huge, &out).code(), absl::StatusCode::kOutOfRange);
-  EXPECT_FALSE((*model)->AddAsk(huge, &ref).ok());
-  ASSERT_TRUE(kernel->AddAsk(half, &out).ok() && (*model)->AddAsk(half, &ref).ok());
-  EXPECT_EQ(kernel->AddAsk(other_half, &out).code(), absl::StatusCode::kOutOfRange);
-  EXPECT_FALSE((*model)->AddAsk(other_half, &ref).ok());
+  ASSERT_TRUE(kernel_->AddNode(node, &out_).ok() && model_->AddNode(node, &ref_).ok());
+  ASSERT_TRUE(kernel_->AddApplication(app, &out_).ok() && model_->AddApplication(app, &ref_).ok());
+  EXPECT_EQ(kernel_->AddAsk(huge, &out_).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(model_->AddAsk(huge, &ref_).ok());
+  ASSERT_TRUE(kernel_->AddAsk(half, &out_).ok() && model_->AddAsk(half, &ref_).ok());
+  EXPECT_EQ(kernel_->AddAsk(other_half, &out_).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(model_->AddAsk(other_half, &ref_).ok());
   // Replacing an ask counts its new pending instead of its old one.
   half.resources = {{"vcore", kMaxInt64 - 30}};
-  ASSERT_TRUE(kernel->AddAsk(half, &out).ok() && (*model)->AddAsk(half, &ref).ok());
-  ASSERT_TRUE(kernel->AddAsk(small, &out).ok() && (*model)->AddAsk(small, &ref).ok());
-  ASSERT_TRUE(kernel->Schedule(0, "", &out).ok() && (*model)->Schedule(0, "", &ref).ok());
-  EXPECT_TRUE(kernel->CheckConsistency().ok()) << kernel->CheckConsistency();
-  auto kq = kernel->GetQueue("default", "root");
-  auto mq = (*model)->GetQueue("default", "root");
+  ASSERT_TRUE(kernel_->AddAsk(half, &out_).ok() && model_->AddAsk(half, &ref_).ok());
+  ASSERT_TRUE(kernel_->AddAsk(small, &out_).ok() && model_->AddAsk(small, &ref_).ok());
+  ASSERT_TRUE(kernel_->Schedule(0, "", &out_).ok() && model_->Schedule(0, "", &ref_).ok());
+  EXPECT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
+  auto kq = kernel_->GetQueue("default", "root");
+  auto mq = model_->GetQueue("default", "root");
   ASSERT_TRUE(kq.ok() && mq.ok());
-  EXPECT_EQ(reference::ToNamed(kq->pending, kernel->resource_types()), mq->pending)
-      << "kernel " << reference::ToString(reference::ToNamed(kq->pending, kernel->resource_types()))
+  EXPECT_EQ(reference::ToNamed(kq->pending, kernel_->resource_types()), mq->pending)
+      << "kernel "
+      << reference::ToString(reference::ToNamed(kq->pending, kernel_->resource_types()))
       << ", model " << reference::ToString(mq->pending);
 }
 
 // Node capacity is summed into the partition's total (the root's max): a node that would take
 // it past int64 is refused by both, by AddNode and by UpdateNode alike.
-TEST(FuzzRegression, CapacityPastInt64RefusedByBoth) {
-  SchedulerConfig config = OneLeaf();
-  auto kernel = Start(config);
-  ASSERT_NE(kernel, nullptr);
-  auto model = reference::ReferenceModel::Create(config);
-  ASSERT_TRUE(model.ok());
-  std::vector<Decision> out;
-  std::vector<reference::RefDecision> ref;
+TEST_F(FuzzRegressionVsModel, CapacityPastInt64RefusedByBoth) {
   NodeSpec big{.id = "n1", .capacity = {{"memory", kMaxInt64 - 5}}};
-  ASSERT_TRUE(kernel->AddNode(big, &out).ok() && (*model)->AddNode(big, &ref).ok());
+  ASSERT_TRUE(kernel_->AddNode(big, &out_).ok() && model_->AddNode(big, &ref_).ok());
   NodeSpec more{.id = "n2", .capacity = {{"memory", 6}, {"gpu", 1}}};
-  EXPECT_EQ(kernel->AddNode(more, &out).code(), absl::StatusCode::kOutOfRange);
-  EXPECT_FALSE((*model)->AddNode(more, &ref).ok());
-  EXPECT_EQ(kernel->resource_types().Find("gpu"), -1);  // nothing registered
+  EXPECT_EQ(kernel_->AddNode(more, &out_).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(model_->AddNode(more, &ref_).ok());
+  EXPECT_EQ(kernel_->resource_types().Find("gpu"), -1);  // nothing registered
   more.capacity = {{"memory", 5}};
-  ASSERT_TRUE(kernel->AddNode(more, &out).ok() && (*model)->AddNode(more, &ref).ok());
+  ASSERT_TRUE(kernel_->AddNode(more, &out_).ok() && model_->AddNode(more, &ref_).ok());
   NodeUpdate grow{.id = "n2", .capacity = Quantities{{"memory", 6}}};
-  EXPECT_EQ(kernel->UpdateNode(grow, &out).code(), absl::StatusCode::kOutOfRange);
-  EXPECT_FALSE((*model)->UpdateNode(grow, &ref).ok());
+  EXPECT_EQ(kernel_->UpdateNode(grow, &out_).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(model_->UpdateNode(grow, &ref_).ok());
   NodeUpdate shrink{.id = "n1", .capacity = Quantities{{"memory", 1}}};
-  ASSERT_TRUE(kernel->UpdateNode(shrink, &out).ok() && (*model)->UpdateNode(shrink, &ref).ok());
-  EXPECT_TRUE(kernel->UpdateNode(grow, &out).ok());
-  EXPECT_TRUE((*model)->UpdateNode(grow, &ref).ok());
-  EXPECT_TRUE(kernel->CheckConsistency().ok()) << kernel->CheckConsistency();
+  ASSERT_TRUE(kernel_->UpdateNode(shrink, &out_).ok() && model_->UpdateNode(shrink, &ref_).ok());
+  EXPECT_TRUE(kernel_->UpdateNode(grow, &out_).ok());
+  EXPECT_TRUE(model_->UpdateNode(grow, &ref_).ok());
+  EXPECT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
 }
 
 // fuzz_differential "negative-ask-quantity": the kernel refused negative ask and node
 // quantities, the reference model accepted them. Both refuse them now (kernel/README decision
 // 20: a resource manager reports quantities, never debts; YuniKorn v1.2 would allocate a
 // negative ask and grow the node's free space), and register none of the call's types.
-TEST(FuzzRegression, NegativeQuantitiesRefusedByBoth) {
-  SchedulerConfig config = OneLeaf();
-  auto kernel = Start(config);
-  ASSERT_NE(kernel, nullptr);
-  auto model = reference::ReferenceModel::Create(config);
-  ASSERT_TRUE(model.ok());
-  std::vector<Decision> out;
-  std::vector<reference::RefDecision> ref;
+TEST_F(FuzzRegressionVsModel, NegativeQuantitiesRefusedByBoth) {
   NodeSpec node{.id = "n1", .capacity = {{"memory", 100}, {"vcore", -1}}};
-  EXPECT_EQ(kernel->AddNode(node, &out).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_FALSE((*model)->AddNode(node, &ref).ok());
+  EXPECT_EQ(kernel_->AddNode(node, &out_).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(model_->AddNode(node, &ref_).ok());
   NodeSpec n2{.id = "n2", .capacity = {{"memory", 100}, {"vcore", 100}}};
-  ASSERT_TRUE(kernel->AddNode(n2, &out).ok() && (*model)->AddNode(n2, &ref).ok());
+  ASSERT_TRUE(kernel_->AddNode(n2, &out_).ok() && model_->AddNode(n2, &ref_).ok());
   AppSpec app{.id = "app1", .queue = "root.a", .user = "alice"};
-  ASSERT_TRUE(kernel->AddApplication(app, &out).ok() && (*model)->AddApplication(app, &ref).ok());
+  ASSERT_TRUE(kernel_->AddApplication(app, &out_).ok() && model_->AddApplication(app, &ref_).ok());
   AskSpec ask{.app = "app1", .id = "k1", .resources = {{"gpu", 1}, {"vcore", -5}}};
-  EXPECT_EQ(kernel->AddAsk(ask, &out).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_FALSE((*model)->AddAsk(ask, &ref).ok());
-  EXPECT_EQ(kernel->resource_types().Find("gpu"), -1);
-  EXPECT_EQ((*model)->resource_types().Find("gpu"), -1);
+  EXPECT_EQ(kernel_->AddAsk(ask, &out_).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(model_->AddAsk(ask, &ref_).ok());
+  EXPECT_EQ(kernel_->resource_types().Find("gpu"), -1);
+  EXPECT_EQ(model_->resource_types().Find("gpu"), -1);
 }
 
 // fuzz_config "eight-types-without-vcore": with no resourceweights, ApplyConfig registered the
@@ -259,44 +256,30 @@ TEST(FuzzRegression, EightConfigTypesWithoutVcore) {
 // fuzz_differential "clock-overflow": Advance past the end of the clock was refused by the
 // kernel (OUT_OF_RANGE) and saturated by the model. Both refuse it now and keep the clock
 // (kernel/README decision 20); reaching exactly the end is allowed.
-TEST(FuzzRegression, ClockOverflowAgreement) {
-  SchedulerConfig config = OneLeaf();
-  auto kernel = Start(config);
-  ASSERT_NE(kernel, nullptr);
-  auto model = reference::ReferenceModel::Create(config);
-  ASSERT_TRUE(model.ok());
-  std::vector<Decision> out;
-  std::vector<reference::RefDecision> ref;
-  ASSERT_TRUE(kernel->Advance(1, &out).ok() && (*model)->Advance(1, &ref).ok());
-  EXPECT_EQ(kernel->Advance(kMaxInt64, &out).code(), absl::StatusCode::kOutOfRange);
-  EXPECT_EQ((*model)->Advance(kMaxInt64, &ref).code(), absl::StatusCode::kOutOfRange);
-  EXPECT_EQ(kernel->now_millis(), 1);
-  EXPECT_EQ((*model)->now_millis(), 1);
-  ASSERT_TRUE(kernel->Advance(kMaxInt64 - 1, &out).ok());
-  ASSERT_TRUE((*model)->Advance(kMaxInt64 - 1, &ref).ok());
-  EXPECT_EQ(kernel->now_millis(), (*model)->now_millis());
+TEST_F(FuzzRegressionVsModel, ClockOverflowAgreement) {
+  ASSERT_TRUE(kernel_->Advance(1, &out_).ok() && model_->Advance(1, &ref_).ok());
+  EXPECT_EQ(kernel_->Advance(kMaxInt64, &out_).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(model_->Advance(kMaxInt64, &ref_).code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(kernel_->now_millis(), 1);
+  EXPECT_EQ(model_->now_millis(), 1);
+  ASSERT_TRUE(kernel_->Advance(kMaxInt64 - 1, &out_).ok());
+  ASSERT_TRUE(model_->Advance(kMaxInt64 - 1, &ref_).ok());
+  EXPECT_EQ(kernel_->now_millis(), model_->now_millis());
 }
 
 // fuzz_differential "model-refused-node-interns-types": a refused AddNode (a ninth resource
 // type) left the types it had interned in the reference model (the kernel restores them), so a
 // later node naming one new type was refused by the model only. A refused call changes nothing.
-TEST(FuzzRegression, ModelRefusedNodeInternsNoTypes) {
-  SchedulerConfig config = OneLeaf();
-  auto kernel = Start(config);
-  ASSERT_NE(kernel, nullptr);
-  auto model = reference::ReferenceModel::Create(config);
-  ASSERT_TRUE(model.ok());
-  std::vector<Decision> out;
-  std::vector<reference::RefDecision> ref;
+TEST_F(FuzzRegressionVsModel, ModelRefusedNodeInternsNoTypes) {
   NodeSpec nine{.id = "n1"};
   for (const char* t : {"t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"}) {
     nine.capacity.emplace_back(t, 1);
   }
-  EXPECT_FALSE(kernel->AddNode(nine, &out).ok());
-  EXPECT_FALSE((*model)->AddNode(nine, &ref).ok());
+  EXPECT_FALSE(kernel_->AddNode(nine, &out_).ok());
+  EXPECT_FALSE(model_->AddNode(nine, &ref_).ok());
   NodeSpec one{.id = "n2", .capacity = {{"t9", 1}}};
-  EXPECT_TRUE(kernel->AddNode(one, &out).ok());
-  EXPECT_TRUE((*model)->AddNode(one, &ref).ok());
+  EXPECT_TRUE(kernel_->AddNode(one, &out_).ok());
+  EXPECT_TRUE(model_->AddNode(one, &ref_).ok());
 }
 
 }  // namespace
