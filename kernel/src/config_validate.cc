@@ -39,6 +39,7 @@
 #include "absl/strings/str_split.h"
 #include "allocore/config.h"
 #include "allocore/resource.h"
+#include "regexp_repeat.h"
 
 namespace allocore {
 namespace {
@@ -233,8 +234,8 @@ class RegexpSyntax {
           if (!Repeat(1)) return false;
           break;
         case '{': {
-          size_t len = RepeatCountLength();
-          if (len == kInvalidCount) return false;
+          size_t len = internal::Re2RepeatLength(s_, i_);
+          if (len == internal::kInvalidRepeat) return false;
           if (len == 0) {  // not a repeat count: a literal '{'
             Operand(1);
           } else if (!Repeat(len)) {
@@ -260,7 +261,6 @@ class RegexpSyntax {
   }
 
  private:
-  static constexpr size_t kInvalidCount = static_cast<size_t>(-1);
   enum class GroupKind { kOpened, kFlagsOnly, kInvalid };
 
   void Operand(size_t len) {
@@ -277,35 +277,6 @@ class RegexpSyntax {
     if (i_ < s_.size() && s_[i_] == '?') ++i_;
     repeated_ = true;
     return true;
-  }
-
-  // At '{': the length of a valid {n}, {n,} or {n,m} (counts <= 1000, n <= m); 0 when the
-  // brace does not start a repeat (Go then reads a literal '{'); kInvalidCount for a
-  // well-formed repeat with bad counts.
-  size_t RepeatCountLength() const {
-    size_t j = i_ + 1;
-    auto number = [&](int64_t* out) {
-      size_t start = j;
-      int64_t v = 0;
-      while (j < s_.size() && IsAsciiDigit(s_[j])) {
-        if (v <= 100000) v = v * 10 + (s_[j] - '0');
-        ++j;
-      }
-      *out = v;
-      return j > start;
-    };
-    int64_t lo = 0;
-    int64_t hi = -1;
-    if (!number(&lo)) return 0;
-    if (j < s_.size() && s_[j] == ',') {
-      ++j;
-      if (j < s_.size() && IsAsciiDigit(s_[j])) number(&hi);
-    } else {
-      hi = lo;
-    }
-    if (j >= s_.size() || s_[j] != '}') return 0;
-    if (lo > 1000 || hi > 1000 || (hi >= 0 && hi < lo)) return kInvalidCount;
-    return j + 1 - i_;
   }
 
   // At '(': a plain group, (?:...), (?flags:...), (?P<name>...), or a zero-width (?flags).

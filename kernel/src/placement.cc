@@ -5,6 +5,7 @@
 #include "absl/strings/str_replace.h"
 #include "acl.h"
 #include "message.h"
+#include "regexp_repeat.h"
 
 namespace allocore::internal {
 namespace {
@@ -45,7 +46,7 @@ PlacementFilter PlacementFilter::Build(const FilterConfig& config) {
     if (names.size() == 1 && HasRegexCharacter(names[0]) &&
         !(valid(names[0]) && names[0].back() != '$')) {
       try {
-        m.pattern.emplace(names[0], std::regex::ECMAScript);
+        m.pattern.emplace(EscapeLiteralBraces(names[0]), std::regex::ECMAScript);
       } catch (const std::regex_error&) {
         m.broken_pattern = true;
       }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "regexp_repeat.h"
 
 namespace allocore::reference {
 namespace {
@@ -1784,7 +1785,9 @@ bool FilterListMatches(const std::vector<std::string>& list, bool users, const s
     const std::string& entry = list[0];
     if (HasRegexChar(entry)) {
       try {
-        return std::regex_search(name, std::regex(entry));
+        // Braces Go reads as literals are escaped for std::regex (the kernel's own helper:
+        // the translation between the two syntaxes is not what this model checks).
+        return std::regex_search(name, std::regex(internal::EscapeLiteralBraces(entry)));
       } catch (const std::regex_error&) {
         return false;  // a filter that matches nobody
       }

@@ -80,6 +80,34 @@ TEST(FuzzRegression, TimerDuePastClockEnd) {
   EXPECT_TRUE(kernel->CheckConsistency().ok());
 }
 
+// fuzz_config "regex-huge-literal-brace": a placement filter "a{92233720368547758083" is valid
+// in Go's syntax (a brace that does not close a repeat count is a literal), but std::regex read
+// the digits as a repeat count and overflowed (UBSan: signed overflow in libstdc++'s regex
+// compiler). Literal braces are now escaped before std::regex sees them, so the filter matches
+// the literal text, as in YuniKorn.
+TEST(FuzzRegression, RegexHugeLiteralBrace) {
+  SchedulerConfig config = OneLeaf();
+  PartitionConfig& p = config.partitions[0];
+  p.queues[0].queues.push_back(QueueConfig{.name = "b"});
+  PlacementRuleConfig fixed{.name = "fixed", .value = "root.b"};
+  fixed.filter.type = "deny";
+  fixed.filter.users = {"a{92233720368547758083"};
+  p.placement_rules.push_back(fixed);
+  p.placement_rules.push_back(PlacementRuleConfig{.name = "fixed", .value = "root.a"});
+  SchedulerConfig validated = config;
+  for (const ConfigError& e : ValidateConfig(validated)) {
+    ASSERT_TRUE(e.warning) << e.ToString("config");
+  }
+  auto kernel = Start(config);
+  ASSERT_NE(kernel, nullptr);
+  std::vector<Decision> out;
+  // Denied by the literal filter: the next rule places it.
+  ASSERT_TRUE(kernel->AddApplication({.id = "x", .user = "a{92233720368547758083"}, &out).ok());
+  EXPECT_EQ(kernel->GetApplication("default", "x").value().queue, "root.a");
+  ASSERT_TRUE(kernel->AddApplication({.id = "y", .user = "alice"}, &out).ok());
+  EXPECT_EQ(kernel->GetApplication("default", "y").value().queue, "root.b");
+}
+
 // The kernel and the reference model started from the same one-leaf config.
 class FuzzRegressionVsModel : public ::testing::Test {
  protected:
