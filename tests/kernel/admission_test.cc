@@ -152,6 +152,29 @@ TEST_F(AdmissionTest, FilterAllowAndDenyWithExactNamesAndRegexps) {
       << "DENY in capitals denies (the later YuniKorn fix)";
 }
 
+// Filter regexps are Go (RE2) syntax, run by std::regex: a brace that closes no repeat count is
+// a literal in Go, while a valid {n,m} stays a repeat; braces in a class or escaped are
+// literals in both.
+TEST_F(AdmissionTest, FilterRegexpBracesReadAsGoReadsThem) {
+  auto allow = [](std::string queue, std::string pattern) {
+    PlacementRuleConfig rule = Rule("fixed", false, std::move(queue));
+    rule.filter.type = "allow";
+    rule.filter.users = {std::move(pattern)};
+    return rule;
+  };
+  Start(
+      {Queue("repeat"), Queue("open"), Queue("closing"), Queue("cls"), Queue("esc"), Queue("rest")},
+      {allow("repeat", "^ab{2,3}$"), allow("open", "^x{1"), allow("closing", "^y}$"),
+       allow("cls", "^[{]z$"), allow("esc", "^w\\{2\\}$"), Rule("fixed", false, "rest")});
+  EXPECT_EQ(Submit("a", "", "abbb"), "root.repeat");
+  EXPECT_EQ(Submit("b", "", "ab{2,3}"), "root.rest");
+  EXPECT_EQ(Submit("c", "", "x{1"), "root.open");
+  EXPECT_EQ(Submit("d", "", "y}"), "root.closing");
+  EXPECT_EQ(Submit("e", "", "{z"), "root.cls");
+  EXPECT_EQ(Submit("f", "", "w{2}"), "root.esc");
+  EXPECT_EQ(Submit("g", "", "ww"), "root.rest");
+}
+
 TEST_F(AdmissionTest, DynamicLeafTakesTheNearestChildTemplate) {
   QueueConfig parent = Queue("tenants", {}, true);
   parent.child_template = ChildTemplateConfig{};
