@@ -86,14 +86,14 @@ absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config) {
   // default weights starts the registry with their types, vcore then memory, unless the config
   // needs those slots for types of its own (the weights then wait for their types).
   if (config.partitions[0].node_sort_policy.resource_weights.empty()) {
-    ResourceTypes with_defaults;
-    (void)with_defaults.Intern("vcore");
-    (void)with_defaults.Intern("memory");
-    if (internal::ProbeConfigTypes(config, with_defaults).ok()) {
-      impl->context.types = with_defaults;
-    }
+    (void)impl->context.types.Intern("vcore");
+    (void)impl->context.types.Intern("memory");
   }
   absl::Status types = internal::ProbeConfigTypes(config, impl->context.types);
+  if (!types.ok() && impl->context.types.size() > 0) {
+    impl->context.types = ResourceTypes();
+    types = internal::ProbeConfigTypes(config, impl->context.types);
+  }
   if (!types.ok()) return types;
   std::vector<Decision> ignored;
   for (const PartitionConfig& pc : config.partitions) {

@@ -123,16 +123,14 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
     occupied = *r;
   }
   Node& n = nodes_[it->second];
-  Resource total = cluster_capacity_;
   if (capacity) {
+    Resource total;
     int type = AddExact(Sub(cluster_capacity_, n.capacity), *capacity, &total);
     if (type >= 0) {
       absl::Status refused = CapacityOverflow(Cat("update_node ", update.id), type);
       context_->types = before;
       return refused;
     }
-  }
-  if (capacity) {
     cluster_capacity_ = total;
     n.capacity = *capacity;
   }
