@@ -59,6 +59,8 @@ const char* TypeName(DecisionType type) {
       return "app_state";
     case DecisionType::kRelease:
       return "release";
+    case DecisionType::kAskRemoved:
+      return "ask_removed";
   }
   return "?";
 }
@@ -70,6 +72,7 @@ OwnedDecision Normalize(OwnedDecision d) {
       d.from = d.to = AppState::kNew;
       break;
     case DecisionType::kRelease:
+    case DecisionType::kAskRemoved:
       d.priority = 0;
       d.seq = 0;
       d.from = d.to = AppState::kNew;

@@ -75,7 +75,10 @@ std::string DecisionText(const Decision& d) {
       break;
     case DecisionType::kRelease:
       os << "release " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
-         << d.node;
+         << d.node << " (" << ReleaseReasonName(d.release_reason) << ")";
+      break;
+    case DecisionType::kAskRemoved:
+      os << "ask_removed " << d.partition << " " << d.app << "/" << d.ask << " x" << d.count;
       break;
     case DecisionType::kAppState:
       os << "app_state " << d.partition << " " << d.app << " " << AppStateName(d.from) << ">"
@@ -206,7 +209,27 @@ class Checker {
         break;
       }
       case CallKind::kRemoveApp: {
-        Expect(apps_.erase({call.partition, call.id}) == 1, "removal of an unknown app accepted");
+        // The app's way out (Completing, or Completing -> Completed) precedes its releases.
+        bool completed = false;
+        bool released = false;
+        for (const Decision& d : out) {
+          if (d.type == DecisionType::kAppState) {
+            Expect(!released && View(d.app) == call.id &&
+                       (d.to == AppState::kCompleting || d.to == AppState::kCompleted),
+                   "remove_app reported an unexpected state change: " + DecisionText(d));
+            if (d.to == AppState::kCompleted) {
+              completed = true;
+              --completed_[{call.partition, call.id}];  // forgotten: no expiry follows
+            }
+          } else {
+            Expect(d.type == DecisionType::kRelease,
+                   "remove_app reported a decision other than a state change or a release: " +
+                       DecisionText(d));
+            released = true;
+          }
+        }
+        Expect(apps_.erase({call.partition, call.id}) == 1 || completed,
+               "removal of an unknown app accepted");
         for (const Live& l : live_) {
           Expect(!(l.partition == call.partition && l.app == call.id),
                  "application removed with a live allocation left: " + l.ask + " on " + l.node);
@@ -217,9 +240,6 @@ class Checker {
           } else {
             ++it;
           }
-        }
-        for (const Decision& d : out) {
-          Expect(d.type == DecisionType::kRelease, "remove_app reported a non-release decision");
         }
         break;
       }
@@ -342,6 +362,9 @@ class Checker {
         }
         case DecisionType::kAppRejected:
           ++rejected_[{partition, app}];
+          break;
+        case DecisionType::kAskRemoved:
+          Expect(false, "ask_removed without gang scheduling: " + DecisionText(d));
           break;
       }
     }

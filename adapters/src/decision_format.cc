@@ -62,6 +62,8 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendStringField(out, "ask", d.ask);
       AppendStringField(out, "node", d.node);
       AppendIntField(out, "priority", d.priority);
+      if (d.placeholder) out->append(",\"placeholder\":true");
+      if (!d.replaces.empty()) AppendStringField(out, "replaces", d.replaces);
       break;
     case RecordType::kAppRejected:
       AppendStringField(out, "app", d.app);
@@ -76,6 +78,14 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendStringField(out, "app", d.app);
       AppendStringField(out, "ask", d.ask);
       AppendStringField(out, "node", d.node);
+      AppendStringField(out, "reason", ReleaseReasonName(d.release_reason));
+      if (!d.by_app.empty()) AppendStringField(out, "by", internal::Cat(d.by_app, "/", d.by_ask));
+      break;
+    case RecordType::kAskRemoved:
+      AppendStringField(out, "app", d.app);
+      AppendStringField(out, "ask", d.ask);
+      AppendIntField(out, "count", d.count);
+      AppendStringField(out, "reason", ReleaseReasonName(d.release_reason));
       break;
     case RecordType::kError:
       break;
@@ -174,6 +184,8 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
       row.ask = d.ask;
       row.node = d.node;
       row.priority = internal::Cat(d.priority);
+      if (d.placeholder) row.detail = "placeholder";
+      if (!d.replaces.empty()) row.detail = internal::Cat("replaces ", d.replaces);
       if (!options_.priority_changes) break;
       absl::StatusOr<std::vector<QueueInfo>> after = kernel.ListQueues(d.partition);
       if (!after.ok()) break;
@@ -197,6 +209,15 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
     case RecordType::kRelease:
       row.ask = d.ask;
       row.node = d.node;
+      if (d.release_reason != ReleaseReason::kReleased) {
+        row.detail = std::string(ReleaseReasonName(d.release_reason));
+        if (!d.by_app.empty()) row.detail += internal::Cat(" by ", d.by_app, "/", d.by_ask);
+      }
+      break;
+    case RecordType::kAskRemoved:
+      row.ask = d.ask;
+      row.detail =
+          internal::Cat(d.count, " pending dropped (", ReleaseReasonName(d.release_reason), ")");
       break;
     case RecordType::kError:
       break;

@@ -24,7 +24,7 @@ bool Matches(const ExpectedAllocation& expected, const ActualAllocation& actual)
   };
   return same(expected.partition, actual.partition) && same(expected.queue, actual.queue) &&
          same(expected.app, actual.app) && same(expected.ask, actual.ask) &&
-         same(expected.node, actual.node);
+         same(expected.node, actual.node) && same(expected.reason, actual.reason);
 }
 
 std::string Describe(const ExpectedAllocation& expected) {
@@ -34,6 +34,7 @@ std::string Describe(const ExpectedAllocation& expected) {
   if (expected.node) parts.push_back(internal::Cat("node: ", *expected.node));
   if (expected.queue) parts.push_back(internal::Cat("queue: ", *expected.queue));
   if (expected.partition) parts.push_back(internal::Cat("partition: ", *expected.partition));
+  if (expected.reason) parts.push_back(internal::Cat("reason: ", *expected.reason));
   return internal::Cat("{", internal::Join(parts, ", "), "}");
 }
 
@@ -52,6 +53,12 @@ std::string Describe(const ActualAllocation& actual, const ExpectedAllocation* l
   if (like == nullptr || like->partition) {
     parts.push_back(internal::Cat("partition: ", actual.partition));
   }
+  if (!actual.reason.empty() && (like == nullptr || like->reason)) {
+    parts.push_back(internal::Cat("reason: ", actual.reason));
+  }
+  if (actual.seq == 0) {
+    return internal::Cat("{", internal::Join(parts, ", "), "}  (step ", actual.step, ")");
+  }
   return internal::Cat("{", internal::Join(parts, ", "), "}  (step ", actual.step, ", seq ",
                        actual.seq, ")");
 }
@@ -64,8 +71,8 @@ std::string Index(size_t index, size_t largest) {
   return internal::Cat("#", number);
 }
 
-void CheckAllocations(const std::vector<ExpectedAllocation>& expected,
-                      const std::vector<ActualAllocation>& actual, std::string* diff) {
+void CheckRecords(std::string_view label, const std::vector<ExpectedAllocation>& expected,
+                  const std::vector<ActualAllocation>& actual, std::string* diff) {
   const size_t common = std::min(expected.size(), actual.size());
   const size_t largest = std::max(expected.size(), actual.size());
   auto index = [&](size_t i) { return Index(i, largest); };
@@ -75,7 +82,7 @@ void CheckAllocations(const std::vector<ExpectedAllocation>& expected,
   }
   if (differing.empty() && expected.size() == actual.size()) return;
 
-  internal::Append(diff, "allocations: expected ", expected.size(), ", got ", actual.size());
+  internal::Append(diff, label, ": expected ", expected.size(), ", got ", actual.size());
   if (!differing.empty()) {
     internal::Append(diff, "; ", differing.size(), " of the first ", common, " differ");
   }
@@ -150,7 +157,10 @@ void CheckErrors(int64_t expected, const std::vector<ErrorRecord>& actual, std::
 
 CheckResult CheckExpectations(const ScenarioExpect& expect, const RunResult& run) {
   CheckResult result;
-  if (expect.allocations) CheckAllocations(*expect.allocations, run.allocations, &result.diff);
+  if (expect.allocations) {
+    CheckRecords("allocations", *expect.allocations, run.allocations, &result.diff);
+  }
+  if (expect.releases) CheckRecords("releases", *expect.releases, run.releases, &result.diff);
   if (expect.rejected_apps) CheckRejected(*expect.rejected_apps, run.rejected_apps, &result.diff);
   if (expect.errors) CheckErrors(*expect.errors, run.errors, &result.diff);
   result.ok = result.diff.empty();

@@ -497,6 +497,7 @@ class ScenarioDecoder {
   void Step(size_t index, Id kind_node, Id body, Scenario* out);
   std::optional<StepAction> StepBody(StepKind kind, Id body);
   void Expect(Id node, Scenario* out);
+  std::optional<std::vector<ExpectedAllocation>> ExpectedList(Id value, std::string_view key);
 
   const YamlTree& tree_;
   std::string source_name_;
@@ -685,8 +686,27 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
   switch (kind) {
     case StepKind::kAddApp: {
       AppSpec app;
-      if (!ForEachField(body, what, {"id", "queue", "user", "groups", "tags", "partition"},
+      if (!ForEachField(body, what,
+                        {"id", "queue", "user", "groups", "tags", "partition", "gang_style",
+                         "placeholder_timeout", "placeholder_ask"},
                         [&](std::string_view key, Id value) {
+                          if (key == "gang_style") {
+                            std::optional<std::string> style = String(value, key);
+                            if (style && (*style == "soft" || *style == "Soft")) {
+                              app.gang_style = GangStyle::kSoft;
+                            } else if (style && (*style == "hard" || *style == "Hard")) {
+                              app.gang_style = GangStyle::kHard;
+                            } else if (style) {
+                              Error(value, internal::Cat("gang_style: expected soft or hard, got ",
+                                                         Shown(value)));
+                            }
+                          }
+                          if (key == "placeholder_timeout") {
+                            if (auto millis = Seconds(value, key)) {
+                              app.placeholder_timeout_millis = *millis;
+                            }
+                          }
+                          if (key == "placeholder_ask") app.placeholder_ask = Resources(value, key);
                           if (key == "id") set_string(&app.id, key, value);
                           if (key == "queue") set_string(&app.queue, key, value);
                           if (key == "user") set_string(&app.user, key, value);
@@ -703,8 +723,21 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
     }
     case StepKind::kAddAsk: {
       AskSpec ask;
-      if (!ForEachField(body, what, {"app", "id", "resources", "priority", "count", "partition"},
+      if (!ForEachField(body, what,
+                        {"app", "id", "resources", "priority", "count", "partition", "task_group",
+                         "placeholder", "required_node", "allow_preemption", "originator"},
                         [&](std::string_view key, Id value) {
+                          if (key == "task_group") set_string(&ask.task_group, key, value);
+                          if (key == "required_node") set_string(&ask.required_node, key, value);
+                          if (key == "placeholder") {
+                            if (auto flag = Bool(value, key)) ask.placeholder = *flag;
+                          }
+                          if (key == "allow_preemption") {
+                            if (auto flag = Bool(value, key)) ask.allow_preemption = *flag;
+                          }
+                          if (key == "originator") {
+                            if (auto flag = Bool(value, key)) ask.originator = *flag;
+                          }
                           if (key == "app") set_string(&ask.app, key, value);
                           if (key == "id") set_string(&ask.id, key, value);
                           if (key == "resources") ask.resources = Resources(value, key);
@@ -846,9 +879,44 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
   return std::nullopt;
 }
 
+// expect.allocations / expect.releases: a list of partial records, compared in order.
+std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id value,
+                                                                             std::string_view key) {
+  std::vector<ExpectedAllocation> list;
+  if (!IsNull(value) && !IsList(value)) {
+    Error(value, internal::Cat("expect.", key, ": expected a list, got ", NodeKindName(value)));
+    return std::nullopt;
+  }
+  const bool releases = key == "releases";
+  std::span<const Id> entries = Children(value);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Id entry = entries[i];
+    ExpectedAllocation expected;
+    expected.location = LocationOf(entry);
+    std::string what = internal::Cat("expect.", key, "[", i, "]");
+    auto read = [&](std::string_view field, Id text) {
+      std::optional<std::string> s = String(text, field);
+      if (!s) return;
+      if (field == "app") expected.app = std::move(s);
+      if (field == "ask") expected.ask = std::move(s);
+      if (field == "node") expected.node = std::move(s);
+      if (field == "queue") expected.queue = std::move(s);
+      if (field == "partition") expected.partition = std::move(s);
+      if (field == "reason") expected.reason = std::move(s);
+    };
+    if (releases) {
+      ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "reason"}, read);
+    } else {
+      ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"}, read);
+    }
+    list.push_back(std::move(expected));
+  }
+  return list;
+}
+
 void ScenarioDecoder::Expect(Id node, Scenario* out) {
   ScenarioExpect expect;
-  if (!ForEachField(node, "expect", {"allocations", "rejected_apps", "errors"},
+  if (!ForEachField(node, "expect", {"allocations", "releases", "rejected_apps", "errors"},
                     [&](std::string_view key, Id value) {
                       if (key == "errors") {
                         if (auto count = NonNegative(value, "expect.errors"))
@@ -857,33 +925,11 @@ void ScenarioDecoder::Expect(Id node, Scenario* out) {
                         if (auto apps = StringList(value, "expect.rejected_apps")) {
                           expect.rejected_apps = std::move(*apps);
                         }
-                      } else if (key == "allocations") {
-                        std::vector<ExpectedAllocation> allocations;
-                        if (!IsNull(value) && !IsList(value)) {
-                          Error(value, internal::Cat("expect.allocations: expected a list, got ",
-                                                     NodeKindName(value)));
-                          return;
-                        }
-                        std::span<const Id> entries = Children(value);
-                        for (size_t i = 0; i < entries.size(); ++i) {
-                          const Id entry = entries[i];
-                          ExpectedAllocation expected;
-                          expected.location = LocationOf(entry);
-                          std::string what = internal::Cat("expect.allocations[", i, "]");
-                          ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"},
-                                       [&](std::string_view field, Id text) {
-                                         std::optional<std::string> s = String(text, field);
-                                         if (!s) return;
-                                         if (field == "app") expected.app = std::move(s);
-                                         if (field == "ask") expected.ask = std::move(s);
-                                         if (field == "node") expected.node = std::move(s);
-                                         if (field == "queue") expected.queue = std::move(s);
-                                         if (field == "partition")
-                                           expected.partition = std::move(s);
-                                       });
-                          allocations.push_back(std::move(expected));
-                        }
-                        expect.allocations = std::move(allocations);
+                      } else if (key == "allocations" || key == "releases") {
+                        auto list = ExpectedList(value, key);
+                        if (!list) return;
+                        if (key == "allocations") expect.allocations = std::move(*list);
+                        if (key == "releases") expect.releases = std::move(*list);
                       }
                     })) {
     return;

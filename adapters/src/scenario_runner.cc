@@ -126,6 +126,19 @@ class Runner {
           break;
         case DecisionType::kRelease:
           record.type = RecordType::kRelease;
+          if (!options_.keep_allocations) break;
+          result_.releases.push_back({.step = step_,
+                                      .seq = 0,
+                                      .priority = 0,
+                                      .partition = decision.partition,
+                                      .queue = decision.queue,
+                                      .app = decision.app,
+                                      .ask = decision.ask,
+                                      .node = decision.node,
+                                      .reason = ReleaseReasonName(decision.release_reason)});
+          break;
+        case DecisionType::kAskRemoved:
+          record.type = RecordType::kAskRemoved;
           break;
       }
       ++result_.records;
@@ -229,6 +242,8 @@ std::string_view RecordTypeName(RecordType type) {
       return "release";
     case RecordType::kError:
       return "error";
+    case RecordType::kAskRemoved:
+      return "ask_removed";
   }
   return "unknown";
 }

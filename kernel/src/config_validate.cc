@@ -989,7 +989,10 @@ class Validator {
       Report(FieldLocation(queue.field_locations, "childtemplate.resources.guaranteed", location),
              path, "childtemplate.resources.guaranteed",
              Cat("childtemplate guaranteed resource ", FormatQuantities(*guaranteed),
-                 " is larger than the childtemplate maximum resource ", FormatQuantities(*max)));
+                 " is larger than the childtemplate maximum resource ", FormatQuantities(*max),
+                 ": accepted as YuniKorn does (the max is enforced, the guarantee orders the "
+                 "dynamic queues)"),
+             /*warning=*/true);
     }
     bool leaf = !queue.parent && queue.queues.empty();
     if (leaf) {

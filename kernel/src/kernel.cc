@@ -13,6 +13,22 @@ using internal::Cat;
 using internal::KernelContext;
 using internal::Partition;
 
+std::string_view ReleaseReasonName(ReleaseReason reason) {
+  switch (reason) {
+    case ReleaseReason::kReleased:
+      return "released";
+    case ReleaseReason::kRemoved:
+      return "removed";
+    case ReleaseReason::kReplaced:
+      return "replaced";
+    case ReleaseReason::kPreempted:
+      return "preempted";
+    case ReleaseReason::kTimeout:
+      return "timeout";
+  }
+  return "released";
+}
+
 std::string_view AppStateName(AppState state) {
   switch (state) {
     case AppState::kNew:
@@ -35,6 +51,8 @@ std::string_view AppStateName(AppState state) {
       return "Rejected";
     case AppState::kExpired:
       return "Expired";
+    case AppState::kResuming:
+      return "Resuming";
   }
   return "New";
 }

@@ -54,6 +54,14 @@ inline constexpr int64_t kReservationDelayMs = 2'000;
 inline constexpr int64_t kStartingTimeoutMs = 5 * 60 * 1'000;
 inline constexpr int64_t kCompletingTimeoutMs = 30 * 1'000;
 inline constexpr int64_t kTerminatedTimeoutMs = int64_t{3} * 24 * 60 * 60 * 1'000;
+inline constexpr int64_t kDefaultPlaceholderTimeoutMs = 15 * 60 * 1'000;
+// A user's cached groups are trusted this long after they were stored (YUNIKORN-3250).
+inline constexpr int64_t kUserGroupCacheMs = 300 * 1'000;
+
+struct CachedGroups {
+  std::vector<std::string_view> groups;
+  int64_t stored_at = 0;
+};
 
 // State shared by all partitions of a kernel.
 struct KernelContext {
@@ -64,6 +72,13 @@ struct KernelContext {
   int64_t next_submission_seq = 1;
   int64_t next_ask_seq = 1;
   int64_t next_timer_seq = 0;  // timers due together fire in start order, across partitions
+  // One user -> groups cache for every partition (§8.1), as YuniKorn keeps one per process.
+  absl::flat_hash_map<std::string_view, CachedGroups> user_groups;
+
+  // The groups an application of `user` is admitted with: the given ones (stored for the
+  // user), or when none are given the user's cached groups, or [user] (stored too).
+  std::vector<std::string_view> ResolveGroups(std::string_view user,
+                                              const std::vector<std::string>& given);
 };
 
 enum class QueueState : uint8_t { kActive, kDraining, kStopped };
@@ -154,6 +169,12 @@ struct Ask {
   int32_t reservations = 0;
   bool alive = false;
   bool removed = false;  // RemoveAsk'ed while allocations remain: releasable, not removable
+  bool placeholder = false;
+  bool allow_preemption = true;
+  bool originator = false;
+  bool preemption_triggered = false;  // required-node preemption ran for it (never reset)
+  std::string_view task_group;        // empty: not a gang member
+  std::string_view required_node;     // empty: any node
   AskKey key() const { return {-int64_t{priority}, create_time, add_seq, 0}; }
 };
 
@@ -163,6 +184,16 @@ struct Reservation {
 };
 
 enum class TimerKind : uint8_t { kNone, kStarting, kCompleting, kExpire };
+
+// YuniKorn's placeholderData: per task group, placeholder asks added (one per AddAsk call, not
+// per repeat), placeholders replaced and timed out. A real ask of the group waits for the
+// placeholder pass while count > replaced + timed_out.
+struct TaskGroup {
+  std::string_view name;
+  int64_t count = 0;
+  int64_t replaced = 0;
+  int64_t timed_out = 0;
+};
 
 struct App {
   std::string_view id;
@@ -188,6 +219,18 @@ struct App {
   TimerKind timer = TimerKind::kNone;
   int64_t timer_due = 0;
   int64_t timer_seq = 0;
+
+  // Gang scheduling. `allocated` counts placeholders too; `allocated_placeholder` is their part.
+  bool gang_hard = false;
+  int64_t placeholder_timeout = kDefaultPlaceholderTimeoutMs;
+  Resource placeholder_ask;
+  Resource allocated_placeholder;
+  int64_t live_placeholders = 0;
+  std::vector<TaskGroup> task_groups;
+  bool placeholder_timer = false;
+  int64_t placeholder_timer_due = 0;
+  int64_t placeholder_timer_seq = 0;
+  Resource RealAllocated() const { return Sub(allocated, allocated_placeholder); }
 };
 
 // The first 8 bytes of an id, big-endian, zero padded: comparing prefixes orders ids byte-wise
@@ -236,6 +279,7 @@ struct Allocation {
   Resource resource;
   int64_t seq = 0;
   bool live = false;
+  bool placeholder = false;
 };
 
 enum class NodePolicy : uint8_t { kFair, kBinPacking };
@@ -315,14 +359,45 @@ class Partition {
   void SetPending(uint32_t ask, int64_t pending);
   void Transition(uint32_t app, AppState to, std::vector<Decision>* out);
   void SetTimer(uint32_t app, TimerKind kind, int64_t due);
-  void CheckCompletion(uint32_t app, std::vector<Decision>* out);
-  void ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>* out);
+  // After an ask removal (`ask_removal`) or a release: Completing when nothing is left.
+  void CheckCompletion(uint32_t app, std::vector<Decision>* out, bool ask_removal);
+  // Drops every ask of the app (placeholder timeout): pending repeats go, live allocations stay.
+  void RemoveAllAsks(uint32_t app);
+  void Terminate(uint32_t app, AppState to, std::vector<Decision>* out);
+  void ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason, std::vector<Decision>* out,
+                             uint32_t by_ask = kNoSlot);
+  void ReportRemovalStates(uint32_t app, std::vector<Decision>* out);
   void DetachApp(uint32_t app);
   void FreeApp(uint32_t app);
   void RemoveAskSlot(uint32_t ask);
   void Unreserve(uint32_t app, size_t index);
   void CancelReservationsOfAsk(uint32_t ask);
   void CancelReservationOnNode(uint32_t node);
+
+  // --- gang scheduling (partition_gang.cc) ------------------------------------------
+  absl::Status CheckGangAsk(const AskSpec& spec) const;
+  TaskGroup* FindTaskGroup(uint32_t app, std::string_view name);
+  // A real ask of a task group whose placeholders still hold its place (YuniKorn canReplace).
+  bool WaitsForReplacement(uint32_t ask) const;
+  void SetPlaceholderTimer(uint32_t app, bool on, int64_t due);
+  void PlaceholderAllocated(uint32_t app, const Resource& resource, std::vector<Decision>* out);
+  // The app's live placeholder allocations, oldest first.
+  std::vector<uint32_t> PlaceholderAllocations(uint32_t app) const;
+  // After a placeholder left (release or timeout): timer and state follow-ups.
+  void PlaceholderGone(uint32_t app, std::vector<Decision>* out);
+  Outcome TryPlaceholderAllocate(uint32_t queue, bool* changed, std::vector<Decision>* out);
+  Outcome TryPlaceholderAllocateApp(uint32_t app, bool* changed, std::vector<Decision>* out);
+  void ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vector<Decision>* out);
+  void PlaceholderTimeout(uint32_t app, std::vector<Decision>* out);
+
+  // --- required nodes (partition_required_node.cc) ---------------------------------------
+  // The required-node branch of the regular walk; kNone lets the walk go on to the next ask.
+  Outcome TryRequiredNode(uint32_t ask, std::vector<Decision>* out);
+  // Chooses victims on the reserved node (YuniKorn's required-node preemptor); they are
+  // released at the end of the cycle. Returns true when victims were chosen.
+  bool TryPreemption(uint32_t ask, uint32_t node);
+  std::vector<uint32_t> PreemptionVictims(uint32_t ask, uint32_t node) const;
+  void ReleasePreempted(std::vector<Decision>* out);
 
   // --- scheduling ---------------------------------------------------------------------
   Resource Headroom(uint32_t leaf) const;
@@ -340,7 +415,8 @@ class Partition {
   bool NodeCanTake(uint32_t node, uint32_t ask) const;
   void Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,
                 std::vector<Decision>* out);
-  void Reserve(uint32_t ask, uint32_t node);
+  // False when the node or the ask cannot take the reservation (nothing changed).
+  bool Reserve(uint32_t ask, uint32_t node);
   Outcome TryReservedAllocate(uint32_t queue, bool* changed, std::vector<Decision>* out);
   Outcome TryReservedAllocateApp(uint32_t app, const Resource& headroom, bool* changed,
                                  std::vector<Decision>* out);
@@ -394,6 +470,9 @@ class Partition {
   int64_t total_reservations_ = 0;
   PlacementRules placement_;
   bool has_limits_ = false;
+  int64_t live_placeholders_ = 0;  // the placeholder pass runs only when some exist
+  // Victims chosen in this cycle, released (reason preempted) when it ends: (allocation, by ask).
+  std::vector<std::pair<uint32_t, uint32_t>> preempted_;
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;
   std::vector<std::pair<int, double>> node_weights_;  // (type, weight > 0)

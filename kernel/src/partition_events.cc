@@ -23,6 +23,18 @@ uint32_t TakeSlot(std::vector<T>& slots, std::vector<uint32_t>& free) {
 
 }  // namespace
 
+std::vector<std::string_view> KernelContext::ResolveGroups(std::string_view user,
+                                                           const std::vector<std::string>& given) {
+  CachedGroups& entry = user_groups[user];
+  bool fresh = !entry.groups.empty() && now - entry.stored_at < kUserGroupCacheMs;
+  if (given.empty() && fresh) return entry.groups;
+  entry.groups.clear();
+  for (const std::string& g : given) entry.groups.push_back(names.Intern(g));
+  if (entry.groups.empty()) entry.groups.push_back(user);
+  entry.stored_at = now;
+  return entry.groups;
+}
+
 void Partition::AddToPath(uint32_t queue, Resource Queue::*field, const Resource& delta) {
   for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) AddTo(&(queues_[q].*field), delta);
 }
@@ -150,13 +162,18 @@ absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* o
   uint32_t slot = it->second;
   CancelReservationOnNode(slot);
   std::vector<uint32_t> allocations = nodes_[slot].allocations;
-  std::vector<uint32_t> touched_apps;
+  std::vector<std::pair<uint32_t, bool>> touched_apps;  // (app, a placeholder was released)
   for (uint32_t a : allocations) {
-    touched_apps.push_back(allocations_[a].app);
-    ReleaseAllocationSlot(a, out);
+    touched_apps.push_back({allocations_[a].app, allocations_[a].placeholder});
+    ReleaseAllocationSlot(a, ReleaseReason::kRemoved, out);
   }
-  for (uint32_t app : touched_apps) {
-    if (apps_[app].alive) CheckCompletion(app, out);
+  for (auto [app, placeholder] : touched_apps) {
+    if (!apps_[app].alive || !apps_[app].in_queue) continue;
+    if (placeholder) {
+      PlaceholderGone(app, out);
+    } else {
+      CheckCompletion(app, out, /*ask_removal=*/false);
+    }
   }
   Node& n = nodes_[slot];
   cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
@@ -171,7 +188,24 @@ absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* o
 
 absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision>* out) {
   if (spec.id.empty()) return absl::InvalidArgumentError("add_app: empty application id");
+  if (spec.placeholder_timeout_millis < 0) {
+    return absl::InvalidArgumentError(Cat("add_app: application ", spec.id,
+                                          ": placeholder_timeout must not be negative, got ",
+                                          spec.placeholder_timeout_millis, " ms"));
+  }
+  ResourceTypes types_before = context_->types;
+  Resource placeholder_ask;
+  if (!spec.placeholder_ask.empty()) {
+    auto converted =
+        ToResource(spec.placeholder_ask, Cat("application ", spec.id, " placeholder_ask"));
+    if (!converted.ok()) {
+      context_->types = types_before;
+      return converted.status();
+    }
+    placeholder_ask = *converted;
+  }
   auto reject = [&](std::string reason) {
+    context_->types = types_before;
     Decision d;
     d.type = DecisionType::kAppRejected;
     d.partition = name_;
@@ -192,13 +226,12 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   if (spec.user.empty()) {
     return reject(Cat("application ", spec.id, " has no user: empty user cannot resolve"));
   }
+  // The user is resolved (and the cache updated) before any other check, as in YuniKorn.
+  std::string_view user = context_->names.Intern(spec.user);
+  std::vector<std::string_view> groups = context_->ResolveGroups(user, spec.groups);
   if (apps_by_id_.contains(spec.id)) {
     return reject(Cat("application ", spec.id, " already exists in partition ", name_));
   }
-  std::vector<std::string_view> groups;
-  for (const std::string& g : spec.groups) groups.push_back(context_->names.Intern(g));
-  std::string_view user = context_->names.Intern(spec.user);
-  if (groups.empty()) groups.push_back(user);
   uint32_t queue = kNoSlot;
   if (!placement_.empty()) {
     auto target = PlaceApplication(spec, user, groups);
@@ -228,10 +261,28 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
                       spec.user,
                       " (submitacl and adminacl of the queue and its ancestors deny it)"));
   }
+  if (!IsZero(placeholder_ask)) {
+    // YuniKorn: task groups only in fifo or stateaware queues, within every max on the path.
+    if (queues_[queue].props.sort_policy == AppSortPolicy::kFair) {
+      return reject(Cat("queue ", queues_[queue].path, " cannot run application ", spec.id,
+                        " with task group request: unsupported sort type (gang scheduling needs "
+                        "a fifo or stateaware queue)"));
+    }
+    for (uint32_t q = queue; q != root_; q = queues_[q].parent) {
+      if (queues_[q].max && !FitInMaxUndef(*queues_[q].max, placeholder_ask)) {
+        return reject(Cat("queue ", queues_[queue].path, " cannot fit application ", spec.id,
+                          ": task group request is larger than the max of queue ",
+                          queues_[q].path));
+      }
+    }
+  }
   uint32_t slot = TakeSlot(apps_, free_apps_);
   App& a = apps_[slot];
   a.id = context_->names.Intern(spec.id);
   a.queue = queue;
+  a.gang_hard = spec.gang_style == GangStyle::kHard;
+  a.placeholder_ask = placeholder_ask;
+  if (spec.placeholder_timeout_millis > 0) a.placeholder_timeout = spec.placeholder_timeout_millis;
   a.user = user;
   a.groups = std::move(groups);
   a.submission_seq = context_->next_submission_seq++;
@@ -253,19 +304,41 @@ absl::Status Partition::RemoveApplication(std::string_view id, std::vector<Decis
   if (app == kNoSlot) {
     return absl::NotFoundError(Cat("remove_app: unknown application ", id));
   }
+  ReportRemovalStates(app, out);
   // Oldest allocation first.
   std::vector<std::pair<int64_t, uint32_t>> live;
   for (uint32_t ask : apps_[app].asks) {
     for (uint32_t alloc : asks_[ask].allocations) live.push_back({allocations_[alloc].seq, alloc});
   }
   std::sort(live.begin(), live.end());
-  for (auto [seq, alloc] : live) ReleaseAllocationSlot(alloc, out);
+  for (auto [seq, alloc] : live) ReleaseAllocationSlot(alloc, ReleaseReason::kRemoved, out);
   const Queue& leaf = queues_[apps_[app].queue];
   bool leaf_may_go = leaf.dynamic || leaf.state == QueueState::kDraining;
   DetachApp(app);
   FreeApp(app);
   if (leaf_may_go) RemoveDrainedQueues();
   return absl::OkStatus();
+}
+
+// YuniKorn's removeApplication drops the asks first (an app with nothing allocated completes
+// then), then every allocation (the app completes again), and reports the states before the
+// releases: Accepted -> Completing -> Completed, Starting/Running -> Completing.
+void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
+  const App& a = apps_[app];
+  auto working = [&] {
+    AppState s = apps_[app].state;
+    return s == AppState::kAccepted || s == AppState::kStarting || s == AppState::kRunning;
+  };
+  bool has_asks =
+      std::any_of(a.asks.begin(), a.asks.end(), [&](uint32_t ask) { return !asks_[ask].removed; });
+  if (has_asks && a.live_allocations == 0 && working()) {
+    Transition(app, AppState::kCompleting, out);
+  }
+  if (working()) {
+    Transition(app, AppState::kCompleting, out);
+  } else if (apps_[app].state == AppState::kCompleting) {
+    Transition(app, AppState::kCompleted, out);
+  }
 }
 
 void Partition::DetachApp(uint32_t app) {
@@ -303,6 +376,7 @@ void Partition::DetachApp(uint32_t app) {
   apps_by_id_.erase(a.id);
   if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, a.timer_seq, app});
   a.timer = TimerKind::kNone;
+  SetPlaceholderTimer(app, false, 0);
 }
 
 void Partition::FreeApp(uint32_t app) {
@@ -321,6 +395,9 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   if (spec.count <= 0) {
     return absl::InvalidArgumentError(
         Cat("ask ", spec.id, ": count must be at least 1, got ", spec.count));
+  }
+  if (spec.placeholder && spec.task_group.empty()) {
+    return absl::InvalidArgumentError(Cat("ask ", spec.id, ": a placeholder needs a task_group"));
   }
   ResourceTypes before = context_->types;
   auto resource = ToResource(spec.resources, Cat("ask ", spec.id));
@@ -371,6 +448,22 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   k.removed = false;
   k.resource = *resource;
   k.priority = spec.priority;
+  k.placeholder = spec.placeholder;
+  k.allow_preemption = spec.allow_preemption;
+  k.originator = spec.originator;
+  k.preemption_triggered = false;  // a new ask object in YuniKorn, even under the same key
+  k.task_group =
+      spec.task_group.empty() ? std::string_view() : context_->names.Intern(spec.task_group);
+  k.required_node =
+      spec.required_node.empty() ? std::string_view() : context_->names.Intern(spec.required_node);
+  if (k.placeholder) {
+    TaskGroup* group = FindTaskGroup(app, k.task_group);
+    if (group == nullptr) {
+      apps_[app].task_groups.push_back({.name = k.task_group});
+      group = &apps_[app].task_groups.back();
+    }
+    ++group->count;  // once per AddAsk call, not per repeat (YuniKorn's placeholderData.Count)
+  }
   k.create_time = context_->now;
   k.add_seq = context_->next_ask_seq++;
   SetPending(ask, spec.count);
@@ -438,7 +531,7 @@ absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_
     asks_[ask].removed = true;
   }
   AppChanged(app);
-  CheckCompletion(app, out);
+  CheckCompletion(app, out, /*ask_removal=*/true);
   return absl::OkStatus();
 }
 
@@ -465,16 +558,33 @@ absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_v
   }
   // The ask stays (with no pending repeats) until it is removed or the app goes, as in
   // YuniKorn: remove_ask on a fully served ask is not an error.
-  ReleaseAllocationSlot(chosen, out);
+  bool placeholder = allocations_[chosen].placeholder;
+  ReleaseAllocationSlot(chosen, ReleaseReason::kReleased, out);
   if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
-  CheckCompletion(app, out);
+  if (placeholder) {
+    PlaceholderGone(app, out);
+  } else {
+    CheckCompletion(app, out, /*ask_removal=*/false);
+  }
   return absl::OkStatus();
 }
 
-void Partition::ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>* out) {
+void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
+                                      std::vector<Decision>* out, uint32_t by_ask) {
   Allocation& alloc = allocations_[allocation];
   App& a = apps_[alloc.app];
   Ask& k = asks_[alloc.ask];
+  if (alloc.placeholder) {
+    a.allocated_placeholder = SubClampNegative(a.allocated_placeholder, alloc.resource);
+    --a.live_placeholders;
+    --live_placeholders_;
+    // YuniKorn counts a placeholder the resource manager stopped (or lost with its node, or
+    // preempted) as timed out; replaced ones and its own timeouts are counted elsewhere.
+    if (reason == ReleaseReason::kReleased || reason == ReleaseReason::kRemoved ||
+        reason == ReleaseReason::kPreempted) {
+      if (TaskGroup* group = FindTaskGroup(alloc.app, k.task_group)) ++group->timed_out;
+    }
+  }
   Node& n = nodes_[alloc.node];
   n.allocated = SubClampNegative(n.allocated, alloc.resource);
   n.RecomputeAvailable();
@@ -494,6 +604,12 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, std::vector<Decision>
   d.app = a.id;
   d.ask = k.id;
   d.node = n.id;
+  d.release_reason = reason;
+  d.placeholder = alloc.placeholder;
+  if (by_ask != kNoSlot) {
+    d.by_app = apps_[asks_[by_ask].app].id;
+    d.by_ask = asks_[by_ask].id;
+  }
   out->push_back(d);
   alloc.live = false;
   free_allocations_.push_back(allocation);
@@ -554,10 +670,13 @@ void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out
   if (a.in_queue) AppChanged(app);
 }
 
-void Partition::CheckCompletion(uint32_t app, std::vector<Decision>* out) {
+void Partition::CheckCompletion(uint32_t app, std::vector<Decision>* out, bool ask_removal) {
   App& a = apps_[app];
   if (!a.alive || !a.in_queue) return;
-  if (!IsZero(a.pending) || a.live_allocations > 0) return;
+  // YuniKorn: an ask removal completes an app with no allocation at all (placeholders
+  // included); a release one with no real allocation left (hasZeroAllocations).
+  int64_t held = ask_removal ? a.live_allocations : a.live_allocations - a.live_placeholders;
+  if (!IsZero(a.pending) || held > 0) return;
   if (a.state == AppState::kAccepted || a.state == AppState::kStarting ||
       a.state == AppState::kRunning) {
     Transition(app, AppState::kCompleting, out);
@@ -574,9 +693,24 @@ void Partition::FireTimers(std::vector<Decision>* out) {
   while (!timers_.empty() && std::get<0>(*timers_.begin()) <= context_->now) FireNextTimer(out);
 }
 
+void Partition::Terminate(uint32_t app, AppState to, std::vector<Decision>* out) {
+  Transition(app, to, out);
+  DetachApp(app);
+  terminated_apps_.push_back(app);
+  SetTimer(app, TimerKind::kExpire, SaturatingAdd(context_->now, kTerminatedTimeoutMs));
+  RemoveDrainedQueues();
+}
+
 void Partition::FireNextTimer(std::vector<Decision>* out) {
   auto [due, start_order, app] = *timers_.begin();
-  (void)start_order;
+  if (apps_[app].placeholder_timer && apps_[app].placeholder_timer_seq == start_order) {
+    SetPlaceholderTimer(app, false, 0);
+    int64_t saved = context_->now;
+    context_->now = due;
+    PlaceholderTimeout(app, out);
+    context_->now = saved;
+    return;
+  }
   TimerKind kind = apps_[app].timer;
   SetTimer(app, TimerKind::kNone, 0);
   int64_t saved_now = context_->now;
@@ -586,12 +720,15 @@ void Partition::FireNextTimer(std::vector<Decision>* out) {
       if (apps_[app].state == AppState::kStarting) Transition(app, AppState::kRunning, out);
       break;
     case TimerKind::kCompleting:
-      if (apps_[app].state == AppState::kCompleting) {
-        Transition(app, AppState::kCompleted, out);
-        DetachApp(app);
-        terminated_apps_.push_back(app);
-        SetTimer(app, TimerKind::kExpire, SaturatingAdd(due, kTerminatedTimeoutMs));
-        RemoveDrainedQueues();
+      if (apps_[app].state != AppState::kCompleting) break;
+      if (apps_[app].live_placeholders > 0) {
+        // YuniKorn releases the placeholders first; the last one's release completes the app.
+        for (uint32_t alloc : PlaceholderAllocations(app)) {
+          ReleaseAllocationSlot(alloc, ReleaseReason::kTimeout, out);
+        }
+        PlaceholderGone(app, out);
+      } else {
+        Terminate(app, AppState::kCompleted, out);
       }
       break;
     case TimerKind::kExpire: {

@@ -98,19 +98,34 @@ void Partition::MarkAllocatingAccepted(uint32_t app) {
 std::pair<int64_t, bool> Partition::Cycle(std::vector<Decision>* out) {
   if (!has_nodes_ever_ || root_ == kNoSlot) return {0, false};
   if (!StrictlyGreaterThanZero(queues_[root_].pending)) return {0, false};
+  // §6.2 and seed 002: reservations, then placeholder replacements, then the regular walk.
+  // Victims a required-node ask preempted are released by the resource manager after the
+  // cycle, so they go when it ends.
   bool changed = false;
+  auto finish = [&](int64_t allocated) -> std::pair<int64_t, bool> {
+    if (!preempted_.empty()) {
+      ReleasePreempted(out);
+      changed = true;
+    }
+    return {allocated, changed || allocated > 0};
+  };
   if (total_reservations_ > 0) {
-    if (TryReservedAllocate(root_, &changed, out) == Outcome::kAllocated) return {1, true};
+    if (TryReservedAllocate(root_, &changed, out) == Outcome::kAllocated) return finish(1);
   }
+  if (live_placeholders_ > 0 && StrictlyGreaterThanZero(queues_[root_].pending)) {
+    if (TryPlaceholderAllocate(root_, &changed, out) == Outcome::kAllocated) return finish(1);
+  }
+  if (!StrictlyGreaterThanZero(queues_[root_].pending)) return finish(0);
   switch (TryAllocate(root_, out)) {
     case Outcome::kAllocated:
-      return {1, true};
+      return finish(1);
     case Outcome::kReserved:
-      return {0, true};
+      changed = true;
+      return finish(0);
     case Outcome::kNone:
       break;
   }
-  return {0, changed};
+  return finish(0);
 }
 
 Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>* out) {
@@ -146,10 +161,13 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
                                              std::vector<Decision>* out) {
   std::optional<Resource> limit_headroom = LimitHeadroom(app);
   for (const AskKey& key : apps_[app].ask_order) {
-    const Resource& wanted = asks_[key.slot].resource;
+    const Ask& k = asks_[key.slot];
+    if (!k.task_group.empty() && WaitsForReplacement(key.slot)) continue;
+    const Resource& wanted = k.resource;
     if (!FitInMaxUndef(headroom, wanted)) continue;
     if (limit_headroom && !FitInMaxUndef(*limit_headroom, wanted)) continue;
-    Outcome result = TryNodes(key.slot, out);
+    Outcome result =
+        k.required_node.empty() ? TryNodes(key.slot, out) : TryRequiredNode(key.slot, out);
     if (result != Outcome::kNone) return result;
   }
   return Outcome::kNone;
@@ -236,7 +254,8 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   App& a = apps_[app];
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
-  alloc = Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true};
+  alloc =
+      Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true, k.placeholder};
   AddTo(&n.allocated, k.resource);
   n.available = Sub(n.available, k.resource);
   n.allocations.push_back(slot);
@@ -256,10 +275,13 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   d.node = n.id;
   d.priority = k.priority;
   d.seq = alloc.seq;
+  d.placeholder = k.placeholder;
   out->push_back(d);
 
   SetPending(ask, k.pending - 1);
-  if (a.state == AppState::kAccepted) {
+  if (k.placeholder) {
+    PlaceholderAllocated(app, k.resource, out);
+  } else if (a.state == AppState::kAccepted) {
     Transition(app, AppState::kStarting, out);
     if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
   } else if (a.state == AppState::kStarting) {
@@ -268,19 +290,20 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   AppChanged(app);
 }
 
-void Partition::Reserve(uint32_t ask, uint32_t node) {
+bool Partition::Reserve(uint32_t ask, uint32_t node) {
   Ask& k = asks_[ask];
   App& a = apps_[k.app];
   Node& n = nodes_[node];
   for (const Reservation& r : a.reservations) {
-    if (r.node == node) return;
+    if (r.node == node) return false;
   }
-  if (k.reservations >= k.pending || n.reservation || !FitIn(n.capacity, k.resource)) return;
+  if (k.reservations >= k.pending || n.reservation || !FitIn(n.capacity, k.resource)) return false;
   a.reservations.push_back({ask, node});
   ++k.reservations;
   n.reservation = std::make_pair(k.app, ask);
   ++total_reservations_;
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) ++queues_[q].reservations;
+  return true;
 }
 
 void Partition::Unreserve(uint32_t app, size_t index) {
@@ -357,15 +380,21 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
       return Outcome::kNone;
     }
     if (!fits(k.resource)) continue;
+    if (!k.required_node.empty() && !FitIn(nodes_[r.node].Available(), k.resource) &&
+        !k.preemption_triggered) {
+      TryPreemption(r.ask, r.node);  // victims go when the cycle ends; the walk goes on
+      continue;
+    }
     if (NodeCanTake(r.node, r.ask)) {
       Allocate(r.ask, r.node, r.node, out);
       return Outcome::kAllocated;
     }
   }
-  // Second pass: the reserved ask on any other node.
+  // Second pass: the reserved ask on any other node (never for a required node).
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
     const Ask& k = asks_[r.ask];
+    if (!k.required_node.empty()) continue;
     if (!fits(k.resource)) continue;
     for (const NodeKey& key : node_order_) {
       const Node& n = nodes_[key.slot];

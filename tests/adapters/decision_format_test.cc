@@ -92,7 +92,8 @@ TEST(JsonLineTest, EveryRecordTypeInContractOrder) {
             "\\\"access\\\"\"}\n"
             "{\"type\":\"app_state\",\"step\":3,\"app\":\"app-1\",\"from\":\"Accepted\",\"to\":"
             "\"Starting\"}\n"
-            "{\"type\":\"release\",\"step\":4,\"app\":\"app-1\",\"ask\":\"ask-1\",\"node\":\"n\"}\n"
+            "{\"type\":\"release\",\"step\":4,\"app\":\"app-1\",\"ask\":\"ask-1\",\"node\":\"n\","
+            "\"reason\":\"released\"}\n"
             "{\"type\":\"error\",\"step\":5,\"message\":\"add_ask: unknown\\tapp\"}\n");
 }
 

@@ -126,7 +126,8 @@ TEST(ScenarioLoaderTest, UnknownDuplicateAndMissingKeys) {
                                 "  - add_app: {id: app-1, id: app-2}\n"
                                 "  - add_ask: {app: app-1, resources: {memory: 1}}\n");
   EXPECT_THAT(error, HasSubstr("s.yaml:14:26: step 1 (add_app): unknown key \"queu\" (allowed: "
-                               "id, queue, user, groups, tags, partition)"));
+                               "id, queue, user, groups, tags, partition, gang_style, "
+                               "placeholder_timeout, placeholder_ask)"));
   EXPECT_THAT(error, HasSubstr("s.yaml:15:26: step 2 (add_app): duplicate key \"id\""));
   EXPECT_THAT(error, HasSubstr("step 3 (add_ask): missing required key \"id\""));
 }
@@ -454,16 +455,18 @@ std::vector<std::filesystem::path> ScenarioFiles() {
 TEST(ScenarioRunnerTest, DeterministicAndIndependentOfCallGranularity) {
   std::vector<std::filesystem::path> files = ScenarioFiles();
   ASSERT_FALSE(files.empty());
+  size_t total_output = 0;  // some scenarios only admit applications and print nothing
   for (const std::filesystem::path& file : files) {
     SCOPED_TRACE(file.string());
     absl::StatusOr<Scenario> s = LoadScenarioFile(file.string());
     ASSERT_TRUE(s.ok()) << Message(s.status());
     std::string first = RunJson(*s);
-    EXPECT_FALSE(first.empty());
+    total_output += first.size();
     EXPECT_EQ(RunJson(*s), first);
     EXPECT_EQ(RunJson(*s, 1), first);
     EXPECT_EQ(RunJson(*s, 3), first);
   }
+  EXPECT_GT(total_output, 0u);
 }
 
 TEST(ScenarioRunnerTest, SharedAndProjectScenariosMeetTheirExpectations) {

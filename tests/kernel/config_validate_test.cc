@@ -791,7 +791,8 @@ TEST(ConfigValidateTest, WarningsDoNotInvalidate) {
                                          Field(&ConfigError::warning, true))));
 }
 
-TEST(ConfigValidateTest, ChildTemplateGuaranteedWithinTemplateMax) {
+// YuniKorn accepts a template whose guarantee exceeds its max (every release does): a warning.
+TEST(ConfigValidateTest, ChildTemplateGuaranteedAboveTemplateMaxIsAWarning) {
   QueueConfig a = Q("a");
   a.parent = true;
   ChildTemplateConfig& t = a.child_template.emplace();
@@ -800,9 +801,12 @@ TEST(ConfigValidateTest, ChildTemplateGuaranteedWithinTemplateMax) {
   t.resources.max = QuantityMap{{"memory", 10}};
   EXPECT_THAT(Errors(OnePartition({a})), IsEmpty());
   a.child_template->resources.guaranteed = QuantityMap{{"memory", 11}};
-  EXPECT_THAT(Errors(OnePartition({a})),
-              ElementsAre(Message("childtemplate guaranteed resource {memory: 11} is larger than "
-                                  "the childtemplate maximum resource {memory: 10}")));
+  EXPECT_THAT(Errors(OnePartition({a})), IsEmpty());
+  SchedulerConfig config = OnePartition({a});
+  EXPECT_THAT(ValidateConfig(config),
+              ElementsAre(AllOf(Message("childtemplate guaranteed resource {memory: 11} is larger "
+                                        "than the childtemplate maximum resource {memory: 10}"),
+                                Field(&ConfigError::warning, true))));
 }
 
 // ---- Reporting -------------------------------------------------------------------------------

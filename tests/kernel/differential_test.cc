@@ -1119,6 +1119,8 @@ class Runner {
                    std::string(StateName(d->to));
           case DecisionType::kAppRejected:
             return "rejected";
+          case DecisionType::kAskRemoved:
+            return "ask_removed";
         }
         return "?";
       };

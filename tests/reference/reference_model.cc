@@ -19,6 +19,7 @@ namespace {
 constexpr int32_t kMinPriority = std::numeric_limits<int32_t>::min();
 constexpr int32_t kMaxPriority = std::numeric_limits<int32_t>::max();
 constexpr int64_t kReservationDelayMs = 2000;
+constexpr int64_t kUserGroupCacheMs = 300 * 1000;  // YUNIKORN-3250: entries expire after 300 s
 constexpr int64_t kStartingTimeoutMs = int64_t{5} * 60 * 1000;
 constexpr int64_t kCompletingTimeoutMs = int64_t{30} * 1000;
 constexpr int64_t kTerminatedTimeoutMs = int64_t{3} * 24 * 3600 * 1000;
@@ -418,6 +419,12 @@ RefDecision RefDecision::Normalized() const {
       d.queue = queue;
       d.ask = ask;
       d.node = node;
+      d.release_reason = release_reason;
+      break;
+    case DecisionType::kAskRemoved:
+      d.ask = ask;
+      d.count = count;
+      d.release_reason = release_reason;
       break;
     case DecisionType::kAppState:
       d.from = from;
@@ -435,7 +442,11 @@ std::string RefDecision::ToString() const {
       return Cat("allocation #", seq, " [", partition, "] ", queue, " ", app, "/", ask, " -> ",
                  node, " prio ", priority);
     case DecisionType::kRelease:
-      return Cat("release [", partition, "] ", queue, " ", app, "/", ask, " on ", node);
+      return Cat("release [", partition, "] ", queue, " ", app, "/", ask, " on ", node, " (",
+                 ReleaseReasonName(release_reason), ")");
+    case DecisionType::kAskRemoved:
+      return Cat("ask_removed [", partition, "] ", app, "/", ask, " x", count, " (",
+                 ReleaseReasonName(release_reason), ")");
     case DecisionType::kAppState:
       return Cat("app_state [", partition, "] ", app, " ", StateName(from), " -> ", StateName(to));
     case DecisionType::kAppRejected:
@@ -449,7 +460,8 @@ bool operator==(const RefDecision& a, const RefDecision& b) {
   RefDecision y = b.Normalized();
   return x.type == y.type && x.partition == y.partition && x.queue == y.queue && x.app == y.app &&
          x.ask == y.ask && x.node == y.node && x.priority == y.priority && x.seq == y.seq &&
-         x.from == y.from && x.to == y.to;
+         x.from == y.from && x.to == y.to && x.release_reason == y.release_reason &&
+         x.count == y.count;
 }
 
 RefDecision FromKernelDecision(const Decision& d) {
@@ -465,6 +477,8 @@ RefDecision FromKernelDecision(const Decision& d) {
   r.from = d.from;
   r.to = d.to;
   r.reason = d.reason;
+  r.release_reason = d.release_reason;
+  r.count = d.count;
   return r;
 }
 
@@ -588,11 +602,26 @@ class ReferenceModel::Impl {
   void SetTimer(AppR& app, int64_t delay);
   void CompletionCheck(PartitionR& p, int app, std::vector<RefDecision>* out);
   void ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
-                    bool completion_check);
+                    ReleaseReason reason, bool completion_check);
 
   std::vector<PartitionR> partitions_;
   ResourceTypes types_;
   int64_t now_ = 0;
+  // user -> (groups, logical time stored): one cache for every partition (§8.1).
+  std::map<std::string, std::pair<std::vector<std::string>, int64_t>> user_groups_;
+  std::vector<std::string> ResolveGroups(const std::string& user,
+                                         const std::vector<std::string>& given) {
+    if (user.empty()) return given;
+    if (given.empty()) {
+      auto it = user_groups_.find(user);
+      if (it != user_groups_.end() && now_ - it->second.second < kUserGroupCacheMs) {
+        return it->second.first;
+      }
+    }
+    std::vector<std::string> groups = given.empty() ? std::vector<std::string>{user} : given;
+    user_groups_[user] = {groups, now_};
+    return groups;
+  }
   int64_t alloc_seq_ = 0;
   int64_t ask_seq_ = 0;
   int64_t app_seq_ = 0;
@@ -1573,7 +1602,7 @@ void ReferenceModel::Impl::CompletionCheck(PartitionR& p, int app_index,
 }
 
 void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
-                                        bool completion_check) {
+                                        ReleaseReason reason, bool completion_check) {
   AllocR alloc = p.allocs[index];
   p.allocs.erase(p.allocs.begin() + static_cast<ptrdiff_t>(index));
   const AppR& app = p.apps[static_cast<size_t>(alloc.app)];
@@ -1584,6 +1613,7 @@ void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector
   d.app = app.id;
   d.ask = alloc.ask;
   d.node = alloc.node;
+  d.release_reason = reason;
   out->push_back(d);
   if (completion_check) CompletionCheck(p, alloc.app, out);
 }
@@ -1674,7 +1704,7 @@ absl::Status ReferenceModel::Impl::RemoveNode(std::string_view partition, std::s
     if (best == p->allocs.size()) break;
     int app = p->allocs[best].app;
     if (std::find(touched.begin(), touched.end(), app) == touched.end()) touched.push_back(app);
-    ReleaseAlloc(*p, best, out, /*completion_check=*/false);
+    ReleaseAlloc(*p, best, out, ReleaseReason::kRemoved, /*completion_check=*/false);
   }
   for (int app : touched) CompletionCheck(*p, app, out);
   return absl::OkStatus();
@@ -1687,8 +1717,7 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
   if (spec.id.empty()) return absl::InvalidArgumentError("empty application id");
   std::string reason;
   int q = -1;
-  std::vector<std::string> groups = spec.groups;
-  if (groups.empty()) groups.push_back(spec.user);
+  std::vector<std::string> groups = ResolveGroups(spec.user, spec.groups);
   if (spec.user.empty()) {
     reason = "empty user cannot resolve";
   } else if (FindActiveApp(*p, spec.id) >= 0) {
@@ -2084,6 +2113,23 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
   if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
   int a = FindActiveApp(*p, id);
   if (a < 0) return absl::NotFoundError(Cat("unknown application ", id));
+  // YuniKorn's removeApplication: the asks go first (completing an app with nothing
+  // allocated), then every allocation (completing it again); the states precede the releases.
+  {
+    AppR& app = p->apps[static_cast<size_t>(a)];
+    bool holds = false;
+    for (const AllocR& alloc : p->allocs) holds = holds || alloc.app == a;
+    auto working = [&] {
+      return app.state == AppState::kAccepted || app.state == AppState::kStarting ||
+             app.state == AppState::kRunning;
+    };
+    if (!app.asks.empty() && !holds && working()) SetState(*p, a, AppState::kCompleting, out);
+    if (working()) {
+      SetState(*p, a, AppState::kCompleting, out);
+    } else if (app.state == AppState::kCompleting) {
+      SetState(*p, a, AppState::kCompleted, out);
+    }
+  }
   p->reservations.erase(std::remove_if(p->reservations.begin(), p->reservations.end(),
                                        [&](const ReservationR& r) { return r.app == a; }),
                         p->reservations.end());
@@ -2094,7 +2140,7 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
       if (best == p->allocs.size() || p->allocs[i].seq < p->allocs[best].seq) best = i;
     }
     if (best == p->allocs.size()) break;
-    ReleaseAlloc(*p, best, out, /*completion_check=*/false);
+    ReleaseAlloc(*p, best, out, ReleaseReason::kRemoved, /*completion_check=*/false);
   }
   AppR& app = p->apps[static_cast<size_t>(a)];
   if (app.state == AppState::kStarting || app.state == AppState::kRunning) {
@@ -2178,7 +2224,7 @@ absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
   if (best == p->allocs.size()) {
     return absl::NotFoundError(Cat("no live allocation of ", app_id, "/", ask_id));
   }
-  ReleaseAlloc(*p, best, out, /*completion_check=*/true);
+  ReleaseAlloc(*p, best, out, ReleaseReason::kReleased, /*completion_check=*/true);
   return absl::OkStatus();
 }
 

@@ -70,6 +70,8 @@ struct RefDecision {
   AppState from = AppState::kNew;
   AppState to = AppState::kNew;
   std::string reason;
+  ReleaseReason release_reason = ReleaseReason::kReleased;  // kRelease, kAskRemoved
+  int64_t count = 0;                                        // kAskRemoved
 
   // Clears the fields that do not belong to the type: allocation keeps everything but
   // from/to/reason; release keeps partition/queue/app/ask/node; app_state keeps

@@ -54,6 +54,7 @@ enum class AppState : uint8_t {
   kFailed,
   kRejected,
   kExpired,
+  kResuming,  // a soft gang whose placeholders timed out, on its way back to Accepted
 };
 std::string_view AppStateName(AppState state);
 
@@ -73,6 +74,8 @@ struct NodeUpdate {
   std::optional<bool> schedulable;
 };
 
+enum class GangStyle : uint8_t { kSoft, kHard };
+
 struct AppSpec {
   std::string partition = kDefaultPartition;
   std::string id;
@@ -80,6 +83,11 @@ struct AppSpec {
   std::string user;
   std::vector<std::string> groups;
   Tags tags;
+  // Gang scheduling (YuniKorn's AddApplicationRequest): what a placeholder timeout does, when
+  // it fires, and the total of the app's placeholders (the app starts once they are allocated).
+  GangStyle gang_style = GangStyle::kSoft;
+  int64_t placeholder_timeout_millis = 0;  // 0: the default, 15 minutes
+  Quantities placeholder_ask;
 };
 
 struct AskSpec {
@@ -89,9 +97,24 @@ struct AskSpec {
   Quantities resources;
   int32_t priority = 0;
   int64_t count = 1;
+  std::string task_group;        // gang member: a real ask replaces a placeholder of its group
+  bool placeholder = false;      // a placeholder of `task_group` (requires one)
+  std::string required_node;     // may only run on this node (a DaemonSet pod); may preempt there
+  bool allow_preemption = true;  // may this ask's allocations be preempted
+  bool originator = false;       // the application's originating pod (preempted last)
 };
 
-enum class DecisionType : uint8_t { kAllocation, kAppRejected, kAppState, kRelease };
+enum class DecisionType : uint8_t { kAllocation, kAppRejected, kAppState, kRelease, kAskRemoved };
+
+// Why an allocation was released (kRelease) or pending repeats dropped (kAskRemoved).
+enum class ReleaseReason : uint8_t {
+  kReleased,   // a release or remove_ask call
+  kRemoved,    // its application or node was removed
+  kReplaced,   // a placeholder a real ask of its task group replaced
+  kPreempted,  // preempted for a required-node ask (`by_app`/`by_ask`)
+  kTimeout,    // a placeholder timeout, or a placeholder too small for the real ask
+};
+std::string_view ReleaseReasonName(ReleaseReason reason);
 
 struct Decision {
   DecisionType type = DecisionType::kAllocation;
@@ -105,6 +128,12 @@ struct Decision {
   AppState from = AppState::kNew;  // kAppState
   AppState to = AppState::kNew;    // kAppState
   std::string reason;              // kAppRejected
+  ReleaseReason release_reason = ReleaseReason::kReleased;  // kRelease, kAskRemoved
+  bool placeholder = false;   // kAllocation, kRelease: a placeholder allocation
+  std::string_view replaces;  // kAllocation: the placeholder ask whose place it took
+  std::string_view by_app;    // kRelease (kPreempted): who needed the room
+  std::string_view by_ask;
+  int64_t count = 0;  // kAskRemoved: pending repeats dropped
 };
 
 struct QueueInfo {

@@ -115,11 +115,13 @@ struct ExpectedAllocation {
   std::optional<std::string> app;
   std::optional<std::string> ask;
   std::optional<std::string> node;
+  std::optional<std::string> reason;  // expect.releases only: released | removed | replaced | ...
   SourceLocation location;
 };
 
 struct ScenarioExpect {
   std::optional<std::vector<ExpectedAllocation>> allocations;
+  std::optional<std::vector<ExpectedAllocation>> releases;  // version 2, checked in order
   std::optional<std::vector<std::string>> rejected_apps;
   std::optional<int64_t> errors;
 };
@@ -162,7 +164,14 @@ absl::StatusOr<Scenario> LoadDefaultScenario();
 // Running
 // ---------------------------------------------------------------------------------------------
 
-enum class RecordType : uint8_t { kAllocation, kAppRejected, kAppState, kRelease, kError };
+enum class RecordType : uint8_t {
+  kAllocation,
+  kAppRejected,
+  kAppState,
+  kRelease,
+  kError,
+  kAskRemoved,
+};
 // The `type` value of the decision stream: "allocation", "app_rejected", ...
 std::string_view RecordTypeName(RecordType type);
 
@@ -211,6 +220,7 @@ struct ActualAllocation {
   std::string_view app;
   std::string_view ask;
   std::string_view node;
+  std::string_view reason;  // releases: ReleaseReasonName
 };
 
 struct ErrorRecord {
@@ -221,6 +231,7 @@ struct ErrorRecord {
 struct RunResult {
   std::unique_ptr<Kernel> kernel;  // the final state, for queries (ExplainPending, ListQueues)
   std::vector<ActualAllocation> allocations;  // empty unless RunOptions::keep_allocations
+  std::vector<ActualAllocation> releases;     // likewise, every release in order
   int64_t allocation_count = 0;
   std::vector<std::string> rejected_apps;  // in decision order
   std::vector<ErrorRecord> errors;

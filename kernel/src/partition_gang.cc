@@ -1,0 +1,318 @@
+// Gang scheduling (YuniKorn core v1.2.0, objects/application.go): placeholders are allocated
+// like any ask; a real ask of the same task group takes an allocated placeholder's place in
+// the placeholder pass (after reservations, before the regular walk); a per-application timer
+// releases the placeholders that were never replaced. The resource manager's confirmation of a
+// replacement or a release is immediate here. Decisions taken: kernel/README.md, decision 23.
+#include <algorithm>
+
+#include "message.h"
+#include "partition.h"
+
+namespace allocore::internal {
+namespace {
+
+// Resources.Equals: every type of either side, a missing type reads 0.
+bool SameQuantities(const Resource& a, const Resource& b) {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (a.Get(k) != b.Get(k)) return false;
+  }
+  return true;
+}
+
+// The real ask fits the placeholder when no type of it is larger (a type the placeholder
+// lacks reads 0).
+bool NotLarger(const Resource& real, const Resource& placeholder) {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (real.Get(k) > placeholder.Get(k)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TaskGroup* Partition::FindTaskGroup(uint32_t app, std::string_view name) {
+  for (TaskGroup& group : apps_[app].task_groups) {
+    if (group.name == name) return &group;
+  }
+  return nullptr;
+}
+
+bool Partition::WaitsForReplacement(uint32_t ask) const {
+  const Ask& k = asks_[ask];
+  if (k.placeholder || k.task_group.empty()) return false;
+  for (const TaskGroup& group : apps_[k.app].task_groups) {
+    if (group.name == k.task_group) return group.count > group.replaced + group.timed_out;
+  }
+  return false;
+}
+
+void Partition::SetPlaceholderTimer(uint32_t app, bool on, int64_t due) {
+  App& a = apps_[app];
+  if (a.placeholder_timer) timers_.erase({a.placeholder_timer_due, a.placeholder_timer_seq, app});
+  a.placeholder_timer = on;
+  if (!on) return;
+  a.placeholder_timer_due = due;
+  a.placeholder_timer_seq = context_->next_timer_seq++;
+  timers_.insert({due, a.placeholder_timer_seq, app});
+}
+
+std::vector<uint32_t> Partition::PlaceholderAllocations(uint32_t app) const {
+  std::vector<std::pair<int64_t, uint32_t>> found;
+  for (uint32_t ask : apps_[app].asks) {
+    if (!asks_[ask].placeholder) continue;
+    for (uint32_t alloc : asks_[ask].allocations) found.push_back({allocations_[alloc].seq, alloc});
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<uint32_t> out;
+  out.reserve(found.size());
+  for (auto [seq, alloc] : found) out.push_back(alloc);
+  return out;
+}
+
+// addAllocationInternal for a placeholder: the first one starts the timer (only while the app
+// is Accepted); the app moves on once its placeholders add up to its placeholder_ask.
+void Partition::PlaceholderAllocated(uint32_t app, const Resource& resource,
+                                     std::vector<Decision>* out) {
+  App& a = apps_[app];
+  if (a.live_placeholders == 0 && !a.placeholder_timer && a.state == AppState::kAccepted) {
+    SetPlaceholderTimer(app, true, SaturatingAdd(context_->now, a.placeholder_timeout));
+  }
+  AddTo(&a.allocated_placeholder, resource);
+  ++a.live_placeholders;
+  ++live_placeholders_;
+  if (!SameQuantities(a.allocated_placeholder, a.placeholder_ask)) return;
+  if (a.state == AppState::kAccepted) {
+    Transition(app, AppState::kStarting, out);
+    if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
+  } else if (a.state == AppState::kStarting) {
+    Transition(app, AppState::kRunning, out);
+  }
+}
+
+// removeAllocationInternal once the app's placeholders are all gone: the timer stops, and a
+// failing app fails, a resuming one is accepted again, an app with nothing left completes.
+void Partition::PlaceholderGone(uint32_t app, std::vector<Decision>* out) {
+  App& a = apps_[app];
+  if (!a.alive || !a.in_queue || a.live_placeholders > 0) return;
+  SetPlaceholderTimer(app, false, 0);
+  bool nothing_left = IsZero(a.pending) && a.live_allocations == 0;
+  switch (a.state) {
+    case AppState::kFailing:
+      Terminate(app, AppState::kFailed, out);
+      return;
+    case AppState::kResuming:
+      Transition(app, AppState::kAccepted, out);
+      return;
+    case AppState::kCompleting:
+      if (a.timer == TimerKind::kNone) Terminate(app, AppState::kCompleted, out);
+      return;
+    case AppState::kAccepted:
+    case AppState::kStarting:
+    case AppState::kRunning:
+      if (nothing_left) Transition(app, AppState::kCompleting, out);
+      return;
+    default:
+      return;
+  }
+}
+
+template <typename Fn>
+static bool ForEachChild(const absl::btree_set<OrderKey>& order, Fn&& fn) {
+  for (const OrderKey& key : order) {
+    if (fn(key.slot)) return true;
+  }
+  return false;
+}
+
+// Queue.TryPlaceholderAllocate: the regular walk's order, without headroom or
+// maxapplications checks.
+Partition::Outcome Partition::TryPlaceholderAllocate(uint32_t queue, bool* changed,
+                                                     std::vector<Decision>* out) {
+  const Queue& q = queues_[queue];
+  if (!q.leaf) {
+    Outcome result = Outcome::kNone;
+    ForEachChild(q.order, [&](uint32_t child) {
+      result = TryPlaceholderAllocate(child, changed, out);
+      return result != Outcome::kNone || *changed;
+    });
+    return result;
+  }
+  uint32_t admitted = AdmittedAcceptedApp(q);
+  bool stateaware = q.props.sort_policy == AppSortPolicy::kStateAware;
+  for (const OrderKey& key : q.order) {
+    uint32_t app = key.slot;
+    if (apps_[app].live_placeholders == 0) continue;
+    if (stateaware && apps_[app].state == AppState::kAccepted && app != admitted) continue;
+    Outcome result = TryPlaceholderAllocateApp(app, changed, out);
+    if (result != Outcome::kNone || *changed) return result;
+  }
+  return Outcome::kNone;
+}
+
+// Application.tryPlaceholderAllocate: real asks of a task group in ask order, each against the
+// group's placeholders, oldest first. A placeholder smaller than the real ask is released
+// (YuniKorn sends it back as a timeout) and the search goes on; one that is large enough is
+// replaced on its node.
+Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* changed,
+                                                        std::vector<Decision>* out) {
+  std::vector<uint32_t> candidates;
+  for (const AskKey& key : apps_[app].ask_order) {
+    const Ask& k = asks_[key.slot];
+    if (!k.placeholder && !k.task_group.empty()) candidates.push_back(key.slot);
+  }
+  for (uint32_t ask : candidates) {
+    for (uint32_t placeholder : PlaceholderAllocations(app)) {
+      const Allocation& p = allocations_[placeholder];
+      if (asks_[p.ask].task_group != asks_[ask].task_group) continue;
+      if (!NotLarger(asks_[ask].resource, p.resource)) {
+        uint32_t placeholder_ask = p.ask;
+        ReleaseAllocationSlot(placeholder, ReleaseReason::kTimeout, out);
+        if (asks_[placeholder_ask].removed && asks_[placeholder_ask].allocations.empty()) {
+          RemoveAskSlot(placeholder_ask);
+        }
+        PlaceholderGone(app, out);
+        *changed = true;
+        if (!apps_[app].alive || !apps_[app].in_queue) return Outcome::kNone;
+        continue;
+      }
+      ReplacePlaceholder(ask, placeholder, out);
+      return Outcome::kAllocated;
+    }
+  }
+  return Outcome::kNone;
+}
+
+// The replacement as confirmed by the resource manager: the placeholder leaves (node, queue,
+// app and user accounting), then the real allocation takes its node. The node's free space is
+// the difference, exactly (v1.2.0 leaked it when the real ask was smaller; fixed later).
+void Partition::ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vector<Decision>* out) {
+  const uint32_t app = asks_[ask].app;
+  const uint32_t node = allocations_[placeholder].node;
+  const uint32_t placeholder_ask = allocations_[placeholder].ask;
+  const bool had_real = apps_[app].live_allocations > apps_[app].live_placeholders;
+  if (TaskGroup* group = FindTaskGroup(app, asks_[ask].task_group)) ++group->replaced;
+
+  std::vector<Decision> released;
+  ReleaseAllocationSlot(placeholder, ReleaseReason::kReplaced, &released);
+  if (asks_[placeholder_ask].removed && asks_[placeholder_ask].allocations.empty()) {
+    RemoveAskSlot(placeholder_ask);
+  }
+  if (apps_[app].live_placeholders == 0) SetPlaceholderTimer(app, false, 0);
+
+  uint32_t slot;
+  if (!free_allocations_.empty()) {
+    slot = free_allocations_.back();
+    free_allocations_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(allocations_.size());
+    allocations_.emplace_back();
+  }
+  Ask& k = asks_[ask];
+  App& a = apps_[app];
+  Node& n = nodes_[node];
+  allocations_[slot] =
+      Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true, false};
+  AddTo(&n.allocated, k.resource);
+  n.RecomputeAvailable();
+  n.allocations.push_back(slot);
+  RefreshNode(node);
+  k.allocations.push_back(slot);
+  AddTo(&a.allocated, k.resource);
+  ++a.live_allocations;
+  AddToPath(a.queue, &Queue::allocated, k.resource);
+  TrackLimitUsage(app, k.resource, false, 0);
+
+  Decision d;
+  d.type = DecisionType::kAllocation;
+  d.partition = name_;
+  d.queue = queues_[a.queue].path;
+  d.app = a.id;
+  d.ask = k.id;
+  d.node = n.id;
+  d.priority = k.priority;
+  d.seq = allocations_[slot].seq;
+  d.replaces = asks_[placeholder_ask].id;
+  out->push_back(d);
+  out->insert(out->end(), released.begin(), released.end());
+
+  SetPending(ask, k.pending - 1);
+  // YuniKorn: the first replacement does not move the app (no real allocation yet), later
+  // ones do, like any allocation.
+  if (had_real) {
+    if (a.state == AppState::kAccepted) {
+      Transition(app, AppState::kStarting, out);
+      if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
+    } else if (a.state == AppState::kStarting || a.state == AppState::kCompleting) {
+      Transition(app, AppState::kRunning, out);
+    }
+  }
+  AppChanged(app);
+}
+
+// timeoutPlaceholderProcessing. A started app only loses its unused placeholders; an app still
+// waiting for its gang resumes (soft) or fails (hard): every ask is dropped and every
+// placeholder released, and the last release moves it on.
+void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
+  App& a = apps_[app];
+  if (!a.alive || !a.in_queue) return;
+  bool started = a.state == AppState::kStarting || a.state == AppState::kRunning ||
+                 a.state == AppState::kCompleting;
+  if (started && a.live_placeholders > 0) {
+    for (uint32_t alloc : PlaceholderAllocations(app)) {
+      uint32_t ask = allocations_[alloc].ask;
+      if (TaskGroup* group = FindTaskGroup(app, asks_[ask].task_group)) ++group->timed_out;
+      ReleaseAllocationSlot(alloc, ReleaseReason::kTimeout, out);
+      if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+      PlaceholderGone(app, out);
+      if (!apps_[app].alive || !apps_[app].in_queue) return;
+    }
+    return;
+  }
+  if (a.gang_hard) {
+    if (a.state == AppState::kNew || a.state == AppState::kAccepted ||
+        a.state == AppState::kStarting || a.state == AppState::kRunning) {
+      Transition(app, AppState::kFailing, out);
+    }
+  } else if (a.state == AppState::kNew || a.state == AppState::kAccepted) {
+    Transition(app, AppState::kResuming, out);
+  }
+  for (uint32_t ask : apps_[app].asks) {
+    const Ask& k = asks_[ask];
+    if (k.removed || k.pending == 0) continue;
+    Decision d;
+    d.type = DecisionType::kAskRemoved;
+    d.partition = name_;
+    d.queue = queues_[apps_[app].queue].path;
+    d.app = apps_[app].id;
+    d.ask = k.id;
+    d.count = k.pending;
+    d.release_reason = ReleaseReason::kTimeout;
+    out->push_back(d);
+  }
+  RemoveAllAsks(app);
+  for (uint32_t alloc : PlaceholderAllocations(app)) {
+    uint32_t ask = allocations_[alloc].ask;
+    ReleaseAllocationSlot(alloc, ReleaseReason::kTimeout, out);
+    if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+  }
+  if (apps_[app].alive && apps_[app].in_queue) {
+    for (TaskGroup& group : apps_[app].task_groups) group.timed_out = group.count;
+    PlaceholderGone(app, out);
+  }
+}
+
+void Partition::RemoveAllAsks(uint32_t app) {
+  while (!apps_[app].reservations.empty()) Unreserve(app, apps_[app].reservations.size() - 1);
+  for (uint32_t ask : std::vector<uint32_t>(apps_[app].asks)) {
+    if (asks_[ask].removed) continue;
+    SetPending(ask, 0);
+    if (asks_[ask].allocations.empty()) {
+      RemoveAskSlot(ask);
+    } else {
+      asks_[ask].removed = true;
+    }
+  }
+  AppChanged(app);
+}
+
+}  // namespace allocore::internal

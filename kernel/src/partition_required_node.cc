@@ -1,0 +1,121 @@
+// Asks that must run on one node (DaemonSet pods), as YuniKorn core v1.2.0 handles them
+// (objects/application.go tryAllocate's required-node branch and tryReservedAllocate,
+// objects/required_node_preemptor.go). Decisions taken: kernel/README.md, decision 24.
+#include <algorithm>
+#include <tuple>
+
+#include "partition.h"
+
+namespace allocore::internal {
+
+// The required node only: no schedulable check and no capacity pre-check (a DaemonSet pod
+// runs on a cordoned node), no reservation delay. A normal reservation on the node is
+// cancelled, whoever holds it; when the ask does not fit, it reserves the node.
+Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision>* out) {
+  const Ask& k = asks_[ask];
+  auto it = nodes_by_id_.find(k.required_node);
+  // A node that is not registered (yet): the app's next ask is tried (the YUNIKORN-2976 fix;
+  // v1.2.0 ended the app's turn).
+  if (it == nodes_by_id_.end()) return Outcome::kNone;
+  uint32_t node = it->second;
+  if (const auto& held = nodes_[node].reservation) {
+    // A node reserved for a required-node ask (this one included) stays with it: this ask
+    // waits for the reserved pass, and the app's other asks go on.
+    if (!asks_[held->second].required_node.empty()) return Outcome::kNone;
+    CancelReservationOnNode(node);
+  }
+  if (NodeCanTake(node, ask)) {
+    Allocate(ask, node, std::nullopt, out);
+    return Outcome::kAllocated;
+  }
+  // A reservation the node or ask cannot take (the ask exceeds the node's capacity, or is
+  // reserved as often as it is pending) would be retried forever: the walk goes on instead.
+  return Reserve(ask, node) ? Outcome::kReserved : Outcome::kNone;
+}
+
+// RequiredNodePreemptor: candidates are the node's allocations that are not required-node
+// allocations themselves, not of a higher priority, and share a resource type with the ask.
+// Order: normal before opted-out (allow_preemption: false) before originators, lower priority
+// first, younger ask first. Victims are added until they alone cover the ask
+// (the node's free space is ignored while adding, as in YuniKorn); the set is taken when
+// victims plus free space cover it.
+std::vector<uint32_t> Partition::PreemptionVictims(uint32_t ask, uint32_t node) const {
+  const Ask& k = asks_[ask];
+  struct Candidate {
+    int rank;
+    int32_t priority;
+    int64_t neg_create_time;
+    int64_t neg_add_seq;
+    uint32_t allocation;
+  };
+  std::vector<Candidate> candidates;
+  for (uint32_t alloc : nodes_[node].allocations) {
+    const Allocation& a = allocations_[alloc];
+    const Ask& victim = asks_[a.ask];
+    if (!victim.required_node.empty()) continue;
+    if (victim.priority > k.priority) continue;
+    if ((a.resource.present & k.resource.present) == 0) continue;
+    if (std::any_of(preempted_.begin(), preempted_.end(),
+                    [&](const auto& p) { return p.first == alloc; })) {
+      continue;
+    }
+    int rank = victim.originator ? 3 : (!victim.allow_preemption ? 2 : 1);
+    candidates.push_back({rank, victim.priority, -victim.create_time, -victim.add_seq, alloc});
+  }
+  // Asks are unique by (create time, add order), so only repeats of one ask tie past that:
+  // they have the same size, and the younger allocation goes first.
+  std::sort(candidates.begin(), candidates.end(), [&](const Candidate& l, const Candidate& r) {
+    auto lk = std::tie(l.rank, l.priority, l.neg_create_time, l.neg_add_seq);
+    auto rk = std::tie(r.rank, r.priority, r.neg_create_time, r.neg_add_seq);
+    if (lk != rk) return lk < rk;
+    return allocations_[l.allocation].seq > allocations_[r.allocation].seq;
+  });
+  auto covers = [&](const Resource& have) {
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (k.resource.Has(t) && have.Get(t) < k.resource.Get(t)) return false;
+    }
+    return true;
+  };
+  std::vector<uint32_t> victims;
+  Resource freed;
+  for (const Candidate& c : candidates) {
+    if (covers(freed)) break;
+    AddTo(&freed, allocations_[c.allocation].resource);
+    victims.push_back(c.allocation);
+  }
+  if (victims.empty() || !covers(Add(freed, nodes_[node].Available()))) return {};
+  return victims;
+}
+
+bool Partition::TryPreemption(uint32_t ask, uint32_t node) {
+  std::vector<uint32_t> victims = PreemptionVictims(ask, node);
+  if (victims.empty()) return false;  // tried again next cycle
+  asks_[ask].preemption_triggered = true;
+  for (uint32_t victim : victims) preempted_.push_back({victim, ask});
+  return true;
+}
+
+// The resource manager releases the victims after the cycle; they are reported oldest
+// allocation first, as every multi-release is.
+void Partition::ReleasePreempted(std::vector<Decision>* out) {
+  std::vector<std::pair<uint32_t, uint32_t>> victims = std::move(preempted_);
+  preempted_.clear();
+  std::sort(victims.begin(), victims.end(), [&](const auto& l, const auto& r) {
+    return allocations_[l.first].seq < allocations_[r.first].seq;
+  });
+  for (auto [alloc, by] : victims) {
+    if (!allocations_[alloc].live) continue;
+    uint32_t app = allocations_[alloc].app;
+    uint32_t ask = allocations_[alloc].ask;
+    bool placeholder = allocations_[alloc].placeholder;
+    ReleaseAllocationSlot(alloc, ReleaseReason::kPreempted, out, by);
+    if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+    if (placeholder) {
+      PlaceholderGone(app, out);
+    } else {
+      CheckCompletion(app, out, /*ask_removal=*/false);
+    }
+  }
+}
+
+}  // namespace allocore::internal
