@@ -398,6 +398,7 @@ class Partition {
   bool TryPreemption(uint32_t ask, uint32_t node);
   std::vector<uint32_t> PreemptionVictims(uint32_t ask, uint32_t node) const;
   void ReleasePreempted(std::vector<Decision>* out);
+  std::string ExplainRequiredNode(uint32_t ask) const;
 
   // --- scheduling ---------------------------------------------------------------------
   Resource Headroom(uint32_t leaf) const;

@@ -89,6 +89,39 @@ absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
   return info;
 }
 
+// Why a required-node ask waits, from the predicates the walk and the preemptor use.
+std::string Partition::ExplainRequiredNode(uint32_t ask) const {
+  const Ask& k = asks_[ask];
+  const ResourceTypes& types = context_->types;
+  auto it = nodes_by_id_.find(k.required_node);
+  if (it == nodes_by_id_.end()) return Cat("required node ", k.required_node, " is not registered");
+  const uint32_t node = it->second;
+  const Node& n = nodes_[node];
+  if (n.reservation && n.reservation->second != ask &&
+      !asks_[n.reservation->second].required_node.empty()) {
+    return Cat("required node ", n.id, " is reserved for ", apps_[n.reservation->first].id, "/",
+               asks_[n.reservation->second].id, ", another required-node ask");
+  }
+  if (FitIn(n.Available(), k.resource)) {
+    return Cat("fits required node ", n.id, " now: will be allocated by the next schedule");
+  }
+  std::string lacks = Cat("required node ", n.id, " lacks ",
+                          ToString(SubClampNegative(k.resource, n.Available()), types));
+  if (k.preemption_triggered) {
+    return Cat(lacks,
+               "; its preemption already ran there and the ask keeps the node reserved "
+               "(YuniKorn does not preempt twice for one ask)");
+  }
+  std::vector<uint32_t> victims = PreemptionVictims(ask, node);
+  if (victims.empty()) {
+    return Cat(lacks,
+               "; no allocation there may be preempted for it (higher priority, "
+               "required-node, or too little even all together)");
+  }
+  return Cat(lacks, "; preempting ", victims.size(), " allocation(s) on ", n.id,
+             " at the next schedule");
+}
+
 void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
   const ResourceTypes& types = context_->types;
   std::vector<std::pair<int64_t, uint32_t>> apps;
@@ -108,6 +141,13 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
       e.pending_count = k.pending;
       if (!has_nodes_ever_) {
         e.reason = "no nodes registered in the partition";
+      } else if (WaitsForReplacement(key.slot)) {
+        e.reason =
+            a.live_placeholders > 0
+                ? Cat("waiting for placeholder replacement: task group ", k.task_group,
+                      " still holds placeholders (", a.live_placeholders, " allocated in the app)")
+                : Cat("waiting for placeholder replacement: no placeholder of task group ",
+                      k.task_group, " is allocated yet");
       } else if (a.state == AppState::kAccepted &&
                  leaf.props.sort_policy == AppSortPolicy::kStateAware &&
                  AdmittedAcceptedApp(leaf) != app) {
@@ -160,6 +200,8 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
           }
         }
         e.reason = Cat("queue ", blocker, " headroom too small: lacks ", ToString(lacking, types));
+      } else if (!k.required_node.empty()) {
+        e.reason = ExplainRequiredNode(key.slot);
       } else if (k.reservations > 0) {
         e.reason = "holds a reservation and waits for the reserved node to free up";
       } else {
@@ -209,11 +251,15 @@ absl::Status Partition::CheckConsistency() const {
   // Applications: pending, allocated, priority, position.
   std::vector<Resource> queue_pending(queues_.size());
   std::vector<Resource> queue_allocated(queues_.size());
+  int64_t partition_placeholders = 0;
   for (uint32_t app = 0; app < apps_.size(); ++app) {
     const App& a = apps_[app];
     if (!a.alive || !a.in_queue) continue;
     Resource pending;
     Resource allocated;
+    Resource placeholders;
+    int64_t live_placeholders = 0;
+    int64_t live_allocations = 0;
     int32_t priority = kNoPriority;
     size_t pending_asks = 0;
     for (uint32_t ask : a.asks) {
@@ -223,7 +269,29 @@ absl::Status Partition::CheckConsistency() const {
         pending = Add(pending, Multiply(k.resource, k.pending));
         if (priority == kNoPriority || k.priority > priority) priority = k.priority;
       }
-      for (uint32_t alloc : k.allocations) allocated = Add(allocated, allocations_[alloc].resource);
+      for (uint32_t alloc : k.allocations) {
+        allocated = Add(allocated, allocations_[alloc].resource);
+        ++live_allocations;
+        if (allocations_[alloc].placeholder != k.placeholder) {
+          return fail("app ", a.id, ": allocation of ask ", k.id, " disagrees on placeholder");
+        }
+        if (!k.placeholder) continue;
+        placeholders = Add(placeholders, allocations_[alloc].resource);
+        ++live_placeholders;
+      }
+    }
+    partition_placeholders += live_placeholders;
+    if (live_allocations != a.live_allocations) return fail("app ", a.id, ": allocation count");
+    if (live_placeholders != a.live_placeholders) return fail("app ", a.id, ": placeholder count");
+    if (!IsZero(Sub(placeholders, a.allocated_placeholder))) {
+      return fail("app ", a.id, ": cached placeholder total differs");
+    }
+    if (a.placeholder_timer !=
+        (timers_.contains({a.placeholder_timer_due, a.placeholder_timer_seq, app}))) {
+      return fail("app ", a.id, ": placeholder timer not scheduled as cached");
+    }
+    if (a.placeholder_timer && live_placeholders == 0) {
+      return fail("app ", a.id, ": placeholder timer running without placeholders");
     }
     if (pending_asks != a.ask_order.size()) return fail("app ", a.id, ": ask order size differs");
     // Presence of zero-valued types is not observable for pending (missing reads as 0).
@@ -324,6 +392,8 @@ absl::Status Partition::CheckConsistency() const {
     }
   }
   if (reservations != total_reservations_) return fail("reservation count");
+  if (partition_placeholders != live_placeholders_) return fail("placeholder count");
+  if (!preempted_.empty()) return fail("preemption victims left over from a cycle");
   return absl::OkStatus();
 }
 

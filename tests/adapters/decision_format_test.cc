@@ -133,7 +133,8 @@ TEST(PriorityChangesTest, DeepestFirstRootLeftOutNamesShortWhenUnique) {
 }
 
 TEST(GoldenTest, JsonLines) {
-  for (const char* name : {"every-step-kind", "refused-calls"}) {
+  for (const char* name : {"every-step-kind", "refused-calls", "removal-states",
+                           "gang-started-timeout", "reqnode-no-victims"}) {
     Scenario scenario =
         LoadFile(std::string(ALLOCORE_SOURCE_DIR "/tests/scenarios/") + name + ".yaml");
     JsonLines lines;
