@@ -578,10 +578,10 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
     a.allocated_placeholder = SubClampNegative(a.allocated_placeholder, alloc.resource);
     --a.live_placeholders;
     --live_placeholders_;
-    // YuniKorn counts a placeholder the resource manager stopped (or lost with its node, or
-    // preempted) as timed out; replaced ones and its own timeouts are counted elsewhere.
-    if (reason == ReleaseReason::kReleased || reason == ReleaseReason::kRemoved ||
-        reason == ReleaseReason::kPreempted) {
+    // Every placeholder that leaves without being replaced counts as timed out for its group
+    // (YUNIKORN-2926; v1.2.0 did not count the too-small ones, whose real ask then waited for
+    // ever). Replacements are counted by ReplacePlaceholder.
+    if (reason != ReleaseReason::kReplaced) {
       if (TaskGroup* group = FindTaskGroup(alloc.app, k.task_group)) ++group->timed_out;
     }
   }

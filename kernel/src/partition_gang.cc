@@ -151,8 +151,8 @@ Partition::Outcome Partition::TryPlaceholderAllocate(uint32_t queue, bool* chang
 
 // Application.tryPlaceholderAllocate: real asks of a task group in ask order, each against the
 // group's placeholders, oldest first. A placeholder smaller than the real ask is released
-// (YuniKorn sends it back as a timeout) and the search goes on; one that is large enough is
-// replaced on its node.
+// (YuniKorn sends it back as a timeout, and counts it as one) and the search goes on; one that
+// is large enough is replaced on its node.
 Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* changed,
                                                         std::vector<Decision>* out) {
   std::vector<uint32_t> candidates;
@@ -260,8 +260,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
   if (started && a.live_placeholders > 0) {
     for (uint32_t alloc : PlaceholderAllocations(app)) {
       uint32_t ask = allocations_[alloc].ask;
-      if (TaskGroup* group = FindTaskGroup(app, asks_[ask].task_group)) ++group->timed_out;
-      ReleaseAllocationSlot(alloc, ReleaseReason::kTimeout, out);
+      ReleaseAllocationSlot(alloc, ReleaseReason::kTimeout, out);  // counts it as timed out
       if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
       PlaceholderGone(app, out);
       if (!apps_[app].alive || !apps_[app].in_queue) return;
