@@ -279,7 +279,17 @@ struct Allocation {
   Resource resource;
   int64_t seq = 0;
   bool live = false;
+  // What the allocation keeps of its ask as it was when allocated (a re-added ask is a new ask
+  // in YuniKorn; its earlier allocations keep the old one): gang membership and what the
+  // required-node preemptor sorts and filters by.
   bool placeholder = false;
+  bool required_node = false;
+  bool allow_preemption = true;
+  bool originator = false;
+  int32_t priority = 0;
+  std::string_view task_group;
+  int64_t ask_create_time = 0;
+  int64_t ask_add_seq = 0;
 };
 
 enum class NodePolicy : uint8_t { kFair, kBinPacking };
@@ -385,8 +395,10 @@ class Partition {
   std::vector<uint32_t> PlaceholderAllocations(uint32_t app) const;
   // After a placeholder left (release or timeout): timer and state follow-ups.
   void PlaceholderGone(uint32_t app, std::vector<Decision>* out);
-  Outcome TryPlaceholderAllocate(uint32_t queue, bool* changed, std::vector<Decision>* out);
-  Outcome TryPlaceholderAllocateApp(uint32_t app, bool* changed, std::vector<Decision>* out);
+  // `released`: a placeholder smaller than its real ask was released (the pass stops there).
+  Outcome TryPlaceholderAllocate(uint32_t queue, bool* released, std::vector<Decision>* out);
+  Outcome TryPlaceholderAllocateApp(uint32_t app, bool* released, std::vector<Decision>* out);
+  Allocation NewAllocation(uint32_t ask, uint32_t node) const;
   void ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vector<Decision>* out);
   void PlaceholderTimeout(uint32_t app, std::vector<Decision>* out);
 

@@ -582,7 +582,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
     // (YUNIKORN-2926; v1.2.0 did not count the too-small ones, whose real ask then waited for
     // ever). Replacements are counted by ReplacePlaceholder.
     if (reason != ReleaseReason::kReplaced) {
-      if (TaskGroup* group = FindTaskGroup(alloc.app, k.task_group)) ++group->timed_out;
+      if (TaskGroup* group = FindTaskGroup(alloc.app, alloc.task_group)) ++group->timed_out;
     }
   }
   Node& n = nodes_[alloc.node];

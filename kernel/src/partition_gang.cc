@@ -59,8 +59,9 @@ void Partition::SetPlaceholderTimer(uint32_t app, bool on, int64_t due) {
 std::vector<uint32_t> Partition::PlaceholderAllocations(uint32_t app) const {
   std::vector<std::pair<int64_t, uint32_t>> found;
   for (uint32_t ask : apps_[app].asks) {
-    if (!asks_[ask].placeholder) continue;
-    for (uint32_t alloc : asks_[ask].allocations) found.push_back({allocations_[alloc].seq, alloc});
+    for (uint32_t alloc : asks_[ask].allocations) {
+      if (allocations_[alloc].placeholder) found.push_back({allocations_[alloc].seq, alloc});
+    }
   }
   std::sort(found.begin(), found.end());
   std::vector<uint32_t> out;
@@ -126,14 +127,14 @@ static bool ForEachChild(const absl::btree_set<OrderKey>& order, Fn&& fn) {
 
 // Queue.TryPlaceholderAllocate: the regular walk's order, without headroom or
 // maxapplications checks.
-Partition::Outcome Partition::TryPlaceholderAllocate(uint32_t queue, bool* changed,
+Partition::Outcome Partition::TryPlaceholderAllocate(uint32_t queue, bool* released,
                                                      std::vector<Decision>* out) {
   const Queue& q = queues_[queue];
   if (!q.leaf) {
     Outcome result = Outcome::kNone;
     ForEachChild(q.order, [&](uint32_t child) {
-      result = TryPlaceholderAllocate(child, changed, out);
-      return result != Outcome::kNone || *changed;
+      result = TryPlaceholderAllocate(child, released, out);
+      return result != Outcome::kNone || *released;
     });
     return result;
   }
@@ -143,8 +144,8 @@ Partition::Outcome Partition::TryPlaceholderAllocate(uint32_t queue, bool* chang
     uint32_t app = key.slot;
     if (apps_[app].live_placeholders == 0) continue;
     if (stateaware && apps_[app].state == AppState::kAccepted && app != admitted) continue;
-    Outcome result = TryPlaceholderAllocateApp(app, changed, out);
-    if (result != Outcome::kNone || *changed) return result;
+    Outcome result = TryPlaceholderAllocateApp(app, released, out);
+    if (result != Outcome::kNone || *released) return result;
   }
   return Outcome::kNone;
 }
@@ -153,7 +154,7 @@ Partition::Outcome Partition::TryPlaceholderAllocate(uint32_t queue, bool* chang
 // group's placeholders, oldest first. A placeholder smaller than the real ask is released
 // (YuniKorn sends it back as a timeout, and counts it as one) and the search goes on; one that
 // is large enough is replaced on its node.
-Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* changed,
+Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* released,
                                                         std::vector<Decision>* out) {
   std::vector<uint32_t> candidates;
   for (const AskKey& key : apps_[app].ask_order) {
@@ -163,7 +164,7 @@ Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* chan
   for (uint32_t ask : candidates) {
     for (uint32_t placeholder : PlaceholderAllocations(app)) {
       const Allocation& p = allocations_[placeholder];
-      if (asks_[p.ask].task_group != asks_[ask].task_group) continue;
+      if (p.task_group != asks_[ask].task_group) continue;
       if (!NotLarger(asks_[ask].resource, p.resource)) {
         uint32_t placeholder_ask = p.ask;
         ReleaseAllocationSlot(placeholder, ReleaseReason::kTimeout, out);
@@ -171,7 +172,7 @@ Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* chan
           RemoveAskSlot(placeholder_ask);
         }
         PlaceholderGone(app, out);
-        *changed = true;
+        *released = true;
         if (!apps_[app].alive || !apps_[app].in_queue) return Outcome::kNone;
         continue;
       }
@@ -210,8 +211,8 @@ void Partition::ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vect
   Ask& k = asks_[ask];
   App& a = apps_[app];
   Node& n = nodes_[node];
-  allocations_[slot] =
-      Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true, false};
+  allocations_[slot] = NewAllocation(ask, node);
+  ++context_->next_allocation_seq;
   AddTo(&n.allocated, k.resource);
   n.RecomputeAvailable();
   n.allocations.push_back(slot);

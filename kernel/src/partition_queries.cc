@@ -272,10 +272,7 @@ absl::Status Partition::CheckConsistency() const {
       for (uint32_t alloc : k.allocations) {
         allocated = Add(allocated, allocations_[alloc].resource);
         ++live_allocations;
-        if (allocations_[alloc].placeholder != k.placeholder) {
-          return fail("app ", a.id, ": allocation of ask ", k.id, " disagrees on placeholder");
-        }
-        if (!k.placeholder) continue;
+        if (!allocations_[alloc].placeholder) continue;
         placeholders = Add(placeholders, allocations_[alloc].resource);
         ++live_placeholders;
       }

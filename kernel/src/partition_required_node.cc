@@ -51,16 +51,15 @@ std::vector<uint32_t> Partition::PreemptionVictims(uint32_t ask, uint32_t node) 
   std::vector<Candidate> candidates;
   for (uint32_t alloc : nodes_[node].allocations) {
     const Allocation& a = allocations_[alloc];
-    const Ask& victim = asks_[a.ask];
-    if (!victim.required_node.empty()) continue;
-    if (victim.priority > k.priority) continue;
+    if (a.required_node) continue;
+    if (a.priority > k.priority) continue;
     if ((a.resource.present & k.resource.present) == 0) continue;
     if (std::any_of(preempted_.begin(), preempted_.end(),
                     [&](const auto& p) { return p.first == alloc; })) {
       continue;
     }
-    int rank = victim.originator ? 3 : (!victim.allow_preemption ? 2 : 1);
-    candidates.push_back({rank, victim.priority, -victim.create_time, -victim.add_seq, alloc});
+    int rank = a.originator ? 3 : (!a.allow_preemption ? 2 : 1);
+    candidates.push_back({rank, a.priority, -a.ask_create_time, -a.ask_add_seq, alloc});
   }
   // Asks are unique by (create time, add order), so only repeats of one ask tie past that:
   // they have the same size, and the younger allocation goes first.

@@ -113,7 +113,10 @@ std::pair<int64_t, bool> Partition::Cycle(std::vector<Decision>* out) {
     if (TryReservedAllocate(root_, &changed, out) == Outcome::kAllocated) return finish(1);
   }
   if (live_placeholders_ > 0 && StrictlyGreaterThanZero(queues_[root_].pending)) {
-    if (TryPlaceholderAllocate(root_, &changed, out) == Outcome::kAllocated) return finish(1);
+    bool released = false;
+    Outcome result = TryPlaceholderAllocate(root_, &released, out);
+    changed = changed || released;
+    if (result == Outcome::kAllocated) return finish(1);
   }
   if (!StrictlyGreaterThanZero(queues_[root_].pending)) return finish(0);
   switch (TryAllocate(root_, out)) {
@@ -230,6 +233,26 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   return Outcome::kNone;
 }
 
+Allocation Partition::NewAllocation(uint32_t ask, uint32_t node) const {
+  const Ask& k = asks_[ask];
+  Allocation a;
+  a.app = k.app;
+  a.ask = ask;
+  a.node = node;
+  a.resource = k.resource;
+  a.seq = context_->next_allocation_seq;
+  a.live = true;
+  a.placeholder = k.placeholder;
+  a.required_node = !k.required_node.empty();
+  a.allow_preemption = k.allow_preemption;
+  a.originator = k.originator;
+  a.priority = k.priority;
+  a.task_group = k.task_group;
+  a.ask_create_time = k.create_time;
+  a.ask_add_seq = k.add_seq;
+  return a;
+}
+
 void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,
                          std::vector<Decision>* out) {
   uint32_t app = asks_[ask].app;
@@ -254,8 +277,8 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   App& a = apps_[app];
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
-  alloc =
-      Allocation{app, ask, node, k.resource, context_->next_allocation_seq++, true, k.placeholder};
+  alloc = NewAllocation(ask, node);
+  ++context_->next_allocation_seq;
   AddTo(&n.allocated, k.resource);
   n.available = Sub(n.available, k.resource);
   n.allocations.push_back(slot);
