@@ -484,8 +484,14 @@ class Partition {
   PlacementRules placement_;
   bool has_limits_ = false;
   int64_t live_placeholders_ = 0;  // the placeholder pass runs only when some exist
-  // Victims chosen in this cycle, released (reason preempted) when it ends: (allocation, by ask).
-  std::vector<std::pair<uint32_t, uint32_t>> preempted_;
+  // Victims chosen in this cycle, released (reason preempted) when it ends. The allocation's
+  // seq tells whether its slot still holds it (the cycle may release it and reuse the slot).
+  struct Victim {
+    uint32_t allocation;
+    int64_t seq;
+    uint32_t by_ask;
+  };
+  std::vector<Victim> preempted_;
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;
   std::vector<std::pair<int, double>> node_weights_;  // (type, weight > 0)

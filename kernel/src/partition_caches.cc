@@ -52,7 +52,7 @@ OrderKey Partition::AppKey(uint32_t app) const {
   OrderKey key;
   bool by_priority = leaf.props.priority_sort_enabled;
   if (leaf.props.sort_policy == AppSortPolicy::kFair) {
-    key.shares = Shares(a.allocated, leaf.guaranteed);
+    key.shares = Shares(a.RealAllocated(), leaf.guaranteed);  // placeholders do not count
     if (by_priority) {
       key.first = -int64_t{a.priority};
     } else {

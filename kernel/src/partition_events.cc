@@ -262,17 +262,24 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
                       " (submitacl and adminacl of the queue and its ancestors deny it)"));
   }
   if (!IsZero(placeholder_ask)) {
-    // YuniKorn: task groups only in fifo or stateaware queues, within every max on the path.
+    // YuniKorn: task groups only in fifo or stateaware queues, within every max on the path. A
+    // dynamic queue created for the refused app goes with it.
+    auto reject_gang = [&](std::string reason) {
+      absl::Status status = reject(std::move(reason));
+      if (queues_[queue].dynamic) RemoveDrainedQueues();
+      return status;
+    };
     if (queues_[queue].props.sort_policy == AppSortPolicy::kFair) {
-      return reject(Cat("queue ", queues_[queue].path, " cannot run application ", spec.id,
-                        " with task group request: unsupported sort type (gang scheduling needs "
-                        "a fifo or stateaware queue)"));
+      return reject_gang(
+          Cat("queue ", queues_[queue].path, " cannot run application ", spec.id,
+              " with task group request: unsupported sort type (gang scheduling needs "
+              "a fifo or stateaware queue)"));
     }
     for (uint32_t q = queue; q != root_; q = queues_[q].parent) {
       if (queues_[q].max && !FitInMaxUndef(*queues_[q].max, placeholder_ask)) {
-        return reject(Cat("queue ", queues_[queue].path, " cannot fit application ", spec.id,
-                          ": task group request is larger than the max of queue ",
-                          queues_[q].path));
+        return reject_gang(Cat("queue ", queues_[queue].path, " cannot fit application ", spec.id,
+                               ": task group request is larger than the max of queue ",
+                               queues_[q].path));
       }
     }
   }

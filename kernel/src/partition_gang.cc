@@ -276,9 +276,14 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
   } else if (a.state == AppState::kNew || a.state == AppState::kAccepted) {
     Transition(app, AppState::kResuming, out);
   }
+  std::vector<uint32_t> dropped;  // in the order the current asks were added
   for (uint32_t ask : apps_[app].asks) {
+    if (!asks_[ask].removed && asks_[ask].pending > 0) dropped.push_back(ask);
+  }
+  std::sort(dropped.begin(), dropped.end(),
+            [&](uint32_t l, uint32_t r) { return asks_[l].add_seq < asks_[r].add_seq; });
+  for (uint32_t ask : dropped) {
     const Ask& k = asks_[ask];
-    if (k.removed || k.pending == 0) continue;
     Decision d;
     d.type = DecisionType::kAskRemoved;
     d.partition = name_;

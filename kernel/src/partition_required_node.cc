@@ -18,13 +18,20 @@ Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision
   // v1.2.0 ended the app's turn).
   if (it == nodes_by_id_.end()) return Outcome::kNone;
   uint32_t node = it->second;
+  const bool fits = NodeCanTake(node, ask);
   if (const auto& held = nodes_[node].reservation) {
     // A node reserved for a required-node ask (this one included) stays with it: this ask
     // waits for the reserved pass, and the app's other asks go on.
     if (!asks_[held->second].required_node.empty()) return Outcome::kNone;
+    // An ask that can neither be allocated nor reserve the node in its place (it exceeds the
+    // node's capacity, or holds as many reservations as it has pending repeats) leaves the
+    // reservation alone: cancelling it for nothing, cycle after cycle, against an ask that
+    // reserves it again would never settle.
+    bool reservable = k.reservations < k.pending && FitIn(nodes_[node].capacity, k.resource);
+    if (!fits && !reservable) return Outcome::kNone;
     CancelReservationOnNode(node);
   }
-  if (NodeCanTake(node, ask)) {
+  if (fits) {
     Allocate(ask, node, std::nullopt, out);
     return Outcome::kAllocated;
   }
@@ -55,7 +62,7 @@ std::vector<uint32_t> Partition::PreemptionVictims(uint32_t ask, uint32_t node) 
     if (a.priority > k.priority) continue;
     if ((a.resource.present & k.resource.present) == 0) continue;
     if (std::any_of(preempted_.begin(), preempted_.end(),
-                    [&](const auto& p) { return p.first == alloc; })) {
+                    [&](const Victim& v) { return v.allocation == alloc && v.seq == a.seq; })) {
       continue;
     }
     int rank = a.originator ? 3 : (!a.allow_preemption ? 2 : 1);
@@ -90,20 +97,19 @@ bool Partition::TryPreemption(uint32_t ask, uint32_t node) {
   std::vector<uint32_t> victims = PreemptionVictims(ask, node);
   if (victims.empty()) return false;  // tried again next cycle
   asks_[ask].preemption_triggered = true;
-  for (uint32_t victim : victims) preempted_.push_back({victim, ask});
+  for (uint32_t victim : victims) preempted_.push_back({victim, allocations_[victim].seq, ask});
   return true;
 }
 
 // The resource manager releases the victims after the cycle; they are reported oldest
 // allocation first, as every multi-release is.
 void Partition::ReleasePreempted(std::vector<Decision>* out) {
-  std::vector<std::pair<uint32_t, uint32_t>> victims = std::move(preempted_);
+  std::vector<Victim> victims = std::move(preempted_);
   preempted_.clear();
-  std::sort(victims.begin(), victims.end(), [&](const auto& l, const auto& r) {
-    return allocations_[l.first].seq < allocations_[r.first].seq;
-  });
-  for (auto [alloc, by] : victims) {
-    if (!allocations_[alloc].live) continue;
+  std::sort(victims.begin(), victims.end(),
+            [](const Victim& l, const Victim& r) { return l.seq < r.seq; });
+  for (auto [alloc, seq, by] : victims) {
+    if (!allocations_[alloc].live || allocations_[alloc].seq != seq) continue;
     uint32_t app = allocations_[alloc].app;
     uint32_t ask = allocations_[alloc].ask;
     bool placeholder = allocations_[alloc].placeholder;

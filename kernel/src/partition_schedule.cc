@@ -226,10 +226,8 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   }
   available_bound_ = seen_available;  // the scan saw every eligible node: the bound is exact
   available_bound_valid_ = true;
-  if (best != kNoSlot) {
-    Reserve(ask, best);
-    return Outcome::kReserved;
-  }
+  // A reservation that could not be made is no progress (the model counts reservations).
+  if (best != kNoSlot && Reserve(ask, best)) return Outcome::kReserved;
   return Outcome::kNone;
 }
 

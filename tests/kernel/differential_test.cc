@@ -23,6 +23,7 @@
 //   ALLOCORE_DIFF_UNIQUE_ASKS=1 never re-use an ask id (no ask replacement)
 //   ALLOCORE_DIFF_KEEP_TYPES=1  node capacity updates never drop a resource type
 //   ALLOCORE_DIFF_NO_EXPIRY=1   no 3-day clock advances
+//   ALLOCORE_DIFF_PRINT=1       print each generated sequence before running it
 
 #include <algorithm>
 #include <cstdint>
@@ -175,6 +176,11 @@ std::string CallYaml(const Call& c) {
         }
         os << "}";
       }
+      if (!c.app.placeholder_ask.empty()) {
+        os << ", gang_style: " << (c.app.gang_style == GangStyle::kHard ? "hard" : "soft")
+           << ", placeholder_timeout: " << c.app.placeholder_timeout_millis / 1000
+           << ", placeholder_ask: " << QuantitiesYaml(c.app.placeholder_ask, false);
+      }
       os << part << "}";
       break;
     case CallKind::kRemoveApp:
@@ -183,7 +189,13 @@ std::string CallYaml(const Call& c) {
     case CallKind::kAddAsk:
       os << "add_ask: {app: " << c.ask.app << ", id: " << c.ask.id
          << ", resources: " << QuantitiesYaml(c.ask.resources, false)
-         << ", priority: " << c.ask.priority << ", count: " << c.ask.count << part << "}";
+         << ", priority: " << c.ask.priority << ", count: " << c.ask.count;
+      if (!c.ask.task_group.empty()) os << ", task_group: " << c.ask.task_group;
+      if (c.ask.placeholder) os << ", placeholder: true";
+      if (!c.ask.required_node.empty()) os << ", required_node: " << c.ask.required_node;
+      if (!c.ask.allow_preemption) os << ", allow_preemption: false";
+      if (c.ask.originator) os << ", originator: true";
+      os << part << "}";
       break;
     case CallKind::kRemoveAsk:
       os << "remove_ask: {app: " << c.id << ", id: " << c.ask_id << part << "}";
@@ -859,6 +871,14 @@ Sequence Generate(uint64_t seed, int calls) {
           c.app.tags.back().second = rng.Pick(gen.leaves[part]);
         }
       }
+      if (rng.Chance(20)) {  // a gang: placeholders of 10 memory and 1 vcore add up to it
+        int64_t members = rng.Range(1, 8);  // above 4 the gang often stays incomplete
+        c.app.placeholder_ask = {{"memory", 10 * members}, {"vcore", members}};
+        if (rng.Chance(10)) c.app.placeholder_ask = {{"memory", 5000}};  // above any max
+        c.app.gang_style = rng.Chance(40) ? GangStyle::kHard : GangStyle::kSoft;
+        static const std::vector<int64_t> kTimeouts = {0, 1, 3, 30, 60};
+        c.app.placeholder_timeout_millis = rng.Pick(kTimeouts) * 1000;
+      }
     } else if (roll <= 30) {
       c.kind = CallKind::kRemoveApp;
       c.id = app_id();
@@ -877,6 +897,22 @@ Sequence Generate(uint64_t seed, int calls) {
       if (rng.Chance(2)) c.ask.priority = std::numeric_limits<int32_t>::min();
       c.ask.count = rng.Range(1, 4);
       if (rng.Chance(2)) c.ask.count = 0;
+      if (rng.Chance(25)) {  // gang members: placeholders and real asks of two task groups
+        c.ask.task_group = rng.Chance(70) ? "tg-a" : "tg-b";
+        c.ask.placeholder = rng.Chance(50);
+        if (rng.Chance(70)) c.ask.resources = {{"memory", 10}, {"vcore", 1}};
+        if (rng.Chance(15)) c.ask.resources = {{"memory", 15}, {"vcore", 1}};  // too big
+      }
+      if (rng.Chance(3)) c.ask.placeholder = true;  // possibly without a task group
+      if (rng.Chance(12)) {  // a DaemonSet pod: often of a high priority and large
+        c.ask.required_node = !gen.nodes[part].empty() && rng.Chance(85)
+                                  ? rng.Pick(gen.nodes[part])
+                                  : std::string("node-missing");
+        if (rng.Chance(60)) c.ask.priority = static_cast<int32_t>(rng.Range(4, 20));
+        if (rng.Chance(50)) c.ask.resources = {{"memory", rng.Range(30, 160)}, {"vcore", 1}};
+      }
+      if (rng.Chance(10)) c.ask.allow_preemption = false;
+      if (rng.Chance(8)) c.ask.originator = true;
     } else if (roll <= 60) {
       c.kind = CallKind::kRemoveAsk;
       c.id = app_id();
@@ -1294,6 +1330,11 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
     const uint64_t seed = static_cast<uint64_t>(s);
     Sequence seq = Generate(seed, calls);
+    if (std::getenv("ALLOCORE_DIFF_PRINT") != nullptr) {
+      std::cout << ScenarioYaml(seq, seq.calls.size(), "diff-seed-" + std::to_string(seed), nullptr,
+                                0)
+                << std::flush;
+    }
     Runner runner;
     std::optional<Mismatch> m = runner.Run(seq, seq.calls.size());
     decisions += static_cast<int64_t>(runner.model_out().size());

@@ -252,7 +252,8 @@ double FitInScore(const Resource& ask, const Resource& available) {
 
 bool IsLiveInQueue(AppState s) {
   return s == AppState::kNew || s == AppState::kAccepted || s == AppState::kStarting ||
-         s == AppState::kRunning || s == AppState::kCompleting;
+         s == AppState::kRunning || s == AppState::kCompleting || s == AppState::kResuming ||
+         s == AppState::kFailing;
 }
 
 // ---- State --------------------------------------------------------------------------------
@@ -309,6 +310,20 @@ struct AskR {
   int64_t pending = 0;
   int64_t create_seq = 0;
   int64_t create_time = 0;
+  std::string task_group;
+  bool placeholder = false;
+  std::string required_node;
+  bool allow_preemption = true;
+  bool originator = false;
+  bool preemption_triggered = false;
+};
+
+// Per task group: placeholder asks added (one per AddAsk call), replaced, timed out.
+struct TaskGroupR {
+  std::string name;
+  int64_t count = 0;
+  int64_t replaced = 0;
+  int64_t timed_out = 0;
 };
 
 struct AppR {
@@ -326,6 +341,14 @@ struct AppR {
   bool has_timer = false;
   int64_t timer_due = 0;
   int64_t timer_seq = 0;
+  // Gang scheduling.
+  bool gang_hard = false;
+  int64_t placeholder_timeout = 15 * 60 * 1000;
+  Resource placeholder_ask;
+  std::vector<TaskGroupR> task_groups;
+  bool has_ph_timer = false;
+  int64_t ph_timer_due = 0;
+  int64_t ph_timer_seq = 0;
 };
 
 struct NodeR {
@@ -342,6 +365,21 @@ struct AllocR {
   Resource res;
   int32_t priority = 0;
   int64_t seq = 0;
+  // Copied from the ask when allocated.
+  bool placeholder = false;
+  std::string task_group;
+  bool required_node = false;
+  bool allow_preemption = true;
+  bool originator = false;
+  int64_t ask_create_time = 0;
+  int64_t ask_create_seq = 0;
+};
+
+// A required-node preemption victim, released when the cycle ends.
+struct VictimR {
+  int64_t alloc_seq = 0;
+  std::string by_app;
+  std::string by_ask;
 };
 
 struct ReservationR {
@@ -361,6 +399,7 @@ struct PartitionR {
   std::vector<ReservationR> reservations;
   bool binpacking = false;
   std::vector<std::pair<std::string, double>> weights;
+  std::vector<VictimR> victims;     // chosen in the current cycle
   bool had_node = false;            // a node was registered at some point
   ResourceMask capacity_types = 0;  // every type a node capacity ever had (kept at 0 after)
 };
@@ -414,12 +453,17 @@ RefDecision RefDecision::Normalized() const {
       d.node = node;
       d.priority = priority;
       d.seq = seq;
+      d.placeholder = placeholder;
+      d.replaces = replaces;
       break;
     case DecisionType::kRelease:
       d.queue = queue;
       d.ask = ask;
       d.node = node;
       d.release_reason = release_reason;
+      d.placeholder = placeholder;
+      d.by_app = by_app;
+      d.by_ask = by_ask;
       break;
     case DecisionType::kAskRemoved:
       d.ask = ask;
@@ -440,10 +484,12 @@ std::string RefDecision::ToString() const {
   switch (type) {
     case DecisionType::kAllocation:
       return Cat("allocation #", seq, " [", partition, "] ", queue, " ", app, "/", ask, " -> ",
-                 node, " prio ", priority);
+                 node, " prio ", priority, placeholder ? " placeholder" : "",
+                 replaces.empty() ? "" : " replaces ", replaces);
     case DecisionType::kRelease:
       return Cat("release [", partition, "] ", queue, " ", app, "/", ask, " on ", node, " (",
-                 ReleaseReasonName(release_reason), ")");
+                 ReleaseReasonName(release_reason), by_app.empty() ? "" : " by ", by_app,
+                 by_app.empty() ? "" : "/", by_ask, ")");
     case DecisionType::kAskRemoved:
       return Cat("ask_removed [", partition, "] ", app, "/", ask, " x", count, " (",
                  ReleaseReasonName(release_reason), ")");
@@ -461,7 +507,8 @@ bool operator==(const RefDecision& a, const RefDecision& b) {
   return x.type == y.type && x.partition == y.partition && x.queue == y.queue && x.app == y.app &&
          x.ask == y.ask && x.node == y.node && x.priority == y.priority && x.seq == y.seq &&
          x.from == y.from && x.to == y.to && x.release_reason == y.release_reason &&
-         x.count == y.count;
+         x.count == y.count && x.placeholder == y.placeholder && x.replaces == y.replaces &&
+         x.by_app == y.by_app && x.by_ask == y.by_ask;
 }
 
 RefDecision FromKernelDecision(const Decision& d) {
@@ -479,6 +526,10 @@ RefDecision FromKernelDecision(const Decision& d) {
   r.reason = d.reason;
   r.release_reason = d.release_reason;
   r.count = d.count;
+  r.placeholder = d.placeholder;
+  r.replaces = std::string(d.replaces);
+  r.by_app = std::string(d.by_app);
+  r.by_ask = std::string(d.by_ask);
   return r;
 }
 
@@ -584,15 +635,16 @@ class ReferenceModel::Impl {
   bool TryNode(const PartitionR& p, int app, const AskR& ask, const NodeR& node) const;
   Result TryNodes(const PartitionR& p, int app, const AskR& ask,
                   const std::vector<int>& iterator) const;
-  Result AppTryAllocate(const PartitionR& p, int app, const Resource& headroom) const;
+  Result AppTryAllocate(PartitionR& p, int app, const Resource& headroom);
   Result QueueTryAllocate(PartitionR& p, int q);
-  Result AppTryReservedAllocate(const PartitionR& p, int app, const Resource& headroom) const;
+  Result AppTryReservedAllocate(PartitionR& p, int app, const Resource& headroom);
   Result QueueTryReservedAllocate(PartitionR& p, int q);
   void MarkAllocatingAccepted(PartitionR& p, int app);
   // One cycle step for a partition; returns true when anything changed.
   bool ScheduleStep(PartitionR& p, int64_t* allocations, std::vector<RefDecision>* out);
   void Commit(PartitionR& p, const Result& r, std::vector<RefDecision>* out);
   void RemoveReservation(PartitionR& p, int64_t seq);
+  void RemoveNodeReservations(PartitionR& p, const std::string& node);
 
   // App state machine.
   void SetState(PartitionR& p, int app, AppState to, std::vector<RefDecision>* out);
@@ -600,9 +652,35 @@ class ReferenceModel::Impl {
   void IncRunning(PartitionR& p, int leaf);
   void DecRunning(PartitionR& p, int leaf);
   void SetTimer(AppR& app, int64_t delay);
-  void CompletionCheck(PartitionR& p, int app, std::vector<RefDecision>* out);
+  // After an ask removal (`ask_removal`: nothing allocated at all) or a release (no real
+  // allocation left).
+  void CompletionCheck(PartitionR& p, int app, std::vector<RefDecision>* out, bool ask_removal);
+  // `follow_up`: the completion check of a real allocation, or the placeholder follow-ups.
   void ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
-                    ReleaseReason reason, bool completion_check);
+                    ReleaseReason reason, bool follow_up, const std::string& by_app = "",
+                    const std::string& by_ask = "");
+
+  // Gang scheduling, naively: every value recomputed from the allocations.
+  TaskGroupR* FindTaskGroup(AppR& app, const std::string& name);
+  bool WaitsForReplacement(const AppR& app, const AskR& ask) const;
+  int64_t LivePlaceholders(const PartitionR& p, int app) const;
+  Resource PlaceholderTotal(const PartitionR& p, int app) const;
+  bool HasRealAllocation(const PartitionR& p, int app) const;
+  void SetPlaceholderTimer(AppR& app, bool on);
+  void PlaceholderGone(PartitionR& p, int app, std::vector<RefDecision>* out);
+  void PlaceholderTimeout(PartitionR& p, int app, std::vector<RefDecision>* out);
+  bool QueueTryPlaceholderAllocate(PartitionR& p, int q, bool* released,
+                                   std::vector<RefDecision>* out);
+  bool AppTryPlaceholderAllocate(PartitionR& p, int app, bool* released,
+                                 std::vector<RefDecision>* out);
+  void Replace(PartitionR& p, int app, const std::string& ask_id, int64_t placeholder_seq,
+               std::vector<RefDecision>* out);
+  void Run(PartitionR& p, int app, std::vector<RefDecision>* out);
+  size_t AllocIndex(const PartitionR& p, int64_t seq) const;
+  // Required nodes.
+  bool CanReserve(const PartitionR& p, int app, const AskR& ask, const NodeR& node) const;
+  void TryPreemption(PartitionR& p, int app, AskR& ask, const NodeR& node);
+  void ReleaseVictims(PartitionR& p, std::vector<RefDecision>* out);
 
   std::vector<PartitionR> partitions_;
   ResourceTypes types_;
@@ -1175,8 +1253,15 @@ std::vector<int> ReferenceModel::Impl::SortedApps(const PartitionR& p, int q) co
   auto app = [&](int i) -> const AppR& { return p.apps[static_cast<size_t>(i)]; };
   if (queue.sort_policy == "fair") {
     auto fair = [&](int l, int r) {
-      return CompareShares(Shares(AppAllocated(p, l), queue.guaranteed),
-                           Shares(AppAllocated(p, r), queue.guaranteed));
+      // Placeholders do not count for the fair order of applications.
+      auto real = [&](int a) {
+        Resource sum;
+        for (const AllocR& x : p.allocs) {
+          if (x.app == a && !x.placeholder) sum = Add(sum, x.res);
+        }
+        return sum;
+      };
+      return CompareShares(Shares(real(l), queue.guaranteed), Shares(real(r), queue.guaranteed));
     };
     std::stable_sort(cands.begin(), cands.end(), [&](int l, int r) {
       int32_t lp = AppPriority(app(l));
@@ -1291,11 +1376,34 @@ Result ReferenceModel::Impl::TryNodes(const PartitionR& p, int app, const AskR& 
   return Result{};
 }
 
-Result ReferenceModel::Impl::AppTryAllocate(const PartitionR& p, int app,
-                                            const Resource& headroom) const {
-  for (const AskR* ask : SortedAsks(p.apps[static_cast<size_t>(app)])) {
+Result ReferenceModel::Impl::AppTryAllocate(PartitionR& p, int app, const Resource& headroom) {
+  const AppR& a = p.apps[static_cast<size_t>(app)];
+  for (const AskR* ask : SortedAsks(a)) {
+    if (WaitsForReplacement(a, *ask)) continue;
     if (!FitInMaxUndef(headroom, ask->res)) continue;
     if (!LimitsFit(p, app, ask->res)) continue;
+    if (!ask->required_node.empty()) {
+      int n = FindNode(p, ask->required_node);
+      if (n < 0) continue;
+      const NodeR& node = p.nodes[static_cast<size_t>(n)];
+      bool held_by_required = false;
+      for (const ReservationR& r : p.reservations) {
+        if (r.node != node.id) continue;
+        for (const AskR& other : p.apps[static_cast<size_t>(r.app)].asks) {
+          if (other.id == r.ask && !other.required_node.empty()) held_by_required = true;
+        }
+      }
+      if (held_by_required) continue;
+      bool fits = FitIn(NodeAvailable(p, node), ask->res) && CanIncAllocated(p, a.queue, ask->res);
+      int64_t held = 0;  // this ask's reservations (on other nodes: this one is not its own)
+      for (const ReservationR& r : p.reservations) held += r.app == app && r.ask == ask->id;
+      bool reservable = held < ask->pending && FitIn(node.capacity, ask->res);
+      if (!fits && !reservable) continue;  // leaves the reservation alone
+      RemoveNodeReservations(p, node.id);
+      if (fits) return Result{Kind::kAllocated, app, ask->id, node.id, -1};
+      if (CanReserve(p, app, *ask, node)) return Result{Kind::kReserved, app, ask->id, node.id, -1};
+      continue;
+    }
     std::vector<int> iterator = NodeIterator(p);
     if (iterator.empty()) continue;
     Result r = TryNodes(p, app, *ask, iterator);
@@ -1337,29 +1445,34 @@ Result ReferenceModel::Impl::QueueTryAllocate(PartitionR& p, int q) {
 }
 
 // §6.4 app.tryReservedAllocate.
-Result ReferenceModel::Impl::AppTryReservedAllocate(const PartitionR& p, int app,
-                                                    const Resource& headroom) const {
-  const AppR& a = p.apps[static_cast<size_t>(app)];
+Result ReferenceModel::Impl::AppTryReservedAllocate(PartitionR& p, int app,
+                                                    const Resource& headroom) {
+  AppR& a = p.apps[static_cast<size_t>(app)];
   std::vector<const ReservationR*> mine;
   for (const ReservationR& r : p.reservations) {
     if (r.app == app) mine.push_back(&r);
   }
   std::sort(mine.begin(), mine.end(),
             [](const ReservationR* x, const ReservationR* y) { return x->seq < y->seq; });
-  auto find_ask = [&](const std::string& id) -> const AskR* {
-    for (const AskR& ask : a.asks) {
+  auto find_ask = [&](const std::string& id) -> AskR* {
+    for (AskR& ask : a.asks) {
       if (ask.id == id) return &ask;
     }
     return nullptr;
   };
   for (const ReservationR* res : mine) {
-    const AskR* ask = find_ask(res->ask);
+    AskR* ask = find_ask(res->ask);
     if (ask == nullptr || ask->pending == 0) {
       return Result{Kind::kUnreserved, app, res->ask, res->node, res->seq};
     }
     if (!FitInMaxUndef(headroom, ask->res)) continue;
     if (!LimitsFit(p, app, ask->res)) continue;
     int n = FindNode(p, res->node);
+    if (n >= 0 && !ask->required_node.empty() && !ask->preemption_triggered &&
+        !FitIn(NodeAvailable(p, p.nodes[static_cast<size_t>(n)]), ask->res)) {
+      TryPreemption(p, app, *ask, p.nodes[static_cast<size_t>(n)]);
+      continue;
+    }
     if (n >= 0 && TryNode(p, app, *ask, p.nodes[static_cast<size_t>(n)])) {
       return Result{Kind::kAllocatedReserved, app, ask->id, res->node, res->seq};
     }
@@ -1368,6 +1481,7 @@ Result ReferenceModel::Impl::AppTryReservedAllocate(const PartitionR& p, int app
   for (const ReservationR* res : mine) {
     const AskR* ask = find_ask(res->ask);
     if (ask == nullptr || ask->pending == 0) continue;
+    if (!ask->required_node.empty()) continue;
     if (!FitInMaxUndef(headroom, ask->res)) continue;
     if (!LimitsFit(p, app, ask->res)) continue;
     for (int n : NodeIterator(p)) {
@@ -1462,6 +1576,14 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
   alloc.res = ask->res;
   alloc.priority = ask->priority;
   alloc.seq = ++alloc_seq_;
+  alloc.placeholder = ask->placeholder;
+  alloc.task_group = ask->task_group;
+  alloc.required_node = !ask->required_node.empty();
+  alloc.allow_preemption = ask->allow_preemption;
+  alloc.originator = ask->originator;
+  alloc.ask_create_time = ask->create_time;
+  alloc.ask_create_seq = ask->create_seq;
+  const bool first_placeholder = alloc.placeholder && LivePlaceholders(p, r.app) == 0;
   p.allocs.push_back(alloc);
   RefDecision d;
   d.type = DecisionType::kAllocation;
@@ -1472,7 +1594,30 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
   d.node = alloc.node;
   d.priority = alloc.priority;
   d.seq = alloc.seq;
+  d.placeholder = alloc.placeholder;
   out->push_back(d);
+  if (alloc.placeholder) {
+    // The first placeholder starts the timer (Accepted only); the gang starts once its
+    // placeholders add up to the placeholder_ask exactly.
+    if (first_placeholder && !app.has_ph_timer && app.state == AppState::kAccepted) {
+      SetPlaceholderTimer(app, true);
+    }
+    Resource total = PlaceholderTotal(p, r.app);
+    bool equal = true;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      equal = equal && total.Get(k) == app.placeholder_ask.Get(k);
+    }
+    if (!equal) return;
+    if (app.state == AppState::kAccepted) {
+      SetState(p, r.app, AppState::kStarting, out);
+      if (p.apps[static_cast<size_t>(r.app)].stateaware_disable) {
+        SetState(p, r.app, AppState::kRunning, out);
+      }
+    } else if (app.state == AppState::kStarting) {
+      SetState(p, r.app, AppState::kRunning, out);
+    }
+    return;
+  }
   // runApplication on every real allocation.
   if (app.state == AppState::kAccepted) {
     SetState(p, r.app, AppState::kStarting, out);
@@ -1487,35 +1632,63 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
 bool ReferenceModel::Impl::ScheduleStep(PartitionR& p, int64_t* allocations,
                                         std::vector<RefDecision>* out) {
   if (!StrictlyGreaterThanZero(QueuePending(p, 0))) return false;
+  // Reservations, placeholder replacements, the regular walk; preemption victims go when the
+  // cycle ends.
+  auto finish = [&](bool changed) {
+    if (!p.victims.empty()) {
+      ReleaseVictims(p, out);
+      changed = true;
+    }
+    return changed;
+  };
   bool changed = false;
+  // An app still Accepted after an allocation (it placed a placeholder) counts as running for
+  // maxapplications (YuniKorn's setAllocatingAccepted).
+  auto mark_if_accepted = [&](int app) {
+    if (p.apps[static_cast<size_t>(app)].state == AppState::kAccepted)
+      MarkAllocatingAccepted(p, app);
+  };
   Result r = QueueTryReservedAllocate(p, 0);
   if (r.kind == Kind::kAllocatedReserved) {
     Commit(p, r, out);
+    mark_if_accepted(r.app);
     ++*allocations;
-    return true;
+    return finish(true);
   }
   if (r.kind == Kind::kUnreserved) {
     Commit(p, r, out);
     changed = true;
   }
-  if (!StrictlyGreaterThanZero(QueuePending(p, 0))) return changed;
+  bool any_placeholder = false;
+  for (const AllocR& a : p.allocs) any_placeholder = any_placeholder || a.placeholder;
+  if (any_placeholder && StrictlyGreaterThanZero(QueuePending(p, 0))) {
+    bool released = false;
+    bool replaced = QueueTryPlaceholderAllocate(p, 0, &released, out);
+    changed = changed || released;
+    if (replaced) {
+      ++*allocations;
+      return finish(true);
+    }
+  }
+  if (!StrictlyGreaterThanZero(QueuePending(p, 0))) return finish(changed);
   r = QueueTryAllocate(p, 0);
   switch (r.kind) {
     case Kind::kNone:
-      return changed;
+      return finish(changed);
     case Kind::kAllocated:
     case Kind::kAllocatedReserved:
       Commit(p, r, out);
+      mark_if_accepted(r.app);
       ++*allocations;
-      return true;
+      return finish(true);
     case Kind::kReserved:
     case Kind::kUnreserved: {
       size_t before = p.reservations.size();
       Commit(p, r, out);
-      return changed || p.reservations.size() != before;
+      return finish(changed || p.reservations.size() != before);
     }
   }
-  return changed;
+  return finish(changed);
 }
 
 // ---- App state machine --------------------------------------------------------------------
@@ -1571,6 +1744,7 @@ void ReferenceModel::Impl::SetState(PartitionR& p, int app_index, AppState to,
       SetTimer(app, kCompletingTimeoutMs);
       break;
     case AppState::kCompleted:
+    case AppState::kFailed:
       // Removed from its queue: every level forgets it (kernel/README decision 15).
       ForgetAllocatingAccepted(p, app_index);
       SetTimer(app, kTerminatedTimeoutMs);
@@ -1591,21 +1765,26 @@ void ReferenceModel::Impl::SetState(PartitionR& p, int app_index, AppState to,
 
 // §7.2 completeApplication after an ask removal or a release (kernel/README decision 12).
 void ReferenceModel::Impl::CompletionCheck(PartitionR& p, int app_index,
-                                           std::vector<RefDecision>* out) {
+                                           std::vector<RefDecision>* out, bool ask_removal) {
   const AppR& app = p.apps[static_cast<size_t>(app_index)];
   if (app.state != AppState::kAccepted && app.state != AppState::kStarting &&
       app.state != AppState::kRunning) {
     return;
   }
-  if (!IsZero(AppPending(app)) || !IsZero(AppAllocated(p, app_index))) return;
+  if (!IsZero(AppPending(app))) return;
+  if (ask_removal ? !IsZero(AppAllocated(p, app_index)) : HasRealAllocation(p, app_index)) return;
   SetState(p, app_index, AppState::kCompleting, out);
 }
 
 void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
-                                        ReleaseReason reason, bool completion_check) {
+                                        ReleaseReason reason, bool follow_up,
+                                        const std::string& by_app, const std::string& by_ask) {
   AllocR alloc = p.allocs[index];
   p.allocs.erase(p.allocs.begin() + static_cast<ptrdiff_t>(index));
-  const AppR& app = p.apps[static_cast<size_t>(alloc.app)];
+  AppR& app = p.apps[static_cast<size_t>(alloc.app)];
+  if (alloc.placeholder && reason != ReleaseReason::kReplaced) {
+    if (TaskGroupR* group = FindTaskGroup(app, alloc.task_group)) ++group->timed_out;
+  }
   RefDecision d;
   d.type = DecisionType::kRelease;
   d.partition = p.name;
@@ -1614,8 +1793,16 @@ void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector
   d.ask = alloc.ask;
   d.node = alloc.node;
   d.release_reason = reason;
+  d.placeholder = alloc.placeholder;
+  d.by_app = by_app;
+  d.by_ask = by_ask;
   out->push_back(d);
-  if (completion_check) CompletionCheck(p, alloc.app, out);
+  if (!follow_up) return;
+  if (alloc.placeholder) {
+    PlaceholderGone(p, alloc.app, out);
+  } else {
+    CompletionCheck(p, alloc.app, out, /*ask_removal=*/false);
+  }
 }
 
 // ---- Calls --------------------------------------------------------------------------------
@@ -1694,7 +1881,7 @@ absl::Status ReferenceModel::Impl::RemoveNode(std::string_view partition, std::s
                         p->reservations.end());
   // Every allocation on the node, oldest first; then the completion check of each app
   // touched, in the order of its first released allocation.
-  std::vector<int> touched;
+  std::vector<std::pair<int, bool>> touched;  // per release: (app, a placeholder)
   while (true) {
     size_t best = p->allocs.size();
     for (size_t i = 0; i < p->allocs.size(); ++i) {
@@ -1702,11 +1889,17 @@ absl::Status ReferenceModel::Impl::RemoveNode(std::string_view partition, std::s
       if (best == p->allocs.size() || p->allocs[i].seq < p->allocs[best].seq) best = i;
     }
     if (best == p->allocs.size()) break;
-    int app = p->allocs[best].app;
-    if (std::find(touched.begin(), touched.end(), app) == touched.end()) touched.push_back(app);
-    ReleaseAlloc(*p, best, out, ReleaseReason::kRemoved, /*completion_check=*/false);
+    touched.push_back({p->allocs[best].app, p->allocs[best].placeholder});
+    ReleaseAlloc(*p, best, out, ReleaseReason::kRemoved, /*follow_up=*/false);
   }
-  for (int app : touched) CompletionCheck(*p, app, out);
+  for (auto [app, placeholder] : touched) {
+    if (!IsLiveInQueue(p->apps[static_cast<size_t>(app)].state)) continue;
+    if (placeholder) {
+      PlaceholderGone(*p, app, out);
+    } else {
+      CompletionCheck(*p, app, out, /*ask_removal=*/false);
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -1715,6 +1908,16 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
   PartitionR* p = FindPartition(spec.partition);
   if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", spec.partition));
   if (spec.id.empty()) return absl::InvalidArgumentError("empty application id");
+  if (spec.placeholder_timeout_millis < 0) {
+    return absl::InvalidArgumentError("negative placeholder timeout");
+  }
+  TypesRollback rollback(&types_);
+  Resource placeholder_ask;
+  if (!spec.placeholder_ask.empty()) {
+    absl::StatusOr<Resource> res = ToResource(spec.placeholder_ask);
+    if (!res.ok()) return res.status();
+    placeholder_ask = *res;
+  }
   std::string reason;
   int q = -1;
   std::vector<std::string> groups = ResolveGroups(spec.user, spec.groups);
@@ -1769,10 +1972,37 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
       }
     }
   }
+  bool refused_in_dynamic = false;  // a queue created for a refused gang goes with it
+  if (q >= 0 && !IsZero(placeholder_ask)) {
+    // Task groups: fifo or stateaware leaves only, within every max on the path.
+    const bool dynamic = p->queues[static_cast<size_t>(q)].dynamic;
+    if (p->queues[static_cast<size_t>(q)].sort_policy == "fair") {
+      reason = "unsupported sort type for a task group request";
+      q = -1;
+    }
+    for (int l = q; l > 0; l = p->queues[static_cast<size_t>(l)].parent) {
+      const std::optional<Resource>& max = p->queues[static_cast<size_t>(l)].max;
+      if (max && !FitInMaxUndef(*max, placeholder_ask)) {
+        reason = "task group request larger than a max on the queue path";
+        q = -1;
+        break;
+      }
+    }
+    refused_in_dynamic = q < 0 && dynamic;
+  }
+  if (q >= 0) {
+    rollback.Commit();
+  } else if (refused_in_dynamic) {
+    RemoveEmptyDynamicQueues(*p);
+  }
   AppR app;
   app.id = spec.id;
   app.user = spec.user;
   app.groups = groups;
+  app.gang_hard = spec.gang_style == GangStyle::kHard;
+  app.placeholder_ask = placeholder_ask;
+  if (spec.placeholder_timeout_millis > 0)
+    app.placeholder_timeout = spec.placeholder_timeout_millis;
   for (const auto& [k, v] : spec.tags) {
     if (Lower(k) == "application.stateaware.disable" && !v.empty()) app.stateaware_disable = true;
   }
@@ -2140,7 +2370,7 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
       if (best == p->allocs.size() || p->allocs[i].seq < p->allocs[best].seq) best = i;
     }
     if (best == p->allocs.size()) break;
-    ReleaseAlloc(*p, best, out, ReleaseReason::kRemoved, /*completion_check=*/false);
+    ReleaseAlloc(*p, best, out, ReleaseReason::kRemoved, /*follow_up=*/false);
   }
   AppR& app = p->apps[static_cast<size_t>(a)];
   if (app.state == AppState::kStarting || app.state == AppState::kRunning) {
@@ -2149,6 +2379,7 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
   ForgetAllocatingAccepted(*p, a);
   app.asks.clear();
   app.has_timer = false;
+  app.has_ph_timer = false;
   app.removed = true;
   RemoveEmptyDynamicQueues(*p);
   return absl::OkStatus();
@@ -2161,6 +2392,9 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   if (a < 0) return absl::NotFoundError(Cat("unknown application ", spec.app));
   if (spec.id.empty()) return absl::InvalidArgumentError("empty ask id");
   if (spec.count <= 0) return absl::InvalidArgumentError("ask count must be positive");
+  if (spec.placeholder && spec.task_group.empty()) {
+    return absl::InvalidArgumentError("a placeholder needs a task group");
+  }
   TypesRollback rollback(&types_);
   absl::StatusOr<Resource> res = ToResource(spec.resources);
   if (!res.ok()) return res.status();
@@ -2178,6 +2412,20 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   ask->pending = spec.count;
   ask->create_seq = ++ask_seq_;
   ask->create_time = now_;
+  ask->task_group = spec.task_group;
+  ask->placeholder = spec.placeholder;
+  ask->required_node = spec.required_node;
+  ask->allow_preemption = spec.allow_preemption;
+  ask->originator = spec.originator;
+  ask->preemption_triggered = false;
+  if (ask->placeholder) {
+    TaskGroupR* group = FindTaskGroup(app, spec.task_group);
+    if (group == nullptr) {
+      app.task_groups.push_back({.name = spec.task_group});
+      group = &app.task_groups.back();
+    }
+    ++group->count;
+  }
   if (app.state == AppState::kNew) {
     SetState(*p, a, AppState::kAccepted, out);
   } else if (app.state == AppState::kCompleting) {
@@ -2202,7 +2450,7 @@ absl::Status ReferenceModel::Impl::RemoveAsk(std::string_view partition, std::st
       std::remove_if(p->reservations.begin(), p->reservations.end(),
                      [&](const ReservationR& r) { return r.app == a && r.ask == ask_id; }),
       p->reservations.end());
-  CompletionCheck(*p, a, out);
+  CompletionCheck(*p, a, out, /*ask_removal=*/true);
   return absl::OkStatus();
 }
 
@@ -2224,7 +2472,7 @@ absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
   if (best == p->allocs.size()) {
     return absl::NotFoundError(Cat("no live allocation of ", app_id, "/", ask_id));
   }
-  ReleaseAlloc(*p, best, out, ReleaseReason::kReleased, /*completion_check=*/true);
+  ReleaseAlloc(*p, best, out, ReleaseReason::kReleased, /*follow_up=*/true);
   return absl::OkStatus();
 }
 
@@ -2238,33 +2486,63 @@ absl::Status ReferenceModel::Impl::Advance(int64_t millis, std::vector<RefDecisi
     // The earliest due timer over every partition (ties: the timer set first).
     PartitionR* best_p = nullptr;
     int best_app = -1;
+    int64_t best_due = 0;
+    int64_t best_seq = 0;
+    bool best_placeholder = false;
     for (PartitionR& p : partitions_) {
       for (size_t i = 0; i < p.apps.size(); ++i) {
         const AppR& app = p.apps[i];
-        if (app.removed || !app.has_timer || app.timer_due > target) continue;
-        if (best_p != nullptr) {
-          const AppR& b = best_p->apps[static_cast<size_t>(best_app)];
-          if (b.timer_due < app.timer_due ||
-              (b.timer_due == app.timer_due && b.timer_seq < app.timer_seq)) {
+        if (app.removed) continue;
+        // Each app has a state timer and a placeholder timer.
+        for (bool placeholder : {false, true}) {
+          bool on = placeholder ? app.has_ph_timer : app.has_timer;
+          int64_t due = placeholder ? app.ph_timer_due : app.timer_due;
+          int64_t seq = placeholder ? app.ph_timer_seq : app.timer_seq;
+          if (!on || due > target) continue;
+          if (best_p != nullptr && (best_due < due || (best_due == due && best_seq < seq))) {
             continue;
           }
+          best_p = &p;
+          best_app = static_cast<int>(i);
+          best_due = due;
+          best_seq = seq;
+          best_placeholder = placeholder;
         }
-        best_p = &p;
-        best_app = static_cast<int>(i);
       }
     }
     if (best_p == nullptr) break;
     AppR& app = best_p->apps[static_cast<size_t>(best_app)];
-    now_ = std::max(now_, app.timer_due);
+    now_ = std::max(now_, best_due);
+    if (best_placeholder) {
+      app.has_ph_timer = false;
+      PlaceholderTimeout(*best_p, best_app, out);
+      continue;
+    }
     app.has_timer = false;
     switch (app.state) {
       case AppState::kStarting:
         SetState(*best_p, best_app, AppState::kRunning, out);
         break;
       case AppState::kCompleting:
-        SetState(*best_p, best_app, AppState::kCompleted, out);
+        if (LivePlaceholders(*best_p, best_app) > 0) {
+          // The placeholders go first; the last one's release completes the app.
+          while (true) {
+            size_t index = best_p->allocs.size();
+            for (size_t i = 0; i < best_p->allocs.size(); ++i) {
+              const AllocR& a = best_p->allocs[i];
+              if (a.app != best_app || !a.placeholder) continue;
+              if (index == best_p->allocs.size() || a.seq < best_p->allocs[index].seq) index = i;
+            }
+            if (index == best_p->allocs.size()) break;
+            ReleaseAlloc(*best_p, index, out, ReleaseReason::kTimeout, /*follow_up=*/false);
+          }
+          PlaceholderGone(*best_p, best_app, out);
+        } else {
+          SetState(*best_p, best_app, AppState::kCompleted, out);
+        }
         break;
       case AppState::kCompleted:
+      case AppState::kFailed:
       case AppState::kRejected:
         SetState(*best_p, best_app, AppState::kExpired, out);
         break;
@@ -2296,6 +2574,324 @@ absl::StatusOr<int64_t> ReferenceModel::Impl::Schedule(int64_t max, std::string_
     }
   }
   return allocations;
+}
+
+// ---- Gang scheduling and required nodes (kernel/README decisions 23, 24) -----------------
+
+TaskGroupR* ReferenceModel::Impl::FindTaskGroup(AppR& app, const std::string& name) {
+  for (TaskGroupR& group : app.task_groups) {
+    if (group.name == name) return &group;
+  }
+  return nullptr;
+}
+
+bool ReferenceModel::Impl::WaitsForReplacement(const AppR& app, const AskR& ask) const {
+  if (ask.placeholder || ask.task_group.empty()) return false;
+  for (const TaskGroupR& group : app.task_groups) {
+    if (group.name == ask.task_group) return group.count > group.replaced + group.timed_out;
+  }
+  return false;
+}
+
+int64_t ReferenceModel::Impl::LivePlaceholders(const PartitionR& p, int app) const {
+  int64_t n = 0;
+  for (const AllocR& a : p.allocs) n += a.app == app && a.placeholder;
+  return n;
+}
+
+Resource ReferenceModel::Impl::PlaceholderTotal(const PartitionR& p, int app) const {
+  Resource total;
+  for (const AllocR& a : p.allocs) {
+    if (a.app == app && a.placeholder) total = Add(total, a.res);
+  }
+  return total;
+}
+
+bool ReferenceModel::Impl::HasRealAllocation(const PartitionR& p, int app) const {
+  for (const AllocR& a : p.allocs) {
+    if (a.app == app && !a.placeholder) return true;
+  }
+  return false;
+}
+
+void ReferenceModel::Impl::SetPlaceholderTimer(AppR& app, bool on) {
+  app.has_ph_timer = on;
+  if (!on) return;
+  app.ph_timer_due = SaturatingAdd(now_, app.placeholder_timeout);
+  app.ph_timer_seq = ++timer_seq_;
+}
+
+size_t ReferenceModel::Impl::AllocIndex(const PartitionR& p, int64_t seq) const {
+  for (size_t i = 0; i < p.allocs.size(); ++i) {
+    if (p.allocs[i].seq == seq) return i;
+  }
+  return p.allocs.size();
+}
+
+void ReferenceModel::Impl::RemoveNodeReservations(PartitionR& p, const std::string& node) {
+  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
+                                      [&](const ReservationR& r) { return r.node == node; }),
+                       p.reservations.end());
+}
+
+// Once the app holds no placeholder: the timer stops; Failing fails, Resuming is accepted
+// again, Completing (without its timer) completes, a working app with nothing left completes.
+void ReferenceModel::Impl::PlaceholderGone(PartitionR& p, int app_index,
+                                           std::vector<RefDecision>* out) {
+  AppR& app = p.apps[static_cast<size_t>(app_index)];
+  if (app.removed || !IsLiveInQueue(app.state) || LivePlaceholders(p, app_index) > 0) return;
+  app.has_ph_timer = false;
+  switch (app.state) {
+    case AppState::kFailing:
+      SetState(p, app_index, AppState::kFailed, out);
+      return;
+    case AppState::kResuming:
+      SetState(p, app_index, AppState::kAccepted, out);
+      return;
+    case AppState::kCompleting:
+      if (!app.has_timer) SetState(p, app_index, AppState::kCompleted, out);
+      return;
+    case AppState::kAccepted:
+    case AppState::kStarting:
+    case AppState::kRunning:
+      if (IsZero(AppPending(app)) && IsZero(AppAllocated(p, app_index))) {
+        SetState(p, app_index, AppState::kCompleting, out);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+void ReferenceModel::Impl::PlaceholderTimeout(PartitionR& p, int app_index,
+                                              std::vector<RefDecision>* out) {
+  AppR& app = p.apps[static_cast<size_t>(app_index)];
+  if (app.removed || !IsLiveInQueue(app.state)) return;
+  auto oldest_placeholder = [&] {
+    size_t index = p.allocs.size();
+    for (size_t i = 0; i < p.allocs.size(); ++i) {
+      const AllocR& a = p.allocs[i];
+      if (a.app != app_index || !a.placeholder) continue;
+      if (index == p.allocs.size() || a.seq < p.allocs[index].seq) index = i;
+    }
+    return index;
+  };
+  bool started = app.state == AppState::kStarting || app.state == AppState::kRunning ||
+                 app.state == AppState::kCompleting;
+  if (started && LivePlaceholders(p, app_index) > 0) {
+    for (size_t i = oldest_placeholder(); i != p.allocs.size(); i = oldest_placeholder()) {
+      ReleaseAlloc(p, i, out, ReleaseReason::kTimeout, /*follow_up=*/true);
+      if (!IsLiveInQueue(p.apps[static_cast<size_t>(app_index)].state)) return;
+    }
+    return;
+  }
+  if (app.gang_hard) {
+    if (app.state == AppState::kNew || app.state == AppState::kAccepted ||
+        app.state == AppState::kStarting || app.state == AppState::kRunning) {
+      SetState(p, app_index, AppState::kFailing, out);
+    }
+  } else if (app.state == AppState::kNew || app.state == AppState::kAccepted) {
+    SetState(p, app_index, AppState::kResuming, out);
+  }
+  AppR& a = p.apps[static_cast<size_t>(app_index)];
+  std::vector<const AskR*> dropped;  // in the order the current asks were added
+  for (const AskR& ask : a.asks) {
+    if (ask.pending > 0) dropped.push_back(&ask);
+  }
+  std::sort(dropped.begin(), dropped.end(),
+            [](const AskR* l, const AskR* r) { return l->create_seq < r->create_seq; });
+  for (const AskR* dropped_ask : dropped) {
+    const AskR& ask = *dropped_ask;
+    RefDecision d;
+    d.type = DecisionType::kAskRemoved;
+    d.partition = p.name;
+    d.queue = a.queue_path;
+    d.app = a.id;
+    d.ask = ask.id;
+    d.count = ask.pending;
+    d.release_reason = ReleaseReason::kTimeout;
+    out->push_back(d);
+  }
+  a.asks.clear();
+  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
+                                      [&](const ReservationR& r) { return r.app == app_index; }),
+                       p.reservations.end());
+  for (size_t i = oldest_placeholder(); i != p.allocs.size(); i = oldest_placeholder()) {
+    ReleaseAlloc(p, i, out, ReleaseReason::kTimeout, /*follow_up=*/false);
+  }
+  if (!IsLiveInQueue(a.state)) return;
+  for (TaskGroupR& group : a.task_groups) group.timed_out = group.count;
+  PlaceholderGone(p, app_index, out);
+}
+
+bool ReferenceModel::Impl::QueueTryPlaceholderAllocate(PartitionR& p, int q, bool* released,
+                                                       std::vector<RefDecision>* out) {
+  const QueueR& queue = p.queues[static_cast<size_t>(q)];
+  if (queue.leaf) {
+    for (int app : SortedApps(p, q)) {
+      if (LivePlaceholders(p, app) == 0) continue;
+      if (AppTryPlaceholderAllocate(p, app, released, out)) return true;
+      if (*released) return false;
+    }
+    return false;
+  }
+  for (int child : SortedChildren(p, q)) {
+    if (QueueTryPlaceholderAllocate(p, child, released, out)) return true;
+    if (*released) return false;
+  }
+  return false;
+}
+
+bool ReferenceModel::Impl::AppTryPlaceholderAllocate(PartitionR& p, int app_index, bool* released,
+                                                     std::vector<RefDecision>* out) {
+  std::vector<std::pair<std::string, std::string>> reals;  // (ask, task group)
+  std::vector<Resource> sizes;
+  for (const AskR* ask : SortedAsks(p.apps[static_cast<size_t>(app_index)])) {
+    if (ask->placeholder || ask->task_group.empty()) continue;
+    reals.push_back({ask->id, ask->task_group});
+    sizes.push_back(ask->res);
+  }
+  for (size_t r = 0; r < reals.size(); ++r) {
+    std::vector<int64_t> placeholders;
+    for (const AllocR& a : p.allocs) {
+      if (a.app == app_index && a.placeholder && a.task_group == reals[r].second) {
+        placeholders.push_back(a.seq);
+      }
+    }
+    std::sort(placeholders.begin(), placeholders.end());
+    for (int64_t seq : placeholders) {
+      size_t index = AllocIndex(p, seq);
+      bool larger = false;
+      for (int k = 0; k < kMaxResourceTypes; ++k) {
+        larger = larger || sizes[r].Get(k) > p.allocs[index].res.Get(k);
+      }
+      if (larger) {
+        ReleaseAlloc(p, index, out, ReleaseReason::kTimeout, /*follow_up=*/true);
+        *released = true;
+        if (!IsLiveInQueue(p.apps[static_cast<size_t>(app_index)].state)) return false;
+        continue;
+      }
+      Replace(p, app_index, reals[r].first, seq, out);
+      return true;
+    }
+  }
+  return false;
+}
+
+void ReferenceModel::Impl::Run(PartitionR& p, int app_index, std::vector<RefDecision>* out) {
+  AppState state = p.apps[static_cast<size_t>(app_index)].state;
+  if (state == AppState::kAccepted) {
+    SetState(p, app_index, AppState::kStarting, out);
+    if (p.apps[static_cast<size_t>(app_index)].stateaware_disable) {
+      SetState(p, app_index, AppState::kRunning, out);
+    }
+  } else if (state == AppState::kStarting || state == AppState::kCompleting) {
+    SetState(p, app_index, AppState::kRunning, out);
+  }
+}
+
+// The real ask takes the placeholder's node; the placeholder's release follows its allocation.
+void ReferenceModel::Impl::Replace(PartitionR& p, int app_index, const std::string& ask_id,
+                                   int64_t placeholder_seq, std::vector<RefDecision>* out) {
+  AppR& app = p.apps[static_cast<size_t>(app_index)];
+  AskR* ask = FindAsk(app, ask_id);
+  const bool had_real = HasRealAllocation(p, app_index);
+  if (TaskGroupR* group = FindTaskGroup(app, ask->task_group)) ++group->replaced;
+  size_t index = AllocIndex(p, placeholder_seq);
+  const std::string node = p.allocs[index].node;
+  const std::string placeholder_ask = p.allocs[index].ask;
+  std::vector<RefDecision> release;
+  ReleaseAlloc(p, index, &release, ReleaseReason::kReplaced, /*follow_up=*/false);
+  if (LivePlaceholders(p, app_index) == 0) app.has_ph_timer = false;
+  ask->pending -= 1;
+  AllocR alloc;
+  alloc.app = app_index;
+  alloc.ask = ask->id;
+  alloc.node = node;
+  alloc.res = ask->res;
+  alloc.priority = ask->priority;
+  alloc.seq = ++alloc_seq_;
+  alloc.task_group = ask->task_group;
+  alloc.required_node = !ask->required_node.empty();
+  alloc.allow_preemption = ask->allow_preemption;
+  alloc.originator = ask->originator;
+  alloc.ask_create_time = ask->create_time;
+  alloc.ask_create_seq = ask->create_seq;
+  p.allocs.push_back(alloc);
+  RefDecision d;
+  d.type = DecisionType::kAllocation;
+  d.partition = p.name;
+  d.queue = app.queue_path;
+  d.app = app.id;
+  d.ask = alloc.ask;
+  d.node = node;
+  d.priority = alloc.priority;
+  d.seq = alloc.seq;
+  d.replaces = placeholder_ask;
+  out->push_back(d);
+  out->insert(out->end(), release.begin(), release.end());
+  if (had_real) Run(p, app_index, out);
+}
+
+bool ReferenceModel::Impl::CanReserve(const PartitionR& p, int app, const AskR& ask,
+                                      const NodeR& node) const {
+  int64_t count = 0;
+  for (const ReservationR& r : p.reservations) {
+    if (r.node == node.id) return false;
+    if (r.app == app && r.ask == ask.id) ++count;
+  }
+  return count < ask.pending && FitIn(node.capacity, ask.res);
+}
+
+// Naively: every allocation on the node, filtered and sorted as YuniKorn's required-node
+// preemptor does, then victims until they alone cover the ask.
+void ReferenceModel::Impl::TryPreemption(PartitionR& p, int app, AskR& ask, const NodeR& node) {
+  std::vector<const AllocR*> candidates;
+  for (const AllocR& a : p.allocs) {
+    if (a.node != node.id || a.required_node || a.priority > ask.priority) continue;
+    if ((a.res.present & ask.res.present) == 0) continue;
+    bool chosen = false;
+    for (const VictimR& v : p.victims) chosen = chosen || v.alloc_seq == a.seq;
+    if (!chosen) candidates.push_back(&a);
+  }
+  auto rank = [](const AllocR* a) { return a->originator ? 3 : (a->allow_preemption ? 1 : 2); };
+  std::sort(candidates.begin(), candidates.end(), [&](const AllocR* l, const AllocR* r) {
+    if (rank(l) != rank(r)) return rank(l) < rank(r);
+    if (l->priority != r->priority) return l->priority < r->priority;
+    if (l->ask_create_time != r->ask_create_time) return l->ask_create_time > r->ask_create_time;
+    if (l->ask_create_seq != r->ask_create_seq) return l->ask_create_seq > r->ask_create_seq;
+    return l->seq > r->seq;
+  });
+  auto covers = [&](const Resource& have) {
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (ask.res.Has(t) && have.Get(t) < ask.res.Get(t)) return false;
+    }
+    return true;
+  };
+  Resource freed;
+  std::vector<int64_t> victims;
+  for (const AllocR* a : candidates) {
+    if (covers(freed)) break;
+    freed = Add(freed, a->res);
+    victims.push_back(a->seq);
+  }
+  if (victims.empty() || !covers(Add(freed, NodeAvailable(p, node)))) return;
+  ask.preemption_triggered = true;
+  for (int64_t seq : victims) {
+    p.victims.push_back({seq, p.apps[static_cast<size_t>(app)].id, ask.id});
+  }
+}
+
+void ReferenceModel::Impl::ReleaseVictims(PartitionR& p, std::vector<RefDecision>* out) {
+  std::vector<VictimR> victims = std::move(p.victims);
+  p.victims.clear();
+  std::sort(victims.begin(), victims.end(),
+            [](const VictimR& l, const VictimR& r) { return l.alloc_seq < r.alloc_seq; });
+  for (const VictimR& v : victims) {
+    size_t index = AllocIndex(p, v.alloc_seq);
+    if (index == p.allocs.size()) continue;
+    ReleaseAlloc(p, index, out, ReleaseReason::kPreempted, /*follow_up=*/true, v.by_app, v.by_ask);
+  }
 }
 
 // ---- Queries ------------------------------------------------------------------------------

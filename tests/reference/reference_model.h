@@ -72,6 +72,10 @@ struct RefDecision {
   std::string reason;
   ReleaseReason release_reason = ReleaseReason::kReleased;  // kRelease, kAskRemoved
   int64_t count = 0;                                        // kAskRemoved
+  bool placeholder = false;                                 // kAllocation, kRelease
+  std::string replaces;                                     // kAllocation
+  std::string by_app;                                       // kRelease (preempted)
+  std::string by_ask;
 
   // Clears the fields that do not belong to the type: allocation keeps everything but
   // from/to/reason; release keeps partition/queue/app/ask/node; app_state keeps
