@@ -584,6 +584,15 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
                                 in.Bool() ? "true" : "ns1");
       }
       if (extra & 8u) c.app.tags.emplace_back("team", in.Bool() ? "red" : "Bad Name");
+      if (extra & 16u) {  // a gang: placeholders of {memory: 10, vcore: 1} add up to it
+        uint8_t gang = in.Byte();
+        int64_t members = 1 + (gang & 7u);
+        c.app.placeholder_ask = {{"memory", 10 * members}, {"vcore", members}};
+        c.app.gang_style = (gang & 8u) ? GangStyle::kHard : GangStyle::kSoft;
+        static const int64_t kTimeouts[] = {0, 1'000, 3'000, 30'000};
+        c.app.placeholder_timeout_millis = kTimeouts[(gang >> 4) & 3u];
+        if (gang & 64u) c.app.placeholder_ask = {{"memory", 100'000}};  // above any max
+      }
       break;
     }
     case 6:
@@ -600,7 +609,25 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
       c.ask.id = Id(in, "k", 4);
       c.ask.resources = DecodeQuantities(in, 120);
       if (Avoid("negative-quantity")) c.ask.resources = NonNegative(std::move(c.ask.resources));
-      uint8_t p = in.Byte() % 32;
+      uint8_t priority_byte = in.Byte();
+      uint8_t p = priority_byte % 32;
+      uint8_t gang = priority_byte >> 5;  // bits that pick task groups and required nodes
+      if (gang & 1u) {
+        uint8_t g = in.Byte();
+        c.ask.task_group = (g & 1u) ? "tg-b" : "tg-a";
+        c.ask.placeholder = (g & 2u) != 0;
+        if (g & 4u) c.ask.resources = {{"memory", 10}, {"vcore", 1}};
+        if (g & 8u) c.ask.task_group.clear();  // a placeholder without a group is refused
+      }
+      if (gang & 2u) {
+        uint8_t n = in.Byte();
+        c.ask.required_node = (n & 7u) == 7u ? "n-missing" : "n" + std::to_string(1 + n % 6);
+      }
+      if (gang & 4u) {
+        uint8_t f = in.Byte();
+        c.ask.allow_preemption = (f & 1u) == 0;
+        c.ask.originator = (f & 2u) != 0;
+      }
       if (p < 28) {
         c.ask.priority = static_cast<int32_t>(p % 10) - 3;
       } else if (p == 28) {
@@ -843,6 +870,11 @@ std::string DescribeCall(const Call& c) {
         }
         os << "}";
       }
+      if (!c.app.placeholder_ask.empty()) {
+        os << ", gang_style: " << (c.app.gang_style == GangStyle::kHard ? "hard" : "soft")
+           << ", placeholder_timeout: " << c.app.placeholder_timeout_millis / 1000
+           << ", placeholder_ask: " << QuantitiesText(c.app.placeholder_ask);
+      }
       os << PartitionText(c.app.partition) << "}";
       break;
     case CallKind::kRemoveApp:
@@ -851,7 +883,13 @@ std::string DescribeCall(const Call& c) {
     case CallKind::kAddAsk:
       os << "add_ask: {app: " << Quote(c.ask.app) << ", id: " << Quote(c.ask.id)
          << ", resources: " << QuantitiesText(c.ask.resources) << ", priority: " << c.ask.priority
-         << ", count: " << c.ask.count << PartitionText(c.ask.partition) << "}";
+         << ", count: " << c.ask.count;
+      if (!c.ask.task_group.empty()) os << ", task_group: " << Quote(c.ask.task_group);
+      if (c.ask.placeholder) os << ", placeholder: true";
+      if (!c.ask.required_node.empty()) os << ", required_node: " << Quote(c.ask.required_node);
+      if (!c.ask.allow_preemption) os << ", allow_preemption: false";
+      if (c.ask.originator) os << ", originator: true";
+      os << PartitionText(c.ask.partition) << "}";
       break;
     case CallKind::kRemoveAsk:
       os << "remove_ask: {app: " << Quote(c.id) << ", id: " << Quote(c.ask_id)

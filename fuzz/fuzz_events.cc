@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -93,7 +94,8 @@ std::string DecisionText(const Decision& d) {
 
 bool Active(AppState s) {
   return s == AppState::kNew || s == AppState::kAccepted || s == AppState::kStarting ||
-         s == AppState::kRunning || s == AppState::kCompleting;
+         s == AppState::kRunning || s == AppState::kCompleting || s == AppState::kResuming ||
+         s == AppState::kFailing;
 }
 
 class Checker {
@@ -315,7 +317,13 @@ class Checker {
           --ask->second.pending;
           live_.push_back(Live{d.seq, partition, View(d.queue), app, View(d.ask), View(d.node),
                                ask->second.resources});
-          CheckNodeFit(node->second, partition, View(d.node), ask->second.resources);
+          if (d.replaces.empty()) {
+            CheckNodeFit(node->second, partition, View(d.node), ask->second.resources);
+          } else {
+            // A replacement takes a placeholder's place on its node; the placeholder's release
+            // follows at once. The real ask is never larger than the placeholder.
+            pending_replacement_ = Live{0, partition, "", app, View(d.replaces), View(d.node), {}};
+          }
           break;
         }
         case DecisionType::kRelease: {
@@ -327,15 +335,23 @@ class Checker {
             }
           }
           Expect(it != live_.end(), "release of no live allocation: " + DecisionText(d));
+          if (pending_replacement_) {
+            Expect(d.release_reason == ReleaseReason::kReplaced &&
+                       pending_replacement_->app == app && pending_replacement_->ask == d.ask &&
+                       pending_replacement_->node == d.node,
+                   "a replacement not followed by its placeholder's release: " + DecisionText(d));
+            pending_replacement_.reset();
+          }
           live_.erase(it);  // the oldest one (live_ is in seq order)
           break;
         }
         case DecisionType::kAppState: {
           if (d.to == AppState::kExpired &&
-              (d.from == AppState::kCompleted || d.from == AppState::kRejected)) {
+              (d.from == AppState::kCompleted || d.from == AppState::kRejected ||
+               d.from == AppState::kFailed)) {
             // Terminated records expire after 3 days; a new app may use the id meanwhile.
-            int& count = d.from == AppState::kCompleted ? completed_[{partition, app}]
-                                                        : rejected_[{partition, app}];
+            int& count = d.from == AppState::kRejected ? rejected_[{partition, app}]
+                                                       : completed_[{partition, app}];
             Expect(count > 0, "expiry of no terminated app: " + DecisionText(d));
             --count;
             break;
@@ -349,7 +365,9 @@ class Checker {
           state->second = d.to;
           if (!Active(d.to)) {
             apps_.erase(state);
-            if (d.to == AppState::kCompleted) ++completed_[{partition, app}];
+            if (d.to == AppState::kCompleted || d.to == AppState::kFailed) {
+              ++completed_[{partition, app}];
+            }
             std::erase_if(asks_, [&](const auto& e) {
               return std::get<0>(e.first) == partition && std::get<1>(e.first) == app;
             });
@@ -363,9 +381,16 @@ class Checker {
         case DecisionType::kAppRejected:
           ++rejected_[{partition, app}];
           break;
-        case DecisionType::kAskRemoved:
-          Expect(false, "ask_removed without gang scheduling: " + DecisionText(d));
+        case DecisionType::kAskRemoved: {
+          // A placeholder timeout drops every pending repeat of the app's asks.
+          auto ask = asks_.find({partition, app, View(d.ask)});
+          Expect(ask != asks_.end(), "ask_removed of an unknown ask: " + DecisionText(d));
+          Expect(ask->second.pending == d.count && d.count > 0,
+                 "ask_removed of " + std::to_string(d.count) + " repeats, the stream left " +
+                     std::to_string(ask->second.pending) + ": " + DecisionText(d));
+          ask->second.pending = 0;
           break;
+        }
       }
     }
   }
@@ -521,8 +546,9 @@ class Checker {
   size_t index_ = 0;
   int64_t last_seq_ = 0;
   std::map<AppKey, NodeState> nodes_;
-  std::map<AppKey, AppState> apps_;  // active applications
-  std::map<AppKey, int> completed_;  // terminated records not yet expired
+  std::map<AppKey, AppState> apps_;          // active applications
+  std::map<AppKey, int> completed_;          // completed and failed records not yet expired
+  std::optional<Live> pending_replacement_;  // a replacement whose placeholder release is due
   std::map<AppKey, int> rejected_;
   std::set<AppKey> known_apps_;
   struct AskState {
