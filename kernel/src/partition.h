@@ -373,6 +373,9 @@ class Partition {
   void CheckCompletion(uint32_t app, std::vector<Decision>* out, bool ask_removal);
   // Drops every ask of the app (placeholder timeout): pending repeats go, live allocations stay.
   void RemoveAllAsks(uint32_t app);
+  // Drops the pending part of an ask and its reservations (RemoveAsk): the ask goes, or stays
+  // marked removed while allocations of it live.
+  void DropAsk(uint32_t ask);
   void Terminate(uint32_t app, AppState to, std::vector<Decision>* out);
   void ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason, std::vector<Decision>* out,
                              uint32_t by_ask = kNoSlot);
@@ -399,6 +402,10 @@ class Partition {
   Outcome TryPlaceholderAllocate(uint32_t queue, bool* released, std::vector<Decision>* out);
   Outcome TryPlaceholderAllocateApp(uint32_t app, bool* released, std::vector<Decision>* out);
   Allocation NewAllocation(uint32_t ask, uint32_t node) const;
+  // Records one allocation of `ask` on `node` (accounting, decision, one repeat less).
+  void PlaceAllocation(uint32_t ask, uint32_t node, std::string_view replaces,
+                       std::vector<Decision>* out);
+  void RunApplication(uint32_t app, std::vector<Decision>* out);
   void ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vector<Decision>* out);
   void PlaceholderTimeout(uint32_t app, std::vector<Decision>* out);
 

@@ -530,16 +530,20 @@ absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_
   if (asks_[ask].removed) {
     return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
   }
+  DropAsk(ask);
+  AppChanged(app);
+  CheckCompletion(app, out, /*ask_removal=*/true);
+  return absl::OkStatus();
+}
+
+void Partition::DropAsk(uint32_t ask) {
   CancelReservationsOfAsk(ask);
   SetPending(ask, 0);
   if (asks_[ask].allocations.empty()) {
     RemoveAskSlot(ask);
   } else {
-    asks_[ask].removed = true;
+    asks_[ask].removed = true;  // releasable until its last allocation goes
   }
-  AppChanged(app);
-  CheckCompletion(app, out, /*ask_removal=*/true);
-  return absl::OkStatus();
 }
 
 absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_view ask_id,

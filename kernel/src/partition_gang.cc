@@ -81,13 +81,7 @@ void Partition::PlaceholderAllocated(uint32_t app, const Resource& resource,
   AddTo(&a.allocated_placeholder, resource);
   ++a.live_placeholders;
   ++live_placeholders_;
-  if (!SameQuantities(a.allocated_placeholder, a.placeholder_ask)) return;
-  if (a.state == AppState::kAccepted) {
-    Transition(app, AppState::kStarting, out);
-    if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
-  } else if (a.state == AppState::kStarting) {
-    Transition(app, AppState::kRunning, out);
-  }
+  if (SameQuantities(a.allocated_placeholder, a.placeholder_ask)) RunApplication(app, out);
 }
 
 // removeAllocationInternal once the app's placeholders are all gone: the timer stops, and a
@@ -190,6 +184,7 @@ void Partition::ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vect
   const uint32_t app = asks_[ask].app;
   const uint32_t node = allocations_[placeholder].node;
   const uint32_t placeholder_ask = allocations_[placeholder].ask;
+  const std::string_view replaced_id = asks_[placeholder_ask].id;  // the slot may be freed below
   const bool had_real = apps_[app].live_allocations > apps_[app].live_placeholders;
   if (TaskGroup* group = FindTaskGroup(app, asks_[ask].task_group)) ++group->replaced;
 
@@ -200,53 +195,12 @@ void Partition::ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vect
   }
   if (apps_[app].live_placeholders == 0) SetPlaceholderTimer(app, false, 0);
 
-  uint32_t slot;
-  if (!free_allocations_.empty()) {
-    slot = free_allocations_.back();
-    free_allocations_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(allocations_.size());
-    allocations_.emplace_back();
-  }
-  Ask& k = asks_[ask];
-  App& a = apps_[app];
-  Node& n = nodes_[node];
-  allocations_[slot] = NewAllocation(ask, node);
-  ++context_->next_allocation_seq;
-  AddTo(&n.allocated, k.resource);
-  n.RecomputeAvailable();
-  n.allocations.push_back(slot);
-  RefreshNode(node);
-  k.allocations.push_back(slot);
-  AddTo(&a.allocated, k.resource);
-  ++a.live_allocations;
-  AddToPath(a.queue, &Queue::allocated, k.resource);
-  TrackLimitUsage(app, k.resource, false, 0);
-
-  Decision d;
-  d.type = DecisionType::kAllocation;
-  d.partition = name_;
-  d.queue = queues_[a.queue].path;
-  d.app = a.id;
-  d.ask = k.id;
-  d.node = n.id;
-  d.priority = k.priority;
-  d.seq = allocations_[slot].seq;
-  d.replaces = asks_[placeholder_ask].id;
-  out->push_back(d);
+  // The decision stream shows the real allocation first, then the placeholder's release.
+  PlaceAllocation(ask, node, replaced_id, out);
   out->insert(out->end(), released.begin(), released.end());
-
-  SetPending(ask, k.pending - 1);
   // YuniKorn: the first replacement does not move the app (no real allocation yet), later
   // ones do, like any allocation.
-  if (had_real) {
-    if (a.state == AppState::kAccepted) {
-      Transition(app, AppState::kStarting, out);
-      if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
-    } else if (a.state == AppState::kStarting || a.state == AppState::kCompleting) {
-      Transition(app, AppState::kRunning, out);
-    }
-  }
+  if (had_real) RunApplication(app, out);
   AppChanged(app);
 }
 
@@ -307,15 +261,8 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
 }
 
 void Partition::RemoveAllAsks(uint32_t app) {
-  while (!apps_[app].reservations.empty()) Unreserve(app, apps_[app].reservations.size() - 1);
   for (uint32_t ask : std::vector<uint32_t>(apps_[app].asks)) {
-    if (asks_[ask].removed) continue;
-    SetPending(ask, 0);
-    if (asks_[ask].allocations.empty()) {
-      RemoveAskSlot(ask);
-    } else {
-      asks_[ask].removed = true;
-    }
+    if (!asks_[ask].removed) DropAsk(ask);
   }
   AppChanged(app);
 }

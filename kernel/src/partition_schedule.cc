@@ -263,6 +263,17 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
       }
     }
   }
+  PlaceAllocation(ask, node, {}, out);
+  if (asks_[ask].placeholder) {
+    PlaceholderAllocated(app, asks_[ask].resource, out);
+  } else {
+    RunApplication(app, out);
+  }
+  AppChanged(app);
+}
+
+void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view replaces,
+                                std::vector<Decision>* out) {
   uint32_t slot;
   if (!free_allocations_.empty()) {
     slot = free_allocations_.back();
@@ -272,6 +283,7 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
     allocations_.emplace_back();
   }
   Ask& k = asks_[ask];
+  const uint32_t app = k.app;
   App& a = apps_[app];
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
@@ -297,18 +309,25 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   d.priority = k.priority;
   d.seq = alloc.seq;
   d.placeholder = k.placeholder;
+  d.replaces = replaces;
   out->push_back(d);
-
   SetPending(ask, k.pending - 1);
-  if (k.placeholder) {
-    PlaceholderAllocated(app, k.resource, out);
-  } else if (a.state == AppState::kAccepted) {
-    Transition(app, AppState::kStarting, out);
-    if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
-  } else if (a.state == AppState::kStarting) {
-    Transition(app, AppState::kRunning, out);
+}
+
+// YuniKorn's RunApplication event after an allocation.
+void Partition::RunApplication(uint32_t app, std::vector<Decision>* out) {
+  switch (apps_[app].state) {
+    case AppState::kAccepted:
+      Transition(app, AppState::kStarting, out);
+      if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
+      break;
+    case AppState::kStarting:
+    case AppState::kCompleting:
+      Transition(app, AppState::kRunning, out);
+      break;
+    default:
+      break;
   }
-  AppChanged(app);
 }
 
 bool Partition::Reserve(uint32_t ask, uint32_t node) {

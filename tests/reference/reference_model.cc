@@ -1607,26 +1607,10 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
     for (int k = 0; k < kMaxResourceTypes; ++k) {
       equal = equal && total.Get(k) == app.placeholder_ask.Get(k);
     }
-    if (!equal) return;
-    if (app.state == AppState::kAccepted) {
-      SetState(p, r.app, AppState::kStarting, out);
-      if (p.apps[static_cast<size_t>(r.app)].stateaware_disable) {
-        SetState(p, r.app, AppState::kRunning, out);
-      }
-    } else if (app.state == AppState::kStarting) {
-      SetState(p, r.app, AppState::kRunning, out);
-    }
+    if (equal) Run(p, r.app, out);
     return;
   }
-  // runApplication on every real allocation.
-  if (app.state == AppState::kAccepted) {
-    SetState(p, r.app, AppState::kStarting, out);
-    if (p.apps[static_cast<size_t>(r.app)].stateaware_disable) {
-      SetState(p, r.app, AppState::kRunning, out);
-    }
-  } else if (app.state == AppState::kStarting) {
-    SetState(p, r.app, AppState::kRunning, out);
-  }
+  Run(p, r.app, out);  // runApplication on every real allocation
 }
 
 bool ReferenceModel::Impl::ScheduleStep(PartitionR& p, int64_t* allocations,
