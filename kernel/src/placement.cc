@@ -4,8 +4,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_replace.h"
 #include "acl.h"
+#include "go_regexp.h"
 #include "message.h"
-#include "regexp_repeat.h"
 
 namespace allocore::internal {
 namespace {
@@ -30,7 +30,7 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 
 bool PlacementFilter::Matcher::Matches(std::string_view name) const {
   if (broken_pattern) return false;
-  if (pattern) return std::regex_search(name.begin(), name.end(), *pattern);
+  if (pattern) return pattern->MatchesAnywhere(name);
   for (const std::string& e : exact) {
     if (e == name) return true;
   }
@@ -45,9 +45,10 @@ PlacementFilter PlacementFilter::Build(const FilterConfig& config) {
     Matcher m;
     if (names.size() == 1 && HasRegexCharacter(names[0]) &&
         !(valid(names[0]) && names[0].back() != '$')) {
-      try {
-        m.pattern.emplace(EscapeLiteralBraces(names[0]), std::regex::ECMAScript);
-      } catch (const std::regex_error&) {
+      absl::StatusOr<GoRegexp> pattern = GoRegexp::Compile(names[0]);
+      if (pattern.ok()) {
+        m.pattern = *std::move(pattern);
+      } else {
         m.broken_pattern = true;
       }
       return m;

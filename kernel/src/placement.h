@@ -11,7 +11,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "allocore/config.h"
 #include "allocore/kernel.h"
+#include "go_regexp.h"
 
 namespace allocore::internal {
 
@@ -30,7 +30,7 @@ class PlacementFilter {
  private:
   struct Matcher {
     std::vector<std::string> exact;
-    std::optional<std::regex> pattern;
+    std::optional<GoRegexp> pattern;
     bool broken_pattern = false;  // a pattern that does not compile matches nobody
     bool Matches(std::string_view name) const;
     bool empty() const { return exact.empty() && !pattern && !broken_pattern; }

@@ -156,9 +156,8 @@ TEST_F(AdmissionTest, FilterAllowAndDenyWithExactNamesAndRegexps) {
       << "DENY in capitals denies (the later YuniKorn fix)";
 }
 
-// Filter regexps are Go (RE2) syntax, run by std::regex: a brace that closes no repeat count is
-// a literal in Go, while a valid {n,m} stays a repeat; braces in a class or escaped are
-// literals in both.
+// Filter regexps are Go (RE2) syntax: a brace that closes no repeat count is a literal, while a
+// valid {n,m} stays a repeat; braces in a class or escaped are literals.
 TEST_F(AdmissionTest, FilterRegexpBracesReadAsGoReadsThem) {
   auto allow = [](std::string queue, std::string pattern) {
     PlacementRuleConfig rule = Rule("fixed", false, std::move(queue));

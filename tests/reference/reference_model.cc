@@ -7,11 +7,10 @@
 #include <concepts>
 #include <cstddef>
 #include <limits>
-#include <regex>
 #include <utility>
 
 #include "absl/strings/ascii.h"
-#include "regexp_repeat.h"
+#include "re2/re2.h"
 
 namespace allocore::reference {
 namespace {
@@ -2027,13 +2026,11 @@ bool FilterListMatches(const std::vector<std::string>& list, bool users, const s
   if (list.size() == 1) {
     const std::string& entry = list[0];
     if (HasRegexChar(entry)) {
-      try {
-        // Braces Go reads as literals are escaped for std::regex (the kernel's own helper:
-        // the translation between the two syntaxes is not what this model checks).
-        return std::regex_search(name, std::regex(internal::EscapeLiteralBraces(entry)));
-      } catch (const std::regex_error&) {
-        return false;  // a filter that matches nobody
-      }
+      // Go's regexp syntax is RE2's; a pattern that does not compile matches nobody.
+      RE2::Options options;
+      options.set_log_errors(false);
+      RE2 re(entry, options);
+      return re.ok() && RE2::PartialMatch(name, re);
     }
     return (users ? IsUserName(entry) : IsGroupName(entry)) && entry == name;
   }

@@ -83,7 +83,7 @@ TEST(FuzzRegression, TimerDuePastClockEnd) {
 // fuzz_config "regex-huge-literal-brace": a placement filter "a{92233720368547758083" is valid
 // in Go's syntax (a brace that does not close a repeat count is a literal), but std::regex read
 // the digits as a repeat count and overflowed (UBSan: signed overflow in libstdc++'s regex
-// compiler). Literal braces are now escaped before std::regex sees them, so the filter matches
+// compiler). Filters are now compiled by RE2, which reads Go's syntax, so the filter matches
 // the literal text, as in YuniKorn.
 TEST(FuzzRegression, RegexHugeLiteralBrace) {
   SchedulerConfig config = OneLeaf();
