@@ -3,6 +3,7 @@
 #include "allocore/kernel.h"
 
 #include "absl/strings/str_join.h"
+#include "api_limits.h"
 #include "config_types.h"
 #include "message.h"
 #include "partition.h"
@@ -59,6 +60,7 @@ std::string_view AppStateName(AppState state) {
 
 class Kernel::Impl {
  public:
+  KernelOptions options;
   KernelContext context;
   std::vector<std::unique_ptr<Partition>> partitions;  // configuration order
 
@@ -70,11 +72,40 @@ class Kernel::Impl {
   }
   const Partition* Find(std::string_view name) const { return const_cast<Impl*>(this)->Find(name); }
   absl::StatusOr<Partition*> Require(std::string_view name, std::string_view what) {
+    if (absl::Status limit = internal::CheckNameLengths(what, {{"partition", name}});
+        !limit.ok()) {
+      return limit;
+    }
     Partition* p = Find(name);
     if (p == nullptr) {
       return absl::NotFoundError(Cat(what, ": unknown partition ", name));
     }
     return p;
+  }
+
+  Usage usage() const {
+    Usage total;
+    for (const auto& p : partitions) {
+      Usage u = p->Usage();
+      total.applications += u.applications;
+      total.asks += u.asks;
+      total.live_allocations += u.live_allocations;
+    }
+    return total;
+  }
+
+  // ResourceExhausted when `used` has reached a non-zero `cap`.
+  static absl::Status Budget(std::string_view call, int64_t used, int64_t cap,
+                             std::string_view what, std::string_view option) {
+    if (cap <= 0 || used < cap) return absl::OkStatus();
+    return absl::ResourceExhaustedError(Cat(call, ": the kernel holds ", used, " ", what,
+                                            ", its budget (KernelOptions::", option, " = ", cap,
+                                            ") is full"));
+  }
+
+  bool AllocationBudgetFull() const {
+    return options.max_live_allocations > 0 &&
+           usage().live_allocations >= options.max_live_allocations;
   }
 };
 
@@ -95,11 +126,16 @@ absl::Status ValidationStatus(SchedulerConfig& config) {
 Kernel::Kernel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Kernel::~Kernel() = default;
 
-absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config) {
+absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config,
+                                                       KernelOptions options) {
+  if (options.max_applications < 0 || options.max_asks < 0 || options.max_live_allocations < 0) {
+    return absl::InvalidArgumentError("KernelOptions: a budget must not be negative (0: no cap)");
+  }
   if (config.partitions.empty()) config = DefaultSchedulerConfig();
   absl::Status valid = ValidationStatus(config);
   if (!valid.ok()) return valid;
   auto impl = std::make_unique<Impl>();
+  impl->options = options;
   // Type ids fix the order resources are printed in. A first partition that sorts nodes by the
   // default weights starts the registry with their types, vcore then memory, unless the config
   // needs those slots for types of its own (the weights then wait for their types).
@@ -169,12 +205,14 @@ absl::Status Kernel::UpdateConfig(SchedulerConfig config, std::vector<Decision>*
 }
 
 absl::Status Kernel::AddNode(const NodeSpec& node, std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckNodeSpec(node); !limit.ok()) return limit;
   auto p = impl_->Require(node.partition, "add_node");
   if (!p.ok()) return p.status();
   return (*p)->AddNode(node, out);
 }
 
 absl::Status Kernel::UpdateNode(const NodeUpdate& update, std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckNodeUpdate(update); !limit.ok()) return limit;
   auto p = impl_->Require(update.partition, "update_node");
   if (!p.ok()) return p.status();
   return (*p)->UpdateNode(update, out);
@@ -182,32 +220,62 @@ absl::Status Kernel::UpdateNode(const NodeUpdate& update, std::vector<Decision>*
 
 absl::Status Kernel::RemoveNode(std::string_view partition, std::string_view id,
                                 std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckNameLengths("remove_node", {{"node id", id}});
+      !limit.ok()) {
+    return limit;
+  }
   auto p = impl_->Require(partition, "remove_node");
   if (!p.ok()) return p.status();
   return (*p)->RemoveNode(id, out);
 }
 
 absl::Status Kernel::AddApplication(const AppSpec& app, std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckAppSpec(app); !limit.ok()) return limit;
   auto p = impl_->Require(app.partition, "add_app");
   if (!p.ok()) return p.status();
+  // A rejection is remembered as a record too, so the budget applies to every call.
+  if (absl::Status budget =
+          Impl::Budget("add_app", impl_->usage().applications, impl_->options.max_applications,
+                       "applications", "max_applications");
+      !budget.ok()) {
+    return budget;
+  }
   return (*p)->AddApplication(app, out);
 }
 
 absl::Status Kernel::RemoveApplication(std::string_view partition, std::string_view id,
                                        std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckNameLengths("remove_app", {{"application id", id}});
+      !limit.ok()) {
+    return limit;
+  }
   auto p = impl_->Require(partition, "remove_app");
   if (!p.ok()) return p.status();
   return (*p)->RemoveApplication(id, out);
 }
 
 absl::Status Kernel::AddAsk(const AskSpec& ask, std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckAskSpec(ask); !limit.ok()) return limit;
   auto p = impl_->Require(ask.partition, "add_ask");
   if (!p.ok()) return p.status();
+  // An ask added again under its key replaces the old one and takes no new record.
+  if (!(*p)->HasAsk(ask.app, ask.id)) {
+    if (absl::Status budget = Impl::Budget("add_ask", impl_->usage().asks,
+                                           impl_->options.max_asks, "asks", "max_asks");
+        !budget.ok()) {
+      return budget;
+    }
+  }
   return (*p)->AddAsk(ask, out);
 }
 
 absl::Status Kernel::RemoveAsk(std::string_view partition, std::string_view app,
                                std::string_view ask, std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckNameLengths(
+          "remove_ask", {{"application id", app}, {"ask id", ask}});
+      !limit.ok()) {
+    return limit;
+  }
   auto p = impl_->Require(partition, "remove_ask");
   if (!p.ok()) return p.status();
   return (*p)->RemoveAsk(app, ask, out);
@@ -216,6 +284,11 @@ absl::Status Kernel::RemoveAsk(std::string_view partition, std::string_view app,
 absl::Status Kernel::ReleaseAllocation(std::string_view partition, std::string_view app,
                                        std::string_view ask, std::string_view node,
                                        std::vector<Decision>* out) {
+  if (absl::Status limit = internal::CheckNameLengths(
+          "release", {{"application id", app}, {"ask id", ask}, {"node id", node}});
+      !limit.ok()) {
+    return limit;
+  }
   auto p = impl_->Require(partition, "release");
   if (!p.ok()) return p.status();
   return (*p)->ReleaseAllocation(app, ask, node, out);
@@ -265,6 +338,8 @@ absl::StatusOr<int64_t> Kernel::Schedule(int64_t max, std::string_view partition
     changed = false;
     for (Partition* p : targets) {
       if (max > 0 && allocations >= max) break;
+      // A cycle allocates at most once, so checking before each keeps the budget exact.
+      if (impl_->AllocationBudgetFull()) return allocations;
       auto [made, cycle_changed] = p->Cycle(out);
       allocations += made;
       changed |= cycle_changed;
@@ -304,8 +379,20 @@ absl::StatusOr<AppInfo> Kernel::GetApplication(std::string_view partition,
 std::vector<PendingExplanation> Kernel::ExplainPending() const {
   std::vector<PendingExplanation> out;
   for (const auto& p : impl_->partitions) p->ExplainPending(&out);
+  if (impl_->AllocationBudgetFull()) {
+    // Schedule stops before any partition's walk: that is the reason, whatever else holds.
+    for (PendingExplanation& e : out) {
+      e.reason = Cat("the kernel's live allocation budget is full (",
+                     impl_->usage().live_allocations, " live allocations, "
+                     "KernelOptions::max_live_allocations = ",
+                     impl_->options.max_live_allocations, "); ", e.reason);
+    }
+  }
   return out;
 }
+
+Kernel::Usage Kernel::usage() const { return impl_->usage(); }
+const KernelOptions& Kernel::options() const { return impl_->options; }
 
 const ResourceTypes& Kernel::resource_types() const { return impl_->context.types; }
 

@@ -329,6 +329,9 @@ class Partition {
   absl::StatusOr<QueueInfo> GetQueue(std::string_view path) const;
   absl::StatusOr<AppInfo> GetApplication(std::string_view id) const;
   void ExplainPending(std::vector<PendingExplanation>* out) const;
+  // Records in use (slots taken and not freed), for the kernel's memory budget.
+  Kernel::Usage Usage() const;
+  bool HasAsk(std::string_view app, std::string_view ask) const;
   absl::Status CheckConsistency() const;
 
  private:

@@ -122,6 +122,17 @@ std::string Partition::ExplainRequiredNode(uint32_t ask) const {
              " at the next schedule");
 }
 
+Kernel::Usage Partition::Usage() const {
+  return {.applications = static_cast<int64_t>(apps_.size() - free_apps_.size()),
+          .asks = static_cast<int64_t>(asks_.size() - free_asks_.size()),
+          .live_allocations = static_cast<int64_t>(allocations_.size() - free_allocations_.size())};
+}
+
+bool Partition::HasAsk(std::string_view app, std::string_view ask) const {
+  uint32_t slot = FindApp(app);
+  return slot != kNoSlot && apps_[slot].asks_by_id.contains(ask);
+}
+
 void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
   const ResourceTypes& types = context_->types;
   std::vector<std::pair<int64_t, uint32_t>> apps;

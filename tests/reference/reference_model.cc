@@ -2975,36 +2975,81 @@ absl::StatusOr<std::unique_ptr<ReferenceModel>> ReferenceModel::Create(
   return std::unique_ptr<ReferenceModel>(new ReferenceModel(std::move(impl)));
 }
 
+namespace {
+
+// kernel.h's ApiLimits, restated plainly: any field over its limit refuses the whole call.
+bool LongName(std::string_view s) { return s.size() > ApiLimits::kMaxNameBytes; }
+bool BadQuantities(const Quantities& q) {
+  if (q.size() > ApiLimits::kMaxQuantityEntries) return true;
+  for (const auto& entry : q) {
+    if (LongName(entry.first)) return true;
+  }
+  return false;
+}
+absl::Status OverLimits() { return absl::InvalidArgumentError("over an API limit"); }
+
+}  // namespace
+
 ReferenceModel::ReferenceModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ReferenceModel::~ReferenceModel() = default;
 
 absl::Status ReferenceModel::AddNode(const NodeSpec& node, std::vector<RefDecision>* out) {
+  if (LongName(node.partition) || LongName(node.id) || BadQuantities(node.capacity) ||
+      BadQuantities(node.occupied)) {
+    return OverLimits();
+  }
   return impl_->AddNode(node, out);
 }
 absl::Status ReferenceModel::UpdateNode(const NodeUpdate& update, std::vector<RefDecision>* out) {
+  if (LongName(update.partition) || LongName(update.id) ||
+      (update.capacity && BadQuantities(*update.capacity)) ||
+      (update.occupied && BadQuantities(*update.occupied))) {
+    return OverLimits();
+  }
   return impl_->UpdateNode(update, out);
 }
 absl::Status ReferenceModel::RemoveNode(std::string_view partition, std::string_view id,
                                         std::vector<RefDecision>* out) {
+  if (LongName(partition) || LongName(id)) return OverLimits();
   return impl_->RemoveNode(partition, id, out);
 }
 absl::Status ReferenceModel::AddApplication(const AppSpec& app, std::vector<RefDecision>* out) {
+  bool over = LongName(app.partition) || LongName(app.id) || LongName(app.user) ||
+              app.queue.size() > ApiLimits::kMaxQueuePathBytes ||
+              app.groups.size() > ApiLimits::kMaxGroupsPerApplication ||
+              app.tags.size() > ApiLimits::kMaxTagsPerApplication ||
+              BadQuantities(app.placeholder_ask);
+  for (const std::string& g : app.groups) over = over || LongName(g);
+  for (const auto& [key, value] : app.tags) {
+    over = over || key.size() > ApiLimits::kMaxTagBytes || value.size() > ApiLimits::kMaxTagBytes;
+  }
+  if (over) return OverLimits();
   return impl_->AddApplication(app, out);
 }
 absl::Status ReferenceModel::RemoveApplication(std::string_view partition, std::string_view id,
                                                std::vector<RefDecision>* out) {
+  if (LongName(partition) || LongName(id)) return OverLimits();
   return impl_->RemoveApplication(partition, id, out);
 }
 absl::Status ReferenceModel::AddAsk(const AskSpec& ask, std::vector<RefDecision>* out) {
+  if (LongName(ask.partition) || LongName(ask.app) || LongName(ask.id) ||
+      LongName(ask.task_group) || LongName(ask.required_node) ||
+      ask.count > ApiLimits::kMaxAskCount || BadQuantities(ask.resources)) {
+    return OverLimits();
+  }
   return impl_->AddAsk(ask, out);
 }
 absl::Status ReferenceModel::RemoveAsk(std::string_view partition, std::string_view app,
                                        std::string_view ask, std::vector<RefDecision>* out) {
+  if (LongName(partition) || LongName(app) || LongName(ask)) return OverLimits();
   return impl_->RemoveAsk(partition, app, ask, out);
 }
 absl::Status ReferenceModel::ReleaseAllocation(std::string_view partition, std::string_view app,
                                                std::string_view ask, std::string_view node,
                                                std::vector<RefDecision>* out) {
+  if (LongName(partition) || LongName(app) || LongName(ask) || LongName(node)) {
+    return OverLimits();
+  }
   return impl_->ReleaseAllocation(partition, app, ask, node, out);
 }
 absl::Status ReferenceModel::Advance(int64_t millis, std::vector<RefDecision>* out) {
@@ -3012,6 +3057,7 @@ absl::Status ReferenceModel::Advance(int64_t millis, std::vector<RefDecision>* o
 }
 absl::StatusOr<int64_t> ReferenceModel::Schedule(int64_t max, std::string_view partition,
                                                  std::vector<RefDecision>* out) {
+  if (LongName(partition)) return OverLimits();
   return impl_->Schedule(max, partition, out);
 }
 int64_t ReferenceModel::now_millis() const { return impl_->now(); }

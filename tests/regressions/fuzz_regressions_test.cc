@@ -129,18 +129,22 @@ class FuzzRegressionVsModel : public ::testing::Test {
 // allocated) subtracted the ask's resource from the cached pending while the from-scratch value
 // saturated (count MaxInt64): CheckConsistency failed ("app app1: cached pending differs").
 // Pending is now exact (kernel/README decision 20): an ask whose pending would pass int64 is
-// refused, and nothing changes.
+// refused, and nothing changes. (Counts are int32 since ApiLimits::kMaxAskCount, so the
+// overflow needs a large resource as well.)
 TEST(FuzzRegression, SaturatedAskPendingCache) {
+  constexpr int64_t kCount = ApiLimits::kMaxAskCount;
+  constexpr int64_t kFits = kMaxInt64 / kCount;  // memory per repeat that just fits
   auto kernel = Start(OneLeaf());
   ASSERT_NE(kernel, nullptr);
   std::vector<Decision> out;
   ASSERT_TRUE(
-      kernel->AddNode({.id = "n5", .capacity = {{"memory", 50}, {"vcore", 50}}}, &out).ok());
+      kernel->AddNode({.id = "n5", .capacity = {{"memory", 3 * kFits - 1}, {"vcore", 50}}}, &out)
+          .ok());
   ASSERT_TRUE(
       kernel->AddApplication({.id = "app1", .queue = "root.a", .user = "alice"}, &out).ok());
   out.clear();
   absl::Status refused = kernel->AddAsk(
-      {.app = "app1", .id = "k1", .resources = {{"memory", 20}, {"vcore", 5}}, .count = kMaxInt64},
+      {.app = "app1", .id = "k1", .resources = {{"memory", kFits + 1}, {"vcore", 5}}, .count = kCount},
       &out);
   EXPECT_EQ(refused.code(), absl::StatusCode::kOutOfRange) << refused;
   EXPECT_TRUE(out.empty());  // still New: the refused ask did not accept the app
@@ -148,12 +152,12 @@ TEST(FuzzRegression, SaturatedAskPendingCache) {
   ASSERT_TRUE(app.ok());
   EXPECT_EQ(app->state, AppState::kNew);
   EXPECT_TRUE(IsZero(app->pending));
-  // The largest count that fits is accepted and served exactly.
+  // The largest quantity that fits is accepted and served exactly.
   ASSERT_TRUE(kernel
                   ->AddAsk({.app = "app1",
                             .id = "k1",
-                            .resources = {{"memory", 20}, {"vcore", 5}},
-                            .count = kMaxInt64 / 20},
+                            .resources = {{"memory", kFits}, {"vcore", 5}},
+                            .count = kCount},
                            &out)
                   .ok());
   auto made = kernel->Schedule(64, "", &out);
@@ -162,8 +166,8 @@ TEST(FuzzRegression, SaturatedAskPendingCache) {
   EXPECT_TRUE(kernel->CheckConsistency().ok()) << kernel->CheckConsistency();
   app = kernel->GetApplication("default", "app1");
   ASSERT_TRUE(app.ok());
-  reference::NamedQuantities exact = {{"memory", (kMaxInt64 / 20 - 2) * 20},
-                                      {"vcore", (kMaxInt64 / 20 - 2) * 5}};
+  reference::NamedQuantities exact = {{"memory", (kCount - 2) * kFits},
+                                      {"vcore", (kCount - 2) * 5}};
   EXPECT_EQ(reference::ToNamed(app->pending, kernel->resource_types()), exact);
 }
 

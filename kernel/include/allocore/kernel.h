@@ -23,6 +23,7 @@
 #ifndef ALLOCORE_KERNEL_H_
 #define ALLOCORE_KERNEL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -42,6 +43,35 @@ using Quantities = std::vector<std::pair<std::string, int64_t>>;
 using Tags = std::vector<std::pair<std::string, std::string>>;
 
 inline constexpr char kDefaultPartition[] = "default";
+
+// What one call may carry. The kernel takes names and numbers from a resource manager it does
+// not control; a call over a limit is refused with InvalidArgument naming the limit and the
+// value, and changes nothing. Kubernetes object names are at most 253 bytes, label values 63
+// and YuniKorn's protocol carries an ask's count as int32: the limits leave ample room for any
+// real manager while bounding the cost of a hostile call.
+struct ApiLimits {
+  // Partition, application, ask, node, task group, resource type, user and group names.
+  static constexpr size_t kMaxNameBytes = 1024;
+  // A queue path submitted with an application ("root.a.b").
+  static constexpr size_t kMaxQueuePathBytes = 4096;
+  static constexpr size_t kMaxGroupsPerApplication = 1024;
+  static constexpr size_t kMaxTagsPerApplication = 1024;
+  static constexpr size_t kMaxTagBytes = 4096;  // a tag's key or value
+  // Entries of one Quantities list (there are at most kMaxResourceTypes distinct types).
+  static constexpr size_t kMaxQuantityEntries = 64;
+  static constexpr int64_t kMaxAskCount = 2147483647;  // int32, as YuniKorn's protocol
+};
+
+// A memory budget: caps on what the kernel holds at once, summed over partitions (0: no cap).
+// A call that would pass a cap is refused with ResourceExhausted and changes nothing; with
+// max_live_allocations reached, Schedule allocates nothing more (ExplainPending says so) until
+// allocations are released.
+struct KernelOptions {
+  int64_t max_applications = 0;  // application records, including rejected and completed ones
+                                 // still remembered until they expire
+  int64_t max_asks = 0;          // ask records, including removed asks with live allocations
+  int64_t max_live_allocations = 0;
+};
 
 enum class AppState : uint8_t {
   kNew,
@@ -178,7 +208,8 @@ struct PendingExplanation {
 class Kernel {
  public:
   // Validates and applies `config`. Errors carry every validation problem, one per line.
-  static absl::StatusOr<std::unique_ptr<Kernel>> Create(SchedulerConfig config);
+  static absl::StatusOr<std::unique_ptr<Kernel>> Create(SchedulerConfig config,
+                                                        KernelOptions options = {});
   ~Kernel();
   Kernel(const Kernel&) = delete;
   Kernel& operator=(const Kernel&) = delete;
@@ -193,7 +224,8 @@ class Kernel {
                           std::vector<Decision>* out);
 
   // Admission: an application that is refused becomes a kAppRejected decision (OK status).
-  // Non-OK only for malformed calls (unknown partition, empty id).
+  // Non-OK only for malformed calls (unknown partition, empty id, over an ApiLimits limit) and
+  // a full KernelOptions budget.
   absl::Status AddApplication(const AppSpec& app, std::vector<Decision>* out);
   // Releases everything of the application and forgets it.
   absl::Status RemoveApplication(std::string_view partition, std::string_view id,
@@ -211,6 +243,15 @@ class Kernel {
   // Moves the logical clock forward and fires the timers that became due.
   absl::Status Advance(int64_t millis, std::vector<Decision>* out);
   int64_t now_millis() const;
+
+  // What the kernel holds now, as KernelOptions caps it.
+  struct Usage {
+    int64_t applications = 0;
+    int64_t asks = 0;
+    int64_t live_allocations = 0;
+  };
+  Usage usage() const;
+  const KernelOptions& options() const;
 
   // Runs scheduling cycles until nothing more can be allocated or `max` allocations were made
   // (`max` <= 0: no limit). An empty `partition` schedules every partition in config order.

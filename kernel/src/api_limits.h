@@ -1,0 +1,26 @@
+// kernel/src/api_limits.h — the ApiLimits of kernel.h, checked once per call before anything
+// is looked up or changed.
+#ifndef ALLOCORE_KERNEL_SRC_API_LIMITS_H_
+#define ALLOCORE_KERNEL_SRC_API_LIMITS_H_
+
+#include <initializer_list>
+#include <string_view>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "allocore/kernel.h"
+
+namespace allocore::internal {
+
+// (field, value) pairs of one call, each at most ApiLimits::kMaxNameBytes.
+using NamedFields = std::initializer_list<std::pair<std::string_view, std::string_view>>;
+absl::Status CheckNameLengths(std::string_view call, NamedFields fields);
+
+absl::Status CheckNodeSpec(const NodeSpec& node);
+absl::Status CheckNodeUpdate(const NodeUpdate& update);
+absl::Status CheckAppSpec(const AppSpec& app);
+absl::Status CheckAskSpec(const AskSpec& ask);
+
+}  // namespace allocore::internal
+
+#endif  // ALLOCORE_KERNEL_SRC_API_LIMITS_H_
