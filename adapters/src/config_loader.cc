@@ -19,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "allocore/adapters/json.h"
+#include "allocore/adapters/text_input.h"
 #include "allocore/config.h"
 #include "yaml_config_decode.h"
 #include "yaml_tree.h"
@@ -303,31 +304,12 @@ ConfigLoadResult LoadConfigText(std::string_view text, const std::string& source
 }
 
 ConfigLoadResult LoadConfigFile(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    return Failure({}, absl::StrCat("cannot read file: ", std::strerror(errno)));
+  absl::StatusOr<std::string> text = ReadTextInput(path);
+  if (!text.ok()) {
+    const absl::string_view message = text.status().message();
+    return Failure({}, std::string(message.data(), message.size()));
   }
-  std::string text;
-  char buffer[1 << 16];
-  bool too_large = false;
-  while (true) {
-    size_t n = std::fread(buffer, 1, sizeof(buffer), file);
-    text.append(buffer, n);
-    if (text.size() > internal::kMaxYamlBytes) {
-      too_large = true;
-      break;
-    }
-    if (n < sizeof(buffer)) break;
-  }
-  bool failed = std::ferror(file) != 0;
-  int error = errno;
-  std::fclose(file);
-  if (failed) return Failure({}, absl::StrCat("cannot read file: ", std::strerror(error)));
-  if (too_large) {
-    return Failure({}, absl::StrCat("the file is larger than the limit of ",
-                                    internal::kMaxYamlBytes, " bytes (64 MiB)"));
-  }
-  return LoadConfigText(text, path);
+  return LoadConfigText(*text, TextInputName(path));
 }
 
 std::string ConfigToJson(const SchedulerConfig& config) {

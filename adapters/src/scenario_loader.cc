@@ -9,11 +9,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
-#include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -23,6 +21,7 @@
 #include "absl/status/status.h"
 #include "allocore/adapters/config_loader.h"
 #include "allocore/adapters/scenario.h"
+#include "allocore/adapters/text_input.h"
 #include "str_util.h"
 #include "yaml_config_decode.h"
 #include "yaml_tree.h"
@@ -53,20 +52,6 @@ std::string Prefix(std::string_view what) {
 std::string DirectoryOf(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-}
-
-absl::Status ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code code(errno, std::generic_category());
-    std::string message = internal::Cat(path, ": cannot read: ", code.message());
-    return errno == ENOENT ? absl::NotFoundError(message) : absl::PermissionDeniedError(message);
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(internal::Cat(path, ": read error"));
-  *out = std::move(buffer).str();
-  return absl::OkStatus();
 }
 
 // Finds repeated keys among the scalar keys of one mapping. Resource and attribute mappings
@@ -997,9 +982,13 @@ absl::StatusOr<Scenario> LoadScenarioText(std::string_view text, const std::stri
 
 absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path,
                                           const ScenarioLoadOptions& options) {
-  std::string text;
-  if (absl::Status read = ReadFile(path, &text); !read.ok()) return read;
-  return DecodeScenario(text, path, options);
+  absl::StatusOr<std::string> text = ReadTextInput(path);
+  const std::string name = TextInputName(path);
+  if (!text.ok()) {
+    return absl::Status(text.status().code(),
+                        internal::Cat(name, ": ", std::string(text.status().message())));
+  }
+  return DecodeScenario(*text, name, options);
 }
 
 }  // namespace allocore::adapters

@@ -37,7 +37,7 @@ class Runner {
 
   absl::StatusOr<RunResult> Run() {
     Clock::time_point start = Clock::now();
-    absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(scenario_.config);
+    absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(scenario_.config, options_.kernel_options);
     result_.kernel_nanos += NanosSince(start);
     if (!kernel.ok()) {
       return absl::InvalidArgumentError(
@@ -178,6 +178,14 @@ class Runner {
       // Fewer than asked means the last cycle changed nothing: the step is complete.
       if (chunk <= 0 || *count < max) break;
       if (observer_) observer_->OnProgress(step_, static_cast<int64_t>(scenario_.steps.size()));
+    }
+    if (kernel_->allocation_budget_blocks()) {
+      ++result_.budget_blocked_steps;
+      Report(StepKind::kSchedule,
+             absl::ResourceExhaustedError(internal::Cat(
+                 "the live allocation budget is full (", kernel_->usage().live_allocations,
+                 " live allocations, max ", kernel_->options().max_live_allocations,
+                 "): asks stay pending until allocations are released")));
     }
   }
 

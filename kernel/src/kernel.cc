@@ -394,6 +394,14 @@ std::vector<PendingExplanation> Kernel::ExplainPending() const {
 Kernel::Usage Kernel::usage() const { return impl_->usage(); }
 const KernelOptions& Kernel::options() const { return impl_->options; }
 
+bool Kernel::allocation_budget_blocks() const {
+  if (!impl_->AllocationBudgetFull()) return false;
+  for (const auto& p : impl_->partitions) {
+    if (p->HasPending()) return true;
+  }
+  return false;
+}
+
 const ResourceTypes& Kernel::resource_types() const { return impl_->context.types; }
 
 absl::Status Kernel::CheckConsistency() const {

@@ -332,6 +332,7 @@ class Partition {
   // Records in use (slots taken and not freed), for the kernel's memory budget.
   Kernel::Usage Usage() const;
   bool HasAsk(std::string_view app, std::string_view ask) const;
+  bool HasPending() const;  // some ask has pending repeats
   absl::Status CheckConsistency() const;
 
  private:

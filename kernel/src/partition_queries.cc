@@ -133,6 +133,10 @@ bool Partition::HasAsk(std::string_view app, std::string_view ask) const {
   return slot != kNoSlot && apps_[slot].asks_by_id.contains(ask);
 }
 
+bool Partition::HasPending() const {
+  return root_ != kNoSlot && StrictlyGreaterThanZero(queues_[root_].pending);
+}
+
 void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
   const ResourceTypes& types = context_->types;
   std::vector<std::pair<int64_t, uint32_t>> apps;

@@ -474,7 +474,10 @@ TEST(ConfigLoaderTest, MissingAndUnreadableFiles) {
   EXPECT_THAT(missing.errors, ElementsAre(Message("cannot read file: No such file or directory")));
   ConfigLoadResult directory = LoadConfigFile(kConfigs.string());
   EXPECT_FALSE(directory.config.has_value());
-  EXPECT_THAT(directory.errors, ElementsAre(Message("cannot read file")));
+  EXPECT_THAT(directory.errors, ElementsAre(Message("is a directory, not a file")));
+  ConfigLoadResult device = LoadConfigFile("/dev/zero");
+  EXPECT_FALSE(device.config.has_value());
+  EXPECT_THAT(device.errors, ElementsAre(Message("is a character device, not a file")));
 }
 
 TEST(ConfigLoaderTest, ErrorsPrintAsFileLineColumn) {

@@ -252,6 +252,9 @@ class Kernel {
   };
   Usage usage() const;
   const KernelOptions& options() const;
+  // True when the live allocation budget is full while asks are pending: Schedule cannot
+  // allocate until allocations are released.
+  bool allocation_budget_blocks() const;
 
   // Runs scheduling cycles until nothing more can be allocated or `max` allocations were made
   // (`max` <= 0: no limit). An empty `partition` schedules every partition in config order.

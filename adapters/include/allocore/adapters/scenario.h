@@ -208,6 +208,9 @@ struct RunOptions {
   bool collect_latencies = false;
   // Fill RunResult::allocations (needed by CheckExpectations); off saves memory on big runs.
   bool keep_allocations = true;
+  // The kernel's memory budget. A `schedule` step the full live allocation budget stops while
+  // asks are pending gets an error record saying so.
+  KernelOptions kernel_options;
 };
 
 struct ActualAllocation {
@@ -245,6 +248,8 @@ struct RunResult {
   // With RunOptions::collect_latencies: per allocation, the wall time of the Schedule call
   // that made it divided by the allocations of that call.
   std::vector<int64_t> allocation_latency_nanos;
+  // `schedule` steps the full live allocation budget stopped (RunOptions::kernel_options).
+  int64_t budget_blocked_steps = 0;
 };
 
 // Creates the kernel, registers the nodes (step 0), then for every step advances the logical
