@@ -73,8 +73,7 @@ absl::StatusOr<std::string> ReadTextInput(const std::string& path, size_t max_by
     ssize_t n = ::read(fd.get(), buffer, sizeof(buffer));
     if (n < 0) {
       if (errno == EINTR) continue;
-      return absl::PermissionDeniedError(
-          internal::Cat("read error: ", std::strerror(errno)));
+      return absl::PermissionDeniedError(internal::Cat("read error: ", std::strerror(errno)));
     }
     if (n == 0) break;
     const auto size = static_cast<size_t>(n);

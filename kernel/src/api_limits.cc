@@ -8,11 +8,10 @@
 namespace allocore::internal {
 namespace {
 
-absl::Status OverLimit(std::string_view call, std::string_view what, uint64_t value,
-                       uint64_t limit, std::string_view limit_name) {
-  return absl::InvalidArgumentError(Cat(call, ": ", what, " of ", value,
-                                        " is over the limit of ", limit, " (ApiLimits::",
-                                        limit_name, ")"));
+absl::Status OverLimit(std::string_view call, std::string_view what, uint64_t value, uint64_t limit,
+                       std::string_view limit_name) {
+  return absl::InvalidArgumentError(Cat(call, ": ", what, " of ", value, " is over the limit of ",
+                                        limit, " (ApiLimits::", limit_name, ")"));
 }
 
 absl::Status CheckLength(std::string_view call, std::string_view field, std::string_view value,
@@ -71,8 +70,8 @@ absl::Status CheckAppSpec(const AppSpec& app) {
   absl::Status status = CheckNameLengths(
       kCall, {{"partition", app.partition}, {"application id", app.id}, {"user", app.user}});
   if (!status.ok()) return status;
-  status = CheckLength(kCall, "queue", app.queue, ApiLimits::kMaxQueuePathBytes,
-                       "kMaxQueuePathBytes");
+  status =
+      CheckLength(kCall, "queue", app.queue, ApiLimits::kMaxQueuePathBytes, "kMaxQueuePathBytes");
   if (!status.ok()) return status;
   if (app.groups.size() > ApiLimits::kMaxGroupsPerApplication) {
     return OverLimit(kCall, "number of groups", app.groups.size(),

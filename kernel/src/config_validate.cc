@@ -44,9 +44,6 @@
 namespace allocore {
 namespace {
 
-// Deeper hierarchies are refused so that the recursive checks stay within the stack. A YAML
-// config cannot get near this: the loader's nesting limit is hit first.
-constexpr int kMaxQueueDepth = 1000;
 // Longest name quoted in a message; longer ones are shortened with "...".
 constexpr size_t kMaxQuotedLength = 80;
 

@@ -266,6 +266,11 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
   if (parts.empty() || Lower({parts[0].data(), parts[0].size()}) != "root") {
     return absl::InvalidArgumentError(Cat("queue path ", path, " does not start with root"));
   }
+  if (parts.size() > static_cast<size_t>(kMaxQueueDepth)) {
+    return absl::InvalidArgumentError(Cat("queue path ", path, " has ", parts.size(),
+                                          " levels; allocore supports at most ", kMaxQueueDepth,
+                                          " (kMaxQueueDepth)"));
+  }
   uint32_t q = root_;
   size_t i = 1;
   for (; i < parts.size(); ++i) {

@@ -520,17 +520,24 @@ TEST(ConfigLoaderTest, TenThousandQueues) {
   EXPECT_THAT(result.config->partitions[0].queues[0].queues[99].queues, SizeIs(100));
 }
 
-TEST(ConfigLoaderTest, DeepButLegalHierarchiesLoad) {
-  // 190 queue levels are 383 YAML levels: inside the nesting limit of 400.
-  std::string text = "partitions:\n  - queues:\n";
-  std::string indent = "    ";
-  for (int i = 0; i < 190; ++i) {
-    text += indent + "- name: q" + std::to_string(i) + "\n" + indent + "  queues:\n";
-    indent += "    ";
-  }
-  ConfigLoadResult result = LoadConfigText(text, "deep.yaml");
+// The deepest hierarchy allowed (kMaxQueueDepth levels, the inserted root included) loads; one
+// level more is refused with the limit named at the queue that passes it.
+TEST(ConfigLoaderTest, DeepestLegalHierarchyLoads) {
+  auto chain = [](int levels) {
+    std::string text = "partitions:\n  - queues:\n";
+    std::string indent = "    ";
+    for (int i = 0; i < levels; ++i) {
+      text += indent + "- name: q" + std::to_string(i) + "\n" + indent + "  queues:\n";
+      indent += "    ";
+    }
+    return text;
+  };
+  ConfigLoadResult result = LoadConfigText(chain(kMaxQueueDepth - 1), "deep.yaml");
   EXPECT_TRUE(result.config.has_value());
   EXPECT_THAT(result.errors, IsEmpty());
+  result = LoadConfigText(chain(kMaxQueueDepth), "deeper.yaml");
+  EXPECT_FALSE(result.config.has_value());
+  EXPECT_THAT(result.errors, ElementsAre(Message("deeper than 64 levels")));
 }
 
 // ---- Hostile input ---------------------------------------------------------------------

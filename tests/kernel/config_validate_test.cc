@@ -852,9 +852,9 @@ TEST(ConfigValidateTest, TheDefaultConfigIsValid) {
 
 TEST(ConfigValidateTest, HierarchiesDeeperThanTheLimitAreRefused) {
   QueueConfig chain = Q("leaf");
-  for (int i = 0; i < 1005; ++i) chain = Q("q", {std::move(chain)});
+  for (int i = 0; i < kMaxQueueDepth + 5; ++i) chain = Q("q", {std::move(chain)});
   EXPECT_THAT(Errors(OnePartition({std::move(chain)})),
-              ElementsAre(Message("the queue hierarchy is deeper than 1000 levels")));
+              ElementsAre(Message("the queue hierarchy is deeper than 64 levels")));
 }
 
 }  // namespace

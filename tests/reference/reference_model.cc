@@ -2173,6 +2173,7 @@ int ReferenceModel::Impl::CreateDynamicQueues(PartitionR& p, const std::string& 
   if (!SubmitAllowed(p, ancestor, user, groups)) return -1;
   if (p.queues[static_cast<size_t>(ancestor)].leaf) return -1;
   std::vector<std::string> parts = Split(path, '.');
+  if (parts.size() > static_cast<size_t>(kMaxQueueDepth)) return -1;  // config.h's bound
   size_t depth = 1;
   for (int q = ancestor; p.queues[static_cast<size_t>(q)].parent >= 0;
        q = p.queues[static_cast<size_t>(q)].parent) {

@@ -30,6 +30,11 @@
 
 namespace allocore {
 
+// Levels of a queue hierarchy, root included, configured or created by placement rules.
+// YuniKorn sets no limit; real hierarchies have a handful of levels, and the bound keeps every
+// walk over the tree within a 256 KiB thread stack.
+inline constexpr int kMaxQueueDepth = 64;
+
 // Where a config element was written. line/column are 1-based; 0 means unknown.
 struct SourceLocation {
   int line = 0;

@@ -1,0 +1,238 @@
+// Hostile input through the allocore command: every row of the hostile-input table (devices,
+// binary data, oversized texts, huge counts, names that made std::regex recurse or backtrack)
+// ends with a clear message and a defined exit code. Peak memory is checked too (under 100 MiB)
+// except in sanitizer builds, whose shadow memory and redzones make RSS meaningless.
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+extern char** environ;
+
+namespace allocore {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  int64_t peak_rss_kib = 0;
+};
+
+std::string Slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class HostileCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    binary_ = fs::read_symlink("/proc/self/exe").parent_path() / "allocore";
+    ASSERT_TRUE(fs::exists(binary_)) << "the allocore command is built next to this test";
+    dir_ = fs::temp_directory_path() /
+           ("allocore-hostile-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `sh -c SCRIPT` where $ALLOCORE is the command; stdout and stderr are captured.
+  Result Sh(const std::string& script) {
+    const std::string out = (dir_ / "stdout").string();
+    const std::string err = (dir_ / "stderr").string();
+    const std::string command =
+        "ALLOCORE='" + binary_.string() + "'; " + script + " >'" + out + "' 2>'" + err + "'";
+    const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+    pid_t pid = 0;
+    Result result;
+    if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) {
+      ADD_FAILURE() << "cannot start /bin/sh";
+      return result;
+    }
+    int status = 0;
+    struct rusage usage {};
+    if (wait4(pid, &status, 0, &usage) != pid) {
+      ADD_FAILURE() << "wait4 failed";
+      return result;
+    }
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.peak_rss_kib = usage.ru_maxrss;
+    result.out = Slurp(out);
+    result.err = Slurp(err);
+    return result;
+  }
+
+  fs::path Write(const std::string& name, const std::string& text) {
+    fs::path path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+
+  static void ExpectSmall(const Result& r) {
+#ifndef ALLOCORE_SANITIZED
+    EXPECT_LT(r.peak_rss_kib, 100 * 1024) << "peak RSS of the command";
+#else
+    (void)r;
+#endif
+  }
+
+  fs::path binary_;
+  fs::path dir_;
+};
+
+constexpr char kFilteredConfig[] = R"(config:
+  partitions:
+    - name: default
+      placementrules:
+        - name: fixed
+          value: root.a
+          filter: {type: allow, users: ["PATTERN"]}
+        - name: fixed
+          value: root.b
+      queues:
+        - name: root
+          submitacl: "*"
+          queues: [{name: a}, {name: b}]
+nodes:
+  - {id: n1, resources: {memory: 100}}
+)";
+
+std::string FilteredScenario(const std::string& pattern, size_t user_length) {
+  std::string text = kFilteredConfig;
+  text.replace(text.find("PATTERN"), 7, pattern);
+  return text + "steps:\n  - add_app: {id: app-1, user: " + std::string(user_length, 'a') + "}\n";
+}
+
+// Row 1: a 60,000-character user against `^[a-z]+$` crashed std::regex (recursion per
+// character). Now the name is over ApiLimits::kMaxNameBytes: an error record, exit 0.
+TEST_F(HostileCliTest, LongUserNameAgainstAnchoredFilter) {
+  fs::path scenario = Write("long-user.yaml", FilteredScenario("^[a-z]+$", 60000));
+  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\"type\":\"error\",\"step\":1"));
+  EXPECT_THAT(r.out, HasSubstr("kMaxNameBytes"));
+  ExpectSmall(r);
+}
+
+// Row 2: `.*x` against a 20,000-character name took 6 s of backtracking.
+TEST_F(HostileCliTest, BacktrackingFilterAgainstLongName) {
+  fs::path scenario = Write("backtrack.yaml", FilteredScenario(".*x", 20000));
+  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("kMaxNameBytes"));
+  // At the limit the filter is matched (linearly) and does not match: the second rule places.
+  scenario = Write("backtrack-1024.yaml", FilteredScenario(".*x", 1024));
+  r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "' --format jsonl");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("\"type\":\"error\"")));
+  EXPECT_THAT(r.out, Not(HasSubstr("app_rejected")));
+  ExpectSmall(r);
+}
+
+// Row 3: `run /dev/urandom` read 4.4 GB in 20 s.
+TEST_F(HostileCliTest, DevicesAreRefusedByName) {
+  for (const char* command : {"run", "tree", "check"}) {
+    for (const char* device : {"/dev/urandom", "/dev/zero"}) {
+      Result r = Sh(std::string("exec \"$ALLOCORE\" ") + command + " " + device);
+      EXPECT_EQ(r.exit_code, 2) << command << " " << device;
+      EXPECT_THAT(r.out + r.err, HasSubstr("is a character device, not a file")) << command;
+      ExpectSmall(r);
+    }
+  }
+}
+
+// Row 4: `run - < /dev/zero` aborted without a message.
+TEST_F(HostileCliTest, DeviceOnStdinIsRefused) {
+  Result r = Sh("exec \"$ALLOCORE\" run - </dev/zero");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("<stdin>: is a character device"));
+  ExpectSmall(r);
+}
+
+TEST_F(HostileCliTest, BinaryDataThroughAPipeStopsAtTheFirstNul) {
+  Result r = Sh("head -c 50000000 /dev/zero | \"$ALLOCORE\" run -");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("<stdin>: byte 1 is a NUL byte"));
+  ExpectSmall(r);
+}
+
+TEST_F(HostileCliTest, OversizedTextIsRefusedAtTheLimit) {
+  // 80 MiB of comment lines: text, but more than the 64 MiB limit.
+  Result r = Sh("yes '# padding' | head -c 83886080 | \"$ALLOCORE\" run -");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("<stdin>: larger than the limit of 67108864 bytes (64 MiB)"));
+}
+
+TEST_F(HostileCliTest, DirectoriesAreRefusedByName) {
+  Result r = Sh("exec \"$ALLOCORE\" run '" + dir_.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("is a directory, not a file"));
+}
+
+constexpr char kOneHugeNode[] = R"(config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          submitacl: "*"
+          queues: [{name: a}]
+nodes:
+  - {id: n1, resources: {memory: 1000000000000000, vcore: 1000000000000}}
+steps:
+  - add_app: {id: a1, queue: root.a, user: u}
+)";
+
+// Row 5: `count: 100000000` on a huge node took 24 GB before the OOM killer stopped it. The
+// run's live allocation budget (default 500,000) stops the step with an error record.
+TEST_F(HostileCliTest, HugeCountStopsAtTheAllocationBudget) {
+  fs::path scenario =
+      Write("count.yaml", std::string(kOneHugeNode) +
+                              "  - add_ask: {app: a1, id: k1, resources: {memory: 1, vcore: 1},"
+                              " count: 100000000}\n  - schedule: {}\n");
+  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "' --quiet");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("the live allocation budget (--max-allocations 500000) was full"));
+  ExpectSmall(r);
+  r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "' --max-allocations 1000");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\"seq\":1000,"));
+  EXPECT_THAT(r.out, Not(HasSubstr("\"seq\":1001,")));
+  EXPECT_THAT(r.out, HasSubstr("{\"type\":\"error\",\"step\":3,\"message\":\"schedule: the live "
+                               "allocation budget is full (1000 live allocations, max 1000)"));
+}
+
+// Row 5, second half: `count: 9223372036854775807` never finished.
+TEST_F(HostileCliTest, CountOverInt32IsAnErrorRecord) {
+  fs::path scenario =
+      Write("count.yaml", std::string(kOneHugeNode) +
+                              "  - add_ask: {app: a1, id: k1, resources: {memory: 1},"
+                              " count: 9223372036854775807}\n  - schedule: {}\n");
+  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("add_ask: count of 9223372036854775807 is over the limit of "
+                               "2147483647 (ApiLimits::kMaxAskCount)"));
+  EXPECT_THAT(r.out, Not(HasSubstr("\"type\":\"allocation\"")));
+  ExpectSmall(r);
+}
+
+TEST_F(HostileCliTest, MaxAllocationsOptionIsChecked) {
+  Result r = Sh("exec \"$ALLOCORE\" run --max-allocations -3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--max-allocations needs a number >= 0"));
+}
+
+}  // namespace
+}  // namespace allocore
