@@ -244,10 +244,18 @@ QuantityMap DecodeLimit(ByteReader& in, int64_t typical_max) {
   return q;
 }
 
+// A name around ApiLimits::kMaxNameBytes: just under, at, just over, or far over it.
+std::string LongName(ByteReader& in, char fill) {
+  static const size_t kLengths[] = {ApiLimits::kMaxNameBytes - 1, ApiLimits::kMaxNameBytes,
+                                    ApiLimits::kMaxNameBytes + 1, 60000};
+  return std::string(kLengths[in.Byte() % 4], fill);
+}
+
 std::string Id(ByteReader& in, const char* prefix, int count) {
   uint8_t b = in.Byte();
   if (b == 255) return "";
   if (b == 254) return std::string(prefix) + "-unknown";
+  if (b == 253) return prefix + LongName(in, 'x');
   return prefix + std::to_string(1 + b % count);
 }
 
@@ -521,6 +529,14 @@ std::string QueueName(ByteReader& in, const DecoderState& state) {
   if (b == 27) return "root.nope";
   if (b == 28) return "";
   if (b == 29) return "a";
+  if (b == 30) {
+    // Around kMaxQueueDepth levels: placement rules that create queues must stop there.
+    std::string deep = "root";
+    for (int64_t level = in.Range(kMaxQueueDepth - 3, kMaxQueueDepth + 2); level > 1; --level) {
+      deep += ".d";
+    }
+    return deep;
+  }
   std::string upper = in.Pick(state.queue_paths);
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return upper;
@@ -584,6 +600,23 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
                                 in.Bool() ? "true" : "ns1");
       }
       if (extra & 8u) c.app.tags.emplace_back("team", in.Bool() ? "red" : "Bad Name");
+      if ((extra & 0xE0u) == 0xE0u) {  // hostile sizes: names, groups and tags at their limits
+        uint8_t what = in.Byte();
+        if (what & 1u) c.app.user = LongName(in, 'a');
+        if (what & 2u) {
+          size_t groups = ApiLimits::kMaxGroupsPerApplication + (what & 4u ? 1 : 0);
+          c.app.groups.assign(groups, "devs");
+        }
+        if (what & 8u) c.app.groups.push_back(LongName(in, 'g'));
+        if (what & 16u) {
+          c.app.tags.assign(ApiLimits::kMaxTagsPerApplication + (what & 32u ? 1 : 0),
+                            {"k", "v"});
+        }
+        if (what & 64u) {
+          c.app.tags.emplace_back("namespace",
+                                  std::string(ApiLimits::kMaxTagBytes + (what & 128u ? 1 : 0), 'n'));
+        }
+      }
       if (extra & 16u) {  // a gang: placeholders of {memory: 10, vcore: 1} add up to it
         uint8_t gang = in.Byte();
         int64_t members = 1 + (gang & 7u);
@@ -644,8 +677,13 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
         c.ask.count = 0;
       } else if (n == 29) {
         c.ask.count = -1;
-      } else {
+      } else if (n == 30) {
         c.ask.count = in.Bool() ? kMaxInt64 : in.Range(5, 1000);
+      } else {
+        // YuniKorn's int32 count: at the limit, just past it, or a long way past.
+        static const int64_t kCounts[] = {ApiLimits::kMaxAskCount, ApiLimits::kMaxAskCount + 1,
+                                          int64_t{1} << 40, 100'000'000};
+        c.ask.count = kCounts[in.Byte() % 4];
       }
       if (Avoid("saturation")) {
         c.ask.count = std::min<int64_t>(c.ask.count, 1000);
@@ -790,6 +828,15 @@ Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options) {
     seq.config_name = kFixedConfigs[index].name;
   }
   seq.config = *config;
+  if (!options.modelled_only) {
+    // One input in eight runs under a small memory budget (the model has none).
+    uint8_t budget = in.Byte();
+    if (budget >= 224) {
+      seq.kernel_options = {.max_applications = 1 + (budget & 3),
+                            .max_asks = 1 + ((budget >> 2) & 3),
+                            .max_live_allocations = 1 + ((budget >> 4) & 1) * 4};
+    }
+  }
   DecoderState state;
   SetView(&state, seq.config);
   while (!in.empty() && seq.calls.size() < options.max_calls) {
@@ -923,6 +970,13 @@ std::string DescribeCall(const Call& c) {
 std::string DescribeSequence(const Sequence& seq, size_t calls) {
   std::ostringstream os;
   os << "# decoded from fuzzer bytes; config: " << seq.config_name << "\n";
+  if (seq.kernel_options.max_live_allocations > 0) {
+    os << "# kernel budget: max_applications " << seq.kernel_options.max_applications
+       << ", max_asks " << seq.kernel_options.max_asks << ", max_live_allocations "
+       << seq.kernel_options.max_live_allocations
+       << " (replay with allocore run --max-allocations "
+       << seq.kernel_options.max_live_allocations << ")\n";
+  }
   os << "config: " << adapters::ConfigToJson(seq.config) << "\n";
   os << "nodes: []\nsteps:\n";
   for (size_t i = 0; i < calls && i < seq.calls.size(); ++i) {

@@ -6,8 +6,9 @@
 //
 // The calls mix valid and invalid ones on purpose: unknown and duplicate ids, empty ids,
 // unknown partitions, negative and overflowing quantities, zero and huge counts, more resource
-// types than the kernel holds, removing what is allocated, clock jumps (negative, huge), and
-// (fuzz_events only) config reloads mid-run, valid or not.
+// types than the kernel holds, removing what is allocated, clock jumps (negative, huge), names,
+// groups, tags, counts and queue paths at and past their limits (ApiLimits, kMaxQueueDepth),
+// and (fuzz_events only) config reloads mid-run, valid or not, and small memory budgets.
 //
 // Every call is one step of the scenario format (shared/docs/scenario-format.md): the driver
 // advances the clock by 1 ms before it, so DescribeSequence() prints a scenario that
@@ -75,6 +76,7 @@ struct DecodeOptions {
 struct Sequence {
   SchedulerConfig config;  // valid and normalised (ValidateConfig ran and found no error)
   std::string config_name;
+  KernelOptions kernel_options;  // a small budget for some inputs (never with modelled_only)
   std::vector<Call> calls;
 };
 

@@ -417,6 +417,18 @@ class Checker {
   void CheckAfter(bool scheduled, const std::set<std::pair<std::string, std::string>>& touched) {
     absl::Status consistency = kernel_.CheckConsistency();
     Expect(consistency.ok(), "CheckConsistency: " + consistency.ToString());
+    // The memory budget is never passed.
+    const KernelOptions& caps = kernel_.options();
+    const Kernel::Usage usage = kernel_.usage();
+    Expect(caps.max_applications == 0 || usage.applications <= caps.max_applications,
+           "more applications than the budget: " + std::to_string(usage.applications));
+    Expect(caps.max_asks == 0 || usage.asks <= caps.max_asks,
+           "more asks than the budget: " + std::to_string(usage.asks));
+    Expect(caps.max_live_allocations == 0 || usage.live_allocations <= caps.max_live_allocations,
+           "more live allocations than the budget: " + std::to_string(usage.live_allocations));
+    Expect(usage.live_allocations == static_cast<int64_t>(live_.size()),
+           "usage() counts " + std::to_string(usage.live_allocations) +
+               " live allocations, the decision stream " + std::to_string(live_.size()));
     const ResourceTypes& types = kernel_.resource_types();
     for (const std::string& partition : kernel_.PartitionNames()) {
       auto queues = kernel_.ListQueues(partition);
@@ -568,14 +580,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ByteReader in(data, size);
   Sequence seq = DecodeSequence(in, DecodeOptions{});
   if (Verbose()) std::fprintf(stderr, "%s", DescribeSequence(seq, seq.calls.size()).c_str());
-  auto kernel = allocore::Kernel::Create(seq.config);
+  auto kernel = allocore::Kernel::Create(seq.config, seq.kernel_options);
   if (!kernel.ok())
     Fail("Kernel::Create refused a validated config: " + kernel.status().ToString());
   Checker checker(seq, **kernel, /*checks=*/true);
   checker.Run();
 
   // Determinism: the same calls again, on a fresh kernel.
-  auto again = allocore::Kernel::Create(seq.config);
+  auto again = allocore::Kernel::Create(seq.config, seq.kernel_options);
   Checker second(seq, **again, /*checks=*/false);
   second.Run();
   if (checker.stream() != second.stream()) {

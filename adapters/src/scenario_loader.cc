@@ -429,6 +429,11 @@ class ScenarioDecoder {
       return std::nullopt;
     }
     std::string path = (*name)[0] == '/' ? *name : base_dir_ + *name;
+    if (path == "-") {
+      // "-" names stdin everywhere else; here the scenario itself may be what stdin holds.
+      Error(node, "config_file: '-' (stdin) cannot hold the config; name a file");
+      return std::nullopt;
+    }
     ConfigLoadResult loaded = LoadConfigFile(path);
     bool ok = loaded.config.has_value();
     for (const ConfigError& problem : loaded.errors) {

@@ -271,6 +271,14 @@ TEST(ScenarioLoaderTest, ConfigFileRelativeToTheScenario) {
   EXPECT_THAT(Message(missing.status()), HasSubstr("missing.yaml:1:14: config_file \"nope.yaml\""));
 }
 
+// config_file goes through the bounded reader: devices are refused by name, and "-" (stdin
+// everywhere else) is refused, since the scenario itself may be what stdin holds.
+TEST(ScenarioLoaderTest, ConfigFileThatIsADeviceOrStdin) {
+  EXPECT_THAT(LoadError("config_file: /dev/zero\n"),
+              HasSubstr("config_file \"/dev/zero\": /dev/zero: is a character device"));
+  EXPECT_THAT(LoadError("config_file: '-'\n"), HasSubstr("'-' (stdin) cannot hold the config"));
+}
+
 TEST(ScenarioLoaderTest, UnreadableFile) {
   absl::StatusOr<Scenario> scenario = LoadScenarioFile("/nonexistent/s.yaml");
   ASSERT_FALSE(scenario.ok());
