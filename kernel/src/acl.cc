@@ -2,40 +2,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
+#include "name_rules.h"
 
 namespace allocore::internal {
-namespace {
-
-bool IsLetterOrUnderscore(char c) {
-  return absl::ascii_isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
-
-}  // namespace
-
-// ^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$
-bool IsValidUserName(std::string_view name) {
-  if (name.empty() || !IsLetterOrUnderscore(name[0])) return false;
-  for (size_t i = 1; i < name.size(); ++i) {
-    char c = name[i];
-    if (c == '$' && i + 1 == name.size()) return true;
-    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '@' ||
-          c == '-')) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// ^[_a-zA-Z][a-zA-Z0-9_-]*$
-bool IsValidGroupName(std::string_view name) {
-  if (name.empty() || !IsLetterOrUnderscore(name[0])) return false;
-  for (size_t i = 1; i < name.size(); ++i) {
-    char c = name[i];
-    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
-  }
-  return true;
-}
-
 Acl Acl::Parse(std::string_view text) {
   Acl acl;
   absl::string_view trimmed =

@@ -15,9 +15,6 @@
 
 namespace allocore::internal {
 
-bool IsValidUserName(std::string_view name);
-bool IsValidGroupName(std::string_view name);
-
 class Acl {
  public:
   Acl() = default;

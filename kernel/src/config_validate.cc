@@ -40,9 +40,15 @@
 #include "allocore/config.h"
 #include "allocore/resource.h"
 #include "go_regexp.h"
+#include "name_rules.h"
+#include "placement.h"
 
 namespace allocore {
 namespace {
+
+using internal::IsValidGroupName;
+using internal::IsValidQueueName;
+using internal::IsValidUserName;
 
 // Longest name quoted in a message; longer ones are shortened with "...".
 constexpr size_t kMaxQuotedLength = 80;
@@ -156,41 +162,11 @@ std::string Quote(std::string_view s) {
 bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
-// ^[a-zA-Z0-9_-]{1,64}$
-bool IsValidQueueName(std::string_view s) {
-  if (s.empty() || s.size() > 64) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_' || c == '-';
-  });
-}
-
-// ^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$
-bool IsValidUserName(std::string_view s) {
-  if (s.empty() || !(IsAsciiAlpha(s[0]) || s[0] == '_')) return false;
-  if (s.size() > 1 && s.back() == '$') s.remove_suffix(1);
-  return std::all_of(s.begin() + 1, s.end(), [](char c) {
-    return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_' || c == '.' || c == '@' || c == '-';
-  });
-}
-
-// ^[_a-zA-Z][a-zA-Z0-9_-]*$
-bool IsValidGroupName(std::string_view s) {
-  if (s.empty() || !(IsAsciiAlpha(s[0]) || s[0] == '_')) return false;
-  return std::all_of(s.begin() + 1, s.end(), [](char c) {
-    return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_' || c == '-';
-  });
-}
-
 // ^[_a-zA-Z][a-zA-Z0-9_]*$
 bool IsValidRuleName(std::string_view s) {
   if (s.empty() || !(IsAsciiAlpha(s[0]) || s[0] == '_')) return false;
   return std::all_of(s.begin() + 1, s.end(),
                      [](char c) { return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_'; });
-}
-
-// One of ^ $ * + ? ( ) [ { } | — what makes a single filter entry a regular expression.
-bool HasRegexpSpecial(std::string_view s) {
-  return s.find_first_of("^$*+?()[{}|") != std::string_view::npos;
 }
 
 // Go's regexp.Compile accepts it (RE2 decides: the same syntax).
@@ -827,7 +803,7 @@ class Validator {
     }
     if (filter.users.size() == 1) {
       const std::string& user = filter.users.front();
-      if (!IsValidUserName(user) && !(HasRegexpSpecial(user) && IsValidRegexp(user))) {
+      if (!IsValidUserName(user) && !(internal::IsRegexpFilterEntry(user) && IsValidRegexp(user))) {
         Report(at("filter.users"), "", "filter.users",
                Cat("invalid filter user ", Quote(user), " in ", prefix, " ", Quote(rule.name),
                    ": a single entry must be a user name "
@@ -836,7 +812,8 @@ class Validator {
     }
     if (filter.groups.size() == 1) {
       const std::string& group = filter.groups.front();
-      if (!IsValidGroupName(group) && !(HasRegexpSpecial(group) && IsValidRegexp(group))) {
+      if (!IsValidGroupName(group) &&
+          !(internal::IsRegexpFilterEntry(group) && IsValidRegexp(group))) {
         Report(at("filter.groups"), "", "filter.groups",
                Cat("invalid filter group ", Quote(group), " in ", prefix, " ", Quote(rule.name),
                    ": a single entry must be a group name (^[_a-zA-Z][a-zA-Z0-9_-]*$) "

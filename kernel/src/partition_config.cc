@@ -2,6 +2,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "message.h"
+#include "name_rules.h"
 #include "partition.h"
 
 namespace allocore::internal {
@@ -293,11 +294,7 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
   }
   for (size_t k = i; k < parts.size(); ++k) {
     absl::string_view raw = parts[k];
-    bool valid = !raw.empty() && raw.size() <= 64;
-    for (char c : raw) {
-      valid &= absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-    }
-    if (!valid) {
+    if (!IsValidQueueName({raw.data(), raw.size()})) {
       return absl::InvalidArgumentError(
           Cat("'", std::string_view(raw.data(), raw.size()),
               "' is not a valid queue name (1 to 64 of a-z A-Z 0-9 _ -)"));

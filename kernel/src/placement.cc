@@ -6,16 +6,13 @@
 #include "acl.h"
 #include "go_regexp.h"
 #include "message.h"
+#include "name_rules.h"
 
 namespace allocore::internal {
 namespace {
 
 std::string Lower(std::string_view s) {
   return absl::AsciiStrToLower(absl::string_view(s.data(), s.size()));
-}
-
-bool HasRegexCharacter(std::string_view s) {
-  return s.find_first_of("^$*+?()[{}|") != std::string_view::npos;
 }
 
 std::string ReplaceDots(std::string_view s) {
@@ -27,6 +24,10 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 }
 
 }  // namespace
+
+bool IsRegexpFilterEntry(std::string_view entry) {
+  return entry.find_first_of("^$*+?()[{}|") != std::string_view::npos;
+}
 
 bool PlacementFilter::Matcher::Matches(std::string_view name) const {
   if (broken_pattern) return false;
@@ -43,7 +44,7 @@ PlacementFilter PlacementFilter::Build(const FilterConfig& config) {
   filter.allow_ = Lower(config.type) != "deny";
   auto build = [](const std::vector<std::string>& names, bool (*valid)(std::string_view)) {
     Matcher m;
-    if (names.size() == 1 && HasRegexCharacter(names[0]) &&
+    if (names.size() == 1 && IsRegexpFilterEntry(names[0]) &&
         !(valid(names[0]) && names[0].back() != '$')) {
       absl::StatusOr<GoRegexp> pattern = GoRegexp::Compile(names[0]);
       if (pattern.ok()) {

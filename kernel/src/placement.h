@@ -22,6 +22,10 @@
 
 namespace allocore::internal {
 
+// A single filter entry is a regular expression when it holds one of YuniKorn's SpecialRegExp
+// characters ^ $ * + ? ( ) [ { } | (not '.': "a.b" is an exact user name).
+bool IsRegexpFilterEntry(std::string_view entry);
+
 class PlacementFilter {
  public:
   static PlacementFilter Build(const FilterConfig& config);
