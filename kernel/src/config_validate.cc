@@ -69,82 +69,60 @@ std::string Cat(const T&... parts) {
 }
 
 // ---- Quantities ------------------------------------------------------------------------------
-// Small name-keyed resource maps, sorted by name so that messages are stable. nullopt is
-// YuniKorn's nil resource ("not set").
-using Quantities = absl::btree_map<std::string, int64_t>;
-using OptionalQuantities = std::optional<Quantities>;
+// The kernel's resource vectors and arithmetic (allocore/resource.h) over a registry of the
+// config's own type names. nullopt is YuniKorn's nil resource ("not set"). A config with more
+// than kMaxResourceTypes types is an error of its own (CheckResourceTypeCount); the types past
+// the limit are left out of the resource checks.
+using OptionalResource = std::optional<Resource>;
 
-OptionalQuantities ToQuantities(const std::optional<QuantityMap>& map) {
-  if (!map) return std::nullopt;
-  Quantities out;
-  for (const auto& [name, value] : *map) out.emplace(name, value);
-  return out;
-}
-
-int64_t SaturatingAddition(int64_t a, int64_t b) {
-  int64_t out;
-  if (__builtin_add_overflow(a, b, &out))
-    return a < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
-  return out;
-}
-
-void AddTo(Quantities* sum, const Quantities& add) {
-  for (const auto& [name, value] : add) {
-    auto [it, inserted] = sum->emplace(name, value);
-    if (!inserted) it->second = SaturatingAddition(it->second, value);
+class ConfigQuantities {
+ public:
+  // As the kernel applies a quantity list: a repeated type takes its last value.
+  OptionalResource Convert(const std::optional<QuantityMap>& map) {
+    if (!map) return std::nullopt;
+    Resource out;
+    for (const auto& [name, value] : *map) {
+      absl::StatusOr<int> type = types_.Intern(name);
+      if (type.ok()) out.Set(*type, value);
+    }
+    return out;
   }
-}
 
-// larger.FitInMaxUndef(smaller): nil larger fits everything, types absent from larger are
-// unlimited, a negative larger value counts as 0.
-bool FitInMaxUndef(const OptionalQuantities& larger, const Quantities& smaller) {
-  if (!larger) return true;
-  for (const auto& [name, value] : smaller) {
-    auto it = larger->find(name);
-    if (it == larger->end()) continue;
-    if (value > std::max<int64_t>(0, it->second)) return false;
+  // "{memory: 1073741824, vcore: 2000m}", types by name: vcore is shown in milli-cores with the
+  // `m` suffix so that the value reads the way it would be written in the config.
+  std::string Format(const Resource& r) const {
+    std::vector<std::pair<std::string_view, int64_t>> entries;
+    for (int t = 0; t < types_.size(); ++t) {
+      if (r.Has(t)) entries.emplace_back(types_.Name(t), r.value[static_cast<size_t>(t)]);
+    }
+    std::sort(entries.begin(), entries.end());
+    std::string out = "{";
+    bool first = true;
+    for (const auto& [name, value] : entries) {
+      absl::StrAppend(&out, first ? "" : ", ", absl::string_view(name.data(), name.size()), ": ",
+                      value, name == "vcore" ? "m" : "");
+      first = false;
+    }
+    out += "}";
+    return out;
   }
-  return true;
+
+ private:
+  ResourceTypes types_;
+};
+
+// larger.FitInMaxUndef(smaller), where a nil larger fits everything.
+bool FitsUnder(const OptionalResource& larger, const Resource& smaller) {
+  return !larger || FitInMaxUndef(*larger, smaller);
 }
 
-bool IsZero(const OptionalQuantities& q) {
-  if (!q) return true;
-  return std::all_of(q->begin(), q->end(), [](const auto& e) { return e.second == 0; });
-}
+bool IsNilOrZero(const OptionalResource& r) { return !r || IsZero(*r); }
 
-bool StrictlyGreaterThanZero(const Quantities& q) {
-  bool positive = false;
-  for (const auto& [name, value] : q) {
-    if (value < 0) return false;
-    if (value > 0) positive = true;
-  }
-  return positive;
-}
-
-// Both nil -> nil; one nil -> the other; otherwise the union, a type present on one side only
-// keeping its value.
-OptionalQuantities PermissiveMin(const OptionalQuantities& a, const OptionalQuantities& b) {
+// Both nil -> nil; one nil -> the other; otherwise the kernel's permissive minimum.
+OptionalResource PermissiveMinOfOptional(const OptionalResource& a, const OptionalResource& b) {
   if (!a) return b;
   if (!b) return a;
-  Quantities out = *a;
-  for (const auto& [name, value] : *b) {
-    auto [it, inserted] = out.emplace(name, value);
-    if (!inserted) it->second = std::min(it->second, value);
-  }
-  return out;
-}
-
-// "{memory: 1073741824, vcore: 2000m}": vcore is shown in milli-cores with the `m` suffix so
-// that the value reads the same way it would be written in the config.
-std::string FormatQuantities(const Quantities& q) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [name, value] : q) {
-    absl::StrAppend(&out, first ? "" : ", ", name, ": ", value, name == "vcore" ? "m" : "");
-    first = false;
-  }
-  out += "}";
-  return out;
+  return PermissiveMin(*a, *b);
 }
 
 // ---- Names and patterns ----------------------------------------------------------------------
@@ -415,26 +393,27 @@ class Validator {
       check_names(limit.users, "users", true, users_seen, user_wildcard);
       check_names(limit.groups, "groups", false, groups_seen, group_wildcard);
 
-      OptionalQuantities max = ToQuantities(limit.max_resources);
-      if (max) CheckNonNegative(*max, limit.field_locations, limit.location, path, "maxresources");
-      if (limit.max_applications == 0 && IsZero(max)) {
+      OptionalResource max = quantities_.Convert(limit.max_resources);
+      CheckNonNegative(limit.max_resources, limit.field_locations, limit.location, path,
+                       "maxresources");
+      if (limit.max_applications == 0 && IsNilOrZero(max)) {
         Report(max ? at("maxresources") : limit.location, path, "maxresources",
                Cat("invalid resource combination for ", name,
                    ": maxapplications is 0 and all resource limits are null or zero; "
                    "set maxapplications > 0 or at least one maxresources value > 0"));
-      } else if (max && !max->empty() && !StrictlyGreaterThanZero(*max)) {
+      } else if (max && max->present != 0 && !StrictlyGreaterThanZero(*max)) {
         Report(at("maxresources"), path, "maxresources",
-               Cat("maxresources ", FormatQuantities(*max), " of ", name,
+               Cat("maxresources ", quantities_.Format(*max), " of ", name,
                    " must be strictly positive: no negative value and at least one "
                    "value > 0"));
       }
       // The root's max is the cluster size (a configured one is already an error).
       if (queue != nullptr && !partition_level && max) {
-        OptionalQuantities queue_max = ToQuantities(queue->resources.max);
-        if (!FitInMaxUndef(queue_max, *max)) {
+        OptionalResource queue_max = quantities_.Convert(queue->resources.max);
+        if (!FitsUnder(queue_max, *max)) {
           Report(at("maxresources"), path, "maxresources",
-                 Cat("maxresources ", FormatQuantities(*max), " of ", name,
-                     " exceed the queue's max resources ", FormatQuantities(*queue_max),
+                 Cat("maxresources ", quantities_.Format(*max), " of ", name,
+                     " exceed the queue's max resources ", quantities_.Format(*queue_max),
                      "; a limit must fit within the queue's max"));
         }
       }
@@ -471,7 +450,7 @@ class Validator {
   // named user or group is never held to a wildcard entry above, and a level's wildcard never
   // narrows what the levels above carry for a name.
   struct CarriedResources {
-    Quantities max;
+    Resource max;
     std::string from;  // the queue that set or last narrowed `max`, for messages
   };
   struct CarriedApplications {
@@ -544,21 +523,20 @@ class Validator {
       return FieldLocation(limit.field_locations, field, limit.location);
     };
 
-    OptionalQuantities max = ToQuantities(limit.max_resources);
-    Quantities own_max = max ? *max : Quantities{};
+    OptionalResource max = quantities_.Convert(limit.max_resources);
+    Resource own_max = max ? *max : Resource{};
     CarriedResources carried{own_max, path};
     if (auto it = parent_resources.find(entry); it != parent_resources.end()) {
       const CarriedResources& above = it->second;
       if (!FitInMaxUndef(above.max, own_max)) {
         Report(
             at("maxresources"), path, "maxresources",
-            Cat("maxresources ", FormatQuantities(own_max), " of ", who, " in ", name,
-                " exceed the maxresources ", FormatQuantities(above.max), " that ", above.from,
+            Cat("maxresources ", quantities_.Format(own_max), " of ", who, " in ", name,
+                " exceed the maxresources ", quantities_.Format(above.max), " that ", above.from,
                 " sets for ", who,
                 ": a limit may not allow more than the parent queues' limits for the same ", kind));
       }
-      OptionalQuantities narrowed = PermissiveMin(own_max, above.max);
-      carried.max = narrowed ? *std::move(narrowed) : Quantities{};
+      carried.max = PermissiveMin(own_max, above.max);
       if (carried.max == above.max) carried.from = above.from;
     }
     (*resources)[entry] = std::move(carried);
@@ -592,9 +570,8 @@ class Validator {
   // description is not compared: it changes nothing.
   void CheckPartitionLimitsMatchRoot(const PartitionConfig& partition, const QueueConfig& root) {
     if (partition.limits.empty() || root.limits.empty()) return;
-    auto resources = [](const LimitConfig& l) {
-      OptionalQuantities q = ToQuantities(l.max_resources);
-      return q ? *q : Quantities{};
+    auto resources = [this](const LimitConfig& l) {
+      return quantities_.Convert(l.max_resources).value_or(Resource{});
     };
     std::string difference;
     size_t common = std::min(partition.limits.size(), root.limits.size());
@@ -613,8 +590,8 @@ class Validator {
         difference =
             Cat(entry, "maxapplications ", p.max_applications, " against ", r.max_applications);
       } else if (resources(p) != resources(r)) {
-        difference = Cat(entry, "maxresources ", FormatQuantities(resources(p)), " against ",
-                         FormatQuantities(resources(r)));
+        difference = Cat(entry, "maxresources ", quantities_.Format(resources(p)), " against ",
+                         quantities_.Format(resources(r)));
       }
     }
     if (difference.empty() && partition.limits.size() != root.limits.size()) {
@@ -628,9 +605,14 @@ class Validator {
                "both lists the same entries in the same order"));
   }
 
-  void CheckNonNegative(const Quantities& q, const FieldLocations& fields, SourceLocation fallback,
-                        const std::string& path, std::string_view field) {
-    for (const auto& [name, value] : q) {
+  // Every negative quantity, by type name (a repeated type is checked with its last value, the
+  // one the kernel applies).
+  void CheckNonNegative(const std::optional<QuantityMap>& map, const FieldLocations& fields,
+                        SourceLocation fallback, const std::string& path, std::string_view field) {
+    if (!map) return;
+    absl::btree_map<std::string_view, int64_t> by_name;
+    for (const auto& [name, value] : *map) by_name[name] = value;
+    for (const auto& [name, value] : by_name) {
       if (value >= 0) continue;
       std::string key = Cat(field, ".", name);
       Report(FieldLocation(fields, key, FieldLocation(fields, field, fallback)), path, field,
@@ -644,20 +626,17 @@ class Validator {
     const ChildTemplateConfig& t = *queue.child_template;
     SourceLocation location = FieldLocation(queue.field_locations, "childtemplate",
                                             t.location.line > 0 ? t.location : queue.location);
-    OptionalQuantities guaranteed = ToQuantities(t.resources.guaranteed);
-    OptionalQuantities max = ToQuantities(t.resources.max);
-    if (guaranteed) {
-      CheckNonNegative(*guaranteed, queue.field_locations, location, path,
-                       "childtemplate.resources.guaranteed");
-    }
-    if (max) {
-      CheckNonNegative(*max, queue.field_locations, location, path, "childtemplate.resources.max");
-    }
-    if (guaranteed && !FitInMaxUndef(max, *guaranteed)) {
+    OptionalResource guaranteed = quantities_.Convert(t.resources.guaranteed);
+    OptionalResource max = quantities_.Convert(t.resources.max);
+    CheckNonNegative(t.resources.guaranteed, queue.field_locations, location, path,
+                     "childtemplate.resources.guaranteed");
+    CheckNonNegative(t.resources.max, queue.field_locations, location, path,
+                     "childtemplate.resources.max");
+    if (guaranteed && !FitsUnder(max, *guaranteed)) {
       Report(FieldLocation(queue.field_locations, "childtemplate.resources.guaranteed", location),
              path, "childtemplate.resources.guaranteed",
-             Cat("childtemplate guaranteed resource ", FormatQuantities(*guaranteed),
-                 " is larger than the childtemplate maximum resource ", FormatQuantities(*max),
+             Cat("childtemplate guaranteed resource ", quantities_.Format(*guaranteed),
+                 " is larger than the childtemplate maximum resource ", quantities_.Format(*max),
                  ": accepted as YuniKorn does (the max is enforced, the guarantee orders the "
                  "dynamic queues)"),
              /*warning=*/true);
@@ -673,57 +652,59 @@ class Validator {
 
   // §2.4.5 with the v1.4.0 relaxed parent-guaranteed rule. Returns the queue's contribution to
   // its parent's children-guaranteed sum: its own guaranteed if non-zero, else its children's.
-  Quantities CheckResources(const QueueConfig& queue, const std::string& path,
-                            const OptionalQuantities& parent_max, int depth) {
+  Resource CheckResources(const QueueConfig& queue, const std::string& path,
+                          const OptionalResource& parent_max, int depth) {
     bool is_root = depth == 1;
     // The root's resources are already an error; they take no part in the sums.
-    OptionalQuantities guaranteed =
-        is_root ? std::nullopt : ToQuantities(queue.resources.guaranteed);
-    OptionalQuantities max = is_root ? std::nullopt : ToQuantities(queue.resources.max);
+    OptionalResource guaranteed =
+        is_root ? std::nullopt : quantities_.Convert(queue.resources.guaranteed);
+    OptionalResource max = is_root ? std::nullopt : quantities_.Convert(queue.resources.max);
     SourceLocation guaranteed_at =
         FieldLocation(queue.field_locations, "resources.guaranteed", queue.location);
     SourceLocation max_at = FieldLocation(queue.field_locations, "resources.max", queue.location);
-    if (guaranteed) {
-      CheckNonNegative(*guaranteed, queue.field_locations, queue.location, path,
+    if (!is_root) {
+      CheckNonNegative(queue.resources.guaranteed, queue.field_locations, queue.location, path,
                        "resources.guaranteed");
+      CheckNonNegative(queue.resources.max, queue.field_locations, queue.location, path,
+                       "resources.max");
     }
-    if (max) CheckNonNegative(*max, queue.field_locations, queue.location, path, "resources.max");
-    if (guaranteed && !FitInMaxUndef(max, *guaranteed)) {
+    if (guaranteed && !FitsUnder(max, *guaranteed)) {
       Report(guaranteed_at, path, "resources.guaranteed",
-             Cat("guaranteed resource ", FormatQuantities(*guaranteed),
-                 " is larger than maximum resource ", FormatQuantities(*max),
+             Cat("guaranteed resource ", quantities_.Format(*guaranteed),
+                 " is larger than maximum resource ", quantities_.Format(*max),
                  ": every guaranteed type that has a max must be <= that max"));
     }
-    if (max && !FitInMaxUndef(parent_max, *max)) {
+    if (max && !FitsUnder(parent_max, *max)) {
       Report(max_at, path, "resources.max",
-             Cat("max resource of parent ", FormatQuantities(*parent_max),
-                 " is smaller than maximum resource ", FormatQuantities(*max),
+             Cat("max resource of parent ", quantities_.Format(*parent_max),
+                 " is smaller than maximum resource ", quantities_.Format(*max),
                  ": a queue's max must fit within the max of every ancestor"));
     }
-    OptionalQuantities effective_max = PermissiveMin(max, parent_max);
-    Quantities children_guaranteed;
+    OptionalResource effective_max = PermissiveMinOfOptional(max, parent_max);
+    Resource children_guaranteed;
     if (depth < kMaxQueueDepth) {
       for (const QueueConfig& child : queue.queues) {
-        AddTo(&children_guaranteed,
-              CheckResources(child, Cat(path, ".", Lower(child.name)), effective_max, depth + 1));
+        children_guaranteed =
+            Add(children_guaranteed,
+                CheckResources(child, Cat(path, ".", Lower(child.name)), effective_max, depth + 1));
       }
     }
-    if (!IsZero(guaranteed) && !FitInMaxUndef(guaranteed, children_guaranteed)) {
+    if (!IsNilOrZero(guaranteed) && !FitsUnder(guaranteed, children_guaranteed)) {
       Report(guaranteed_at, path, "resources.guaranteed",
-             Cat("guaranteed resource of parent ", FormatQuantities(*guaranteed),
+             Cat("guaranteed resource of parent ", quantities_.Format(*guaranteed),
                  " is smaller than sum of guaranteed resources ",
-                 FormatQuantities(children_guaranteed),
+                 quantities_.Format(children_guaranteed),
                  " of the children: for every type the parent guarantees, the "
                  "children's guaranteed must add up to at most the parent's"));
     }
-    if (!FitInMaxUndef(effective_max, children_guaranteed)) {
+    if (!FitsUnder(effective_max, children_guaranteed)) {
       Report(max ? max_at : queue.location, path, "resources.max",
-             Cat("max resource ", FormatQuantities(*effective_max),
+             Cat("max resource ", quantities_.Format(*effective_max),
                  " is smaller than sum of guaranteed resources ",
-                 FormatQuantities(children_guaranteed),
+                 quantities_.Format(children_guaranteed),
                  " of the children: the children's guaranteed must fit in the max"));
     }
-    if (!IsZero(guaranteed)) return *guaranteed;
+    if (!IsNilOrZero(guaranteed)) return *guaranteed;
     return children_guaranteed;
   }
 
@@ -907,6 +888,7 @@ class Validator {
 
   std::vector<ConfigError>* out_;
   std::string partition_;  // partition of the errors being reported
+  ConfigQuantities quantities_;
 };
 
 }  // namespace

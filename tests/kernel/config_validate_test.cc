@@ -859,3 +859,23 @@ TEST(ConfigValidateTest, HierarchiesDeeperThanTheLimitAreRefused) {
 
 }  // namespace
 }  // namespace allocore
+
+namespace allocore {
+namespace {
+
+// A programmatic config may repeat a resource type; the validator checks the value the kernel
+// applies (the last one), not another one. (With its own quantity maps it kept the first: a
+// max of {memory: 10, memory: 1000} was validated as 10 and applied as 1000.)
+TEST(ConfigValidateTest, RepeatedResourceTypeIsCheckedAsTheKernelAppliesIt) {
+  QueueConfig a = Q("a");
+  a.resources.max = QuantityMap{{"memory", 10}, {"memory", 1000}};
+  a.resources.guaranteed = QuantityMap{{"memory", 100}};
+  EXPECT_THAT(Errors(OnePartition({a})), IsEmpty());
+  a.resources.max = QuantityMap{{"memory", 1000}, {"memory", 10}};
+  EXPECT_THAT(Errors(OnePartition({a})),
+              ElementsAre(Message("guaranteed resource {memory: 100} is larger than maximum "
+                                  "resource {memory: 10}")));
+}
+
+}  // namespace
+}  // namespace allocore
