@@ -236,3 +236,25 @@ TEST_F(HostileCliTest, MaxAllocationsOptionIsChecked) {
 
 }  // namespace
 }  // namespace allocore
+
+namespace allocore {
+namespace {
+
+// `-` is stdin for every command that reads a file (check and tree used to refuse it).
+TEST_F(HostileCliTest, DashReadsStdinEverywhere) {
+  const std::string config =
+      "printf 'partitions:\\n  - name: default\\n    queues:\\n      - name: root\\n"
+      "        queues: [{name: a}]\\n'";
+  Result r = Sh(config + " | \"$ALLOCORE\" check -");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("<stdin>: valid, 1 partition"));
+  r = Sh(config + " | \"$ALLOCORE\" tree -");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("└─ a"));
+  r = Sh("printf 'partitions: [' | \"$ALLOCORE\" check -");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out + r.err, HasSubstr("<stdin>:"));
+}
+
+}  // namespace
+}  // namespace allocore

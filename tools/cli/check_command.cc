@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "allocore/adapters/config_loader.h"
 #include "allocore/adapters/json.h"
+#include "allocore/adapters/text_input.h"
 #include "allocore/config.h"
 #include "commands.h"
 
@@ -20,11 +21,11 @@ namespace allocore::cli {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: allocore check FILE... [--format text|json]\n"
+    "usage: allocore check FILE...|- [--format text|json]\n"
     "\n"
     "Validates YuniKorn queues.yaml files (YAML or JSON) exactly as allocore loads them:\n"
     "strict keys, quantity syntax, every YuniKorn validation rule and allocore's apply-time\n"
-    "rules. Every problem is reported, one per line:\n"
+    "rules. `-` reads a file from stdin. Every problem is reported, one per line:\n"
     "  FILE:LINE:COLUMN: partition P, queue Q: message\n"
     "\n"
     "options:\n"
@@ -235,8 +236,8 @@ int CheckCommand(int argc, char** argv) {
   bool many = files.size() > 1;
   if (json && many) Write("[\n");
   for (size_t f = 0; f < files.size(); ++f) {
-    const std::string& path = files[f];
-    adapters::ConfigLoadResult loaded = adapters::LoadConfigFile(path);
+    adapters::ConfigLoadResult loaded = adapters::LoadConfigFile(files[f]);
+    const std::string path = adapters::TextInputName(files[f]);  // as messages name it
     bool valid = loaded.config.has_value();
     all_valid = all_valid && valid;
     if (!json) {

@@ -13,12 +13,12 @@ namespace allocore::cli {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: allocore tree CONFIG|SCENARIO [--at-step N] [--format text|dot]\n"
+    "usage: allocore tree CONFIG|SCENARIO|- [--at-step N] [--format text|dot]\n"
     "\n"
     "Prints the queue tree of every partition with effective priority, offset, fence, sort\n"
     "policy, guaranteed and max resources, allocated and pending resources and running\n"
     "applications. CONFIG is a YuniKorn queues.yaml; a SCENARIO is replayed first (its nodes,\n"
-    "then its steps up to N; default: all).\n"
+    "then its steps up to N; default: all). `-` reads it from stdin.\n"
     "\n"
     "  --at-step N       replay steps 1..N only (0: nodes registered, no step applied)\n"
     "  --format FORMAT   text (default) or dot (a Graphviz digraph: allocore tree f.yaml\n"
@@ -64,7 +64,7 @@ int TreeCommand(int argc, char** argv) {
         }
         at_step = *step;
       }
-    } else if (arg.starts_with("-")) {
+    } else if (arg.starts_with("-") && arg != "-") {
       std::fprintf(stderr, "allocore tree: unknown option '%s'\n\n%s", argv[i], kUsage);
       return 2;
     } else if (!path.empty()) {
