@@ -7,6 +7,8 @@
 //   2. After the run, Kernel::CheckConsistency() passes.
 //   3. Guarantee 2 of scenario.h: the records are the same whatever RunOptions::schedule_chunk
 //      says (the run is repeated one allocation per Schedule call and the JSON lines compared).
+//   4. ScenarioStream gives what the loader gives: the same verdict and message, or the same
+//      records (`allocore run` streams every file).
 //
 // Two things are cut short so that a valid but enormous workload is not reported as a hang:
 // ask counts are capped at kMaxCount, and inputs whose `config_file:` could name a device or
@@ -23,6 +25,7 @@
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/queue_tree_format.h"
 #include "allocore/adapters/scenario.h"
+#include "allocore/adapters/scenario_stream.h"
 #include "allocore/kernel.h"
 #include "event_sequence.h"
 
@@ -60,10 +63,41 @@ bool MayNameSpecialFile(std::string_view text) {
   return false;
 }
 
+// The streaming reader against the loader: the same verdict, the same message when refused,
+// the same records when valid (both runs under one live allocation budget instead of the
+// count cap, which only the loaded scenario could apply).
+void CompareWithStream(std::string_view text, const std::string& name,
+                       const absl::StatusOr<adapters::Scenario>& loaded) {
+  auto stream = adapters::ScenarioStream::OpenText(std::string(text), name);
+  if (stream.ok() != loaded.ok()) {
+    Fail("the stream and the loader disagree\nloader: " + loaded.status().ToString() +
+         "\nstream: " + stream.status().ToString());
+  }
+  if (!loaded.ok()) {
+    if (stream.status().message() != loaded.status().message()) {
+      Fail("the stream and the loader refuse with different messages\nloader: " +
+           loaded.status().ToString() + "\nstream: " + stream.status().ToString());
+    }
+    return;
+  }
+  adapters::RunOptions options;
+  options.kernel_options.max_live_allocations = 4096;
+  JsonSink from_loader(nullptr);
+  auto a = adapters::RunScenario(*loaded, options, &from_loader);
+  JsonSink from_stream(nullptr);
+  auto b = adapters::RunScenarioSteps((*stream)->header(), (*stream)->step_count(),
+                                      (*stream)->steps(), options, &from_stream);
+  if (a.ok() != b.ok() || from_loader.lines() != from_stream.lines()) {
+    Fail("the streamed run differs from the loaded one\n--- loaded ---\n" + from_loader.lines() +
+         "--- streamed ---\n" + from_stream.lines());
+  }
+}
+
 void CheckScenario(std::string_view text) {
   if (MayNameSpecialFile(text)) return;
-  auto loaded = adapters::LoadScenarioText(
-      text, std::string(ALLOCORE_FUZZ_SCENARIO_DIR) + "/fuzz-input.yaml", {});
+  const std::string name = std::string(ALLOCORE_FUZZ_SCENARIO_DIR) + "/fuzz-input.yaml";
+  auto loaded = adapters::LoadScenarioText(text, name, {});
+  CompareWithStream(text, name, loaded);
   if (!loaded.ok()) {
     if (loaded.status().message().empty()) Fail("a refused scenario without a message");
     return;

@@ -22,6 +22,7 @@
 #include "allocore/adapters/config_loader.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/adapters/text_input.h"
+#include "scenario_decode.h"
 #include "str_util.h"
 #include "yaml_config_decode.h"
 #include "yaml_tree.h"
@@ -93,6 +94,8 @@ class ScenarioDecoder {
         options_(options) {}
 
   void Decode(Id root, Scenario* out);
+  // One entry of `steps:` (`index` is 1-based), appended to out->steps when it is valid.
+  void StepEntry(size_t index, Id entry, Scenario* out);
   std::vector<std::string>& errors() { return errors_; }
 
  private:
@@ -618,22 +621,22 @@ void ScenarioDecoder::Steps(Id node, Scenario* out) {
   }
   std::span<const Id> entries = Children(node);
   out->steps.reserve(out->steps.size() + entries.size());
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const Id entry = entries[i];
-    const size_t index = i + 1;
-    context_ = internal::Cat("step ", index, ": ");
-    context_location_ = LocationOf(entry);
-    // A step is a mapping with exactly one key (the kind), or a bare kind name.
-    const size_t keys = Children(entry).size() / 2;
-    if (IsScalar(entry)) {
-      Step(index, entry, YamlTree::kNone, out);
-    } else if (IsMap(entry) && keys == 1) {
-      Step(index, Children(entry)[0], Children(entry)[1], out);
-    } else {
-      Error(entry, internal::Cat("expected a mapping with exactly one key (the step kind), got ",
-                                 IsMap(entry) ? internal::Cat("a mapping with ", keys, " keys")
-                                              : std::string(NodeKindName(entry))));
-    }
+  for (size_t i = 0; i < entries.size(); ++i) StepEntry(i + 1, entries[i], out);
+}
+
+void ScenarioDecoder::StepEntry(size_t index, Id entry, Scenario* out) {
+  context_ = internal::Cat("step ", index, ": ");
+  context_location_ = LocationOf(entry);
+  // A step is a mapping with exactly one key (the kind), or a bare kind name.
+  const size_t keys = Children(entry).size() / 2;
+  if (IsScalar(entry)) {
+    Step(index, entry, YamlTree::kNone, out);
+  } else if (IsMap(entry) && keys == 1) {
+    Step(index, Children(entry)[0], Children(entry)[1], out);
+  } else {
+    Error(entry, internal::Cat("expected a mapping with exactly one key (the step kind), got ",
+                               IsMap(entry) ? internal::Cat("a mapping with ", keys, " keys")
+                                            : std::string(NodeKindName(entry))));
   }
   context_.clear();
   context_location_ = {};
@@ -958,22 +961,43 @@ absl::StatusOr<Scenario> DecodeScenario(std::string_view text, const std::string
     return absl::InvalidArgumentError(Positioned(source_name, *issue, message));
   }
   Scenario scenario;
-  scenario.source_name = source_name;
-  ScenarioDecoder decoder(tree, source_name, options);
-  try {
-    decoder.Decode(tree.empty() ? YamlTree::kNone : tree.root(), &scenario);
-  } catch (const std::exception& e) {
-    // Out of memory or a container limit: reported like any other problem, not thrown at the
-    // embedder.
-    decoder.errors().push_back(internal::Cat(source_name, ": ", e.what()));
-  }
-  if (!decoder.errors().empty()) {
-    return absl::InvalidArgumentError(internal::Join(decoder.errors(), "\n"));
-  }
+  std::vector<std::string> errors;
+  internal::DecodeScenarioTree(tree, source_name, options, &scenario, &errors);
+  if (!errors.empty()) return absl::InvalidArgumentError(internal::Join(errors, "\n"));
   return scenario;
 }
 
 }  // namespace
+
+namespace internal {
+
+void DecodeScenarioTree(const YamlTree& tree, const std::string& source_name,
+                        const ScenarioLoadOptions& options, Scenario* out,
+                        std::vector<std::string>* errors) {
+  out->source_name = source_name;
+  ScenarioDecoder decoder(tree, source_name, options);
+  try {
+    decoder.Decode(tree.empty() ? YamlTree::kNone : tree.root(), out);
+  } catch (const std::exception& e) {
+    // Out of memory or a container limit: reported like any other problem, not thrown at the
+    // embedder.
+    decoder.errors().push_back(Cat(source_name, ": ", e.what()));
+  }
+  errors->insert(errors->end(), decoder.errors().begin(), decoder.errors().end());
+}
+
+void DecodeScenarioStep(const YamlTree& tree, size_t index, const std::string& source_name,
+                        Scenario* out, std::vector<std::string>* errors) {
+  ScenarioDecoder decoder(tree, source_name, {});
+  try {
+    decoder.StepEntry(index, tree.empty() ? YamlTree::kNone : tree.root(), out);
+  } catch (const std::exception& e) {
+    decoder.errors().push_back(Cat(source_name, ": ", e.what()));
+  }
+  errors->insert(errors->end(), decoder.errors().begin(), decoder.errors().end());
+}
+
+}  // namespace internal
 
 std::string_view StepKindName(StepKind kind) {
   auto index = static_cast<size_t>(kind);

@@ -30,14 +30,35 @@ std::string_view View(const absl::Status& status) {
   return {status.message().data(), status.message().size()};
 }
 
+// The steps of a Scenario in memory.
+class VectorSource final : public StepSource {
+ public:
+  explicit VectorSource(const std::vector<ScenarioStep>& steps) : steps_(steps) {}
+  absl::StatusOr<bool> Next(ScenarioStep* step) override {
+    if (next_ >= steps_.size()) return false;
+    *step = steps_[next_++];
+    return true;
+  }
+
+ private:
+  const std::vector<ScenarioStep>& steps_;
+  size_t next_ = 0;
+};
+
 class Runner {
  public:
-  Runner(const Scenario& scenario, const RunOptions& options, RunObserver* observer)
-      : scenario_(scenario), options_(options), observer_(observer) {}
+  Runner(const Scenario& scenario, int64_t total_steps, StepSource& source,
+         const RunOptions& options, RunObserver* observer)
+      : scenario_(scenario),
+        total_steps_(total_steps),
+        source_(source),
+        options_(options),
+        observer_(observer) {}
 
   absl::StatusOr<RunResult> Run() {
     Clock::time_point start = Clock::now();
-    absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(scenario_.config, options_.kernel_options);
+    absl::StatusOr<std::unique_ptr<Kernel>> kernel =
+        Kernel::Create(scenario_.config, options_.kernel_options);
     result_.kernel_nanos += NanosSince(start);
     if (!kernel.ok()) {
       return absl::InvalidArgumentError(
@@ -47,7 +68,7 @@ class Runner {
     result_.kernel = *std::move(kernel);
     kernel_ = result_.kernel.get();
 
-    const auto total_steps = static_cast<int64_t>(scenario_.steps.size());
+    const int64_t total_steps = total_steps_;
     int64_t last_step = total_steps;
     if (options_.last_step >= 0) last_step = std::min(last_step, options_.last_step);
 
@@ -56,14 +77,17 @@ class Runner {
       Timed(StepKind::kAddNode, [&] { return kernel_->AddNode(node.node, &out_); });
     }
     if (observer_) observer_->OnProgress(0, total_steps);
-    NoteStepTime(result_.kernel_nanos);
+    NoteStepTime(result_.kernel_nanos, StepKind::kAddNode);
+    ScenarioStep step;
     for (int64_t i = 0; i < last_step; ++i) {
+      absl::StatusOr<bool> more = source_.Next(&step);
+      if (!more.ok()) return more.status();
+      if (!*more) break;
       step_ = i + 1;
-      const ScenarioStep& step = scenario_.steps[static_cast<size_t>(i)];
       const int64_t kernel_before = result_.kernel_nanos;
       Timed(StepKind::kAdvance, [&] { return kernel_->Advance(1, &out_); });
       Apply(step);
-      NoteStepTime(result_.kernel_nanos - kernel_before);
+      NoteStepTime(result_.kernel_nanos - kernel_before, step.kind());
       result_.steps_run = step_;
       if (observer_) observer_->OnProgress(step_, total_steps);
     }
@@ -71,9 +95,10 @@ class Runner {
   }
 
  private:
-  void NoteStepTime(int64_t nanos) {
+  void NoteStepTime(int64_t nanos, StepKind kind) {
     if (nanos <= result_.slowest_step_nanos) return;
     result_.slowest_step = step_;
+    result_.slowest_step_kind = kind;
     result_.slowest_step_nanos = nanos;
   }
 
@@ -177,7 +202,7 @@ class Runner {
       made += *count;
       // Fewer than asked means the last cycle changed nothing: the step is complete.
       if (chunk <= 0 || *count < max) break;
-      if (observer_) observer_->OnProgress(step_, static_cast<int64_t>(scenario_.steps.size()));
+      if (observer_) observer_->OnProgress(step_, total_steps_);
     }
     if (kernel_->allocation_budget_blocks()) {
       ++result_.budget_blocked_steps;
@@ -228,6 +253,8 @@ class Runner {
   }
 
   const Scenario& scenario_;
+  const int64_t total_steps_;
+  StepSource& source_;
   const RunOptions& options_;
   RunObserver* observer_;
   RunResult result_;
@@ -258,7 +285,15 @@ std::string_view RecordTypeName(RecordType type) {
 
 absl::StatusOr<RunResult> RunScenario(const Scenario& scenario, const RunOptions& options,
                                       RunObserver* observer) {
-  return Runner(scenario, options, observer).Run();
+  VectorSource source(scenario.steps);
+  return Runner(scenario, static_cast<int64_t>(scenario.steps.size()), source, options, observer)
+      .Run();
+}
+
+absl::StatusOr<RunResult> RunScenarioSteps(const Scenario& header, int64_t total_steps,
+                                           StepSource& steps, const RunOptions& options,
+                                           RunObserver* observer) {
+  return Runner(header, total_steps, steps, options, observer).Run();
 }
 
 }  // namespace allocore::adapters

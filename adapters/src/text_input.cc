@@ -43,49 +43,137 @@ class Descriptor {
   bool owned_;
 };
 
+// Opens `path` ("-": stdin) and refuses what is not a text source by its kind.
+absl::Status OpenChecked(const Descriptor& fd, struct stat* info) {
+  if (fd.get() < 0) return OpenError(errno);
+  if (::fstat(fd.get(), info) != 0) return OpenError(errno);
+  std::string_view kind = KindOf(info->st_mode);
+  // A terminal on stdin is someone typing the text: read it.
+  if (!kind.empty() && !(S_ISCHR(info->st_mode) && ::isatty(fd.get()) == 1)) {
+    return absl::InvalidArgumentError(
+        internal::Cat("is ", kind, ", not a file: give a YAML file, a pipe or `-`"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TooLarge(uint64_t max_bytes) {
+  return absl::InvalidArgumentError(
+      internal::Cat("larger than the limit of ", max_bytes, " bytes (", max_bytes >> 20, " MiB)"));
+}
+
+// Reads `fd` to its end in chunks, each passed to `sink` after the NUL and size checks.
+template <typename Sink>
+absl::Status ReadChecked(int fd, uint64_t max_bytes, Sink&& sink) {
+  char buffer[1 << 16];
+  uint64_t total = 0;
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return absl::PermissionDeniedError(internal::Cat("read error: ", std::strerror(errno)));
+    }
+    if (n == 0) return absl::OkStatus();
+    const auto size = static_cast<size_t>(n);
+    if (const void* nul = std::memchr(buffer, '\0', size)) {
+      uint64_t at = total + static_cast<uint64_t>(static_cast<const char*>(nul) - buffer);
+      return absl::InvalidArgumentError(
+          internal::Cat("byte ", at + 1, " is a NUL byte: not a YAML text (binary data?)"));
+    }
+    if (total + size > max_bytes) return TooLarge(max_bytes);
+    total += size;
+    if (absl::Status status = sink(buffer, size); !status.ok()) return status;
+  }
+}
+
+int OpenFd(const std::string& path) {
+  return path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+}
+
 }  // namespace
 
 std::string TextInputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 absl::StatusOr<std::string> ReadTextInput(const std::string& path, size_t max_bytes) {
-  const bool is_stdin = path == "-";
-  Descriptor fd(is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC), !is_stdin);
-  if (fd.get() < 0) return OpenError(errno);
+  Descriptor fd(OpenFd(path), path != "-");
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) return OpenError(errno);
-  std::string_view kind = KindOf(info.st_mode);
-  // A terminal on stdin is someone typing the text: read it.
-  if (!kind.empty() && !(S_ISCHR(info.st_mode) && ::isatty(fd.get()) == 1)) {
-    return absl::InvalidArgumentError(
-        internal::Cat("is ", kind, ", not a file: give a YAML file, a pipe or `-`"));
-  }
-  auto too_large = [&] {
-    return absl::InvalidArgumentError(internal::Cat("larger than the limit of ", max_bytes,
-                                                    " bytes (", max_bytes >> 20, " MiB)"));
-  };
+  if (absl::Status status = OpenChecked(fd, &info); !status.ok()) return status;
   std::string text;
   if (S_ISREG(info.st_mode)) {
-    if (static_cast<uint64_t>(info.st_size) > max_bytes) return too_large();
+    if (static_cast<uint64_t>(info.st_size) > max_bytes) return TooLarge(max_bytes);
     text.reserve(static_cast<size_t>(info.st_size));
   }
-  char buffer[1 << 16];
-  for (;;) {
-    ssize_t n = ::read(fd.get(), buffer, sizeof(buffer));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return absl::PermissionDeniedError(internal::Cat("read error: ", std::strerror(errno)));
-    }
-    if (n == 0) break;
-    const auto size = static_cast<size_t>(n);
-    if (const void* nul = std::memchr(buffer, '\0', size)) {
-      size_t at = text.size() + static_cast<size_t>(static_cast<const char*>(nul) - buffer);
-      return absl::InvalidArgumentError(
-          internal::Cat("byte ", at + 1, " is a NUL byte: not a YAML text (binary data?)"));
-    }
-    if (text.size() + size > max_bytes) return too_large();
-    text.append(buffer, size);
-  }
+  absl::Status read = ReadChecked(fd.get(), max_bytes, [&](const char* data, size_t size) {
+    text.append(data, size);
+    return absl::OkStatus();
+  });
+  if (!read.ok()) return read;
   return text;
 }
+
+absl::StatusOr<TextFile> TextFile::Open(const std::string& path, uint64_t max_bytes) {
+  Descriptor fd(OpenFd(path), path != "-");
+  struct stat info {};
+  if (absl::Status status = OpenChecked(fd, &info); !status.ok()) return status;
+  if (S_ISREG(info.st_mode)) {
+    if (static_cast<uint64_t>(info.st_size) > max_bytes) return TooLarge(max_bytes);
+    int own = ::dup(fd.get());
+    std::FILE* file = own < 0 ? nullptr : ::fdopen(own, "rb");
+    if (file == nullptr) return OpenError(errno);
+    return TextFile(file, static_cast<uint64_t>(info.st_size));
+  }
+  // A pipe or a terminal: copy it to disk so that it can be read twice.
+  std::FILE* spool = std::tmpfile();
+  if (spool == nullptr) {
+    return absl::PermissionDeniedError(
+        internal::Cat("cannot create a temporary file to hold the input: ", std::strerror(errno)));
+  }
+  TextFile out(spool, 0);
+  absl::Status read = ReadChecked(fd.get(), max_bytes, [&](const char* data, size_t size) {
+    if (std::fwrite(data, 1, size, spool) != size) {
+      return absl::PermissionDeniedError(
+          internal::Cat("cannot write the temporary copy of the input: ", std::strerror(errno)));
+    }
+    out.size_ += size;
+    return absl::OkStatus();
+  });
+  if (!read.ok()) return read;
+  if (std::fflush(spool) != 0 || !out.Rewind()) {
+    return absl::PermissionDeniedError("cannot read back the temporary copy of the input");
+  }
+  return out;
+}
+
+absl::StatusOr<TextFile> TextFile::FromText(std::string text) {
+  auto memory = std::make_unique<std::string>(std::move(text));
+  const size_t size = memory->size();
+  // fmemopen needs a non-empty buffer: an empty text is an empty temporary file.
+  std::FILE* file = size == 0 ? std::tmpfile() : ::fmemopen(memory->data(), size, "r");
+  if (file == nullptr) return absl::InternalError("cannot read the text as a file");
+  TextFile out(file, size);
+  out.memory_ = std::move(memory);
+  return out;
+}
+
+TextFile::TextFile(TextFile&& other) noexcept
+    : file_(other.file_), size_(other.size_), memory_(std::move(other.memory_)) {
+  other.file_ = nullptr;
+}
+
+TextFile& TextFile::operator=(TextFile&& other) noexcept {
+  if (this != &other) {
+    if (file_ != nullptr) std::fclose(file_);
+    file_ = other.file_;
+    size_ = other.size_;
+    memory_ = std::move(other.memory_);
+    other.file_ = nullptr;
+  }
+  return *this;
+}
+
+TextFile::~TextFile() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+bool TextFile::Rewind() const { return std::fseek(file_, 0, SEEK_SET) == 0; }
 
 }  // namespace allocore::adapters

@@ -169,11 +169,32 @@ TEST_F(HostileCliTest, BinaryDataThroughAPipeStopsAtTheFirstNul) {
   ExpectSmall(r);
 }
 
+// Configs are read whole, up to 64 MiB; replays are streamed, and 80 MiB without a single YAML
+// node (comment lines) stop at the stream's bound on what one node may take.
 TEST_F(HostileCliTest, OversizedTextIsRefusedAtTheLimit) {
-  // 80 MiB of comment lines: text, but more than the 64 MiB limit.
-  Result r = Sh("yes '# padding' | head -c 83886080 | \"$ALLOCORE\" run -");
+  Result r = Sh("yes '# padding' | head -c 83886080 | \"$ALLOCORE\" check -");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("<stdin>: larger than the limit of 67108864 bytes (64 MiB)"));
+  EXPECT_THAT(r.out + r.err,
+              HasSubstr("<stdin>: larger than the limit of 67108864 bytes (64 MiB)"));
+  r = Sh("yes '# padding' | head -c 83886080 | \"$ALLOCORE\" run -");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("<stdin>:1:1: more than 4194304 bytes without a YAML node"));
+  ExpectSmall(r);
+}
+
+// A replay larger than anything the loader takes (75 MB: 75,000 steps of 1 KB, mostly comment)
+// is streamed: the memory is what the kernel and one step hold, not the file.
+TEST_F(HostileCliTest, LongReplayIsStreamedInBoundedMemory) {
+  const std::string line = "  - advance: {seconds: 0.001}  # " + std::string(966, 'x');
+  Result r =
+      Sh("{ printf 'nodes: [{id: n1, resources: {memory: 10}}]\\nsteps:\\n'; "
+         "yes '" +
+         line +
+         "' | head -n 75000; "
+         "printf '  - schedule: {}\\n'; } | \"$ALLOCORE\" run - --stats");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(" in 75001 steps"));
+  ExpectSmall(r);
 }
 
 TEST_F(HostileCliTest, DirectoriesAreRefusedByName) {

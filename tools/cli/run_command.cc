@@ -20,6 +20,7 @@
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/queue_tree_format.h"
 #include "allocore/adapters/scenario.h"
+#include "allocore/adapters/scenario_stream.h"
 #include "cli_util.h"
 #include "commands.h"
 
@@ -232,9 +233,8 @@ void AppendWalkthroughHeader(const adapters::RecordTable& table, const Kernel& k
   *out += "\nAllocations, in order:\n\n";
 }
 
-void AppendStats(const Options& options, const adapters::Scenario& scenario,
-                 const adapters::RunResult& run, const RunSink& sink, int64_t wall_nanos,
-                 int64_t parse_nanos, int64_t output_nanos, std::string* out) {
+void AppendStats(const Options& options, const adapters::RunResult& run, const RunSink& sink,
+                 int64_t wall_nanos, int64_t parse_nanos, int64_t output_nanos, std::string* out) {
   const int64_t allocations = sink.count(RecordType::kAllocation);
   char line[256];
   std::snprintf(line, sizeof(line),
@@ -265,10 +265,8 @@ void AppendStats(const Options& options, const adapters::Scenario& scenario,
   }
   if (run.steps_run > 0 || run.slowest_step_nanos > 0) {
     *out += "  slowest step " + std::to_string(run.slowest_step) + " (";
-    *out += run.slowest_step == 0
-                ? std::string("kernel creation and nodes")
-                : std::string(adapters::StepKindName(
-                      scenario.steps[static_cast<size_t>(run.slowest_step - 1)].kind()));
+    *out += run.slowest_step == 0 ? std::string("kernel creation and nodes")
+                                  : std::string(adapters::StepKindName(run.slowest_step_kind));
     *out += "): " + FormatDuration(run.slowest_step_nanos) + " in the kernel\n";
   }
   if (allocations > 0 && run.kernel_nanos > 0) {
@@ -299,19 +297,26 @@ int RunCommand(int argc, char** argv) {
   if (int code = ParseArgs(argc, argv, &options); code != 0) return code < 0 ? 0 : code;
 
   // --- load --------------------------------------------------------------------------------
+  // Files are streamed: checked whole first, then replayed one step at a time (memory does not
+  // grow with the file).
   const bool builtin = options.scenario.empty();
-  absl::StatusOr<adapters::Scenario> scenario;
+  absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream;
+  absl::StatusOr<adapters::Scenario> builtin_scenario;
   if (builtin) {
-    scenario = adapters::LoadDefaultScenario();
+    builtin_scenario = adapters::LoadDefaultScenario();
   } else {
-    scenario = adapters::LoadScenarioFile(options.scenario);
+    stream = adapters::ScenarioStream::Open(options.scenario);
   }
   const int64_t parse_nanos = NanosSince(start);
-  if (!scenario.ok()) {
+  if (!(builtin ? builtin_scenario.status() : stream.status()).ok()) {
     // One problem per line, each starting with "file:line:col: ".
-    std::fprintf(stderr, "%s\n", View(scenario.status()).c_str());
+    std::fprintf(stderr, "%s\n",
+                 View(builtin ? builtin_scenario.status() : stream.status()).c_str());
     return 2;
   }
+  const adapters::Scenario* scenario = builtin ? &*builtin_scenario : &(*stream)->header();
+  const int64_t step_count =
+      builtin ? static_cast<int64_t>(scenario->steps.size()) : (*stream)->step_count();
   for (const std::string& warning : scenario->config_warnings) {
     std::fprintf(stderr, "%s\n", warning.c_str());
   }
@@ -349,7 +354,10 @@ int RunCommand(int argc, char** argv) {
   run_options.schedule_chunk = table_mode || options.stats ? 1 : 4096;
 
   // --- run -----------------------------------------------------------------------------------
-  absl::StatusOr<adapters::RunResult> run = adapters::RunScenario(*scenario, run_options, &sink);
+  absl::StatusOr<adapters::RunResult> run =
+      builtin ? adapters::RunScenario(*scenario, run_options, &sink)
+              : adapters::RunScenarioSteps(*scenario, step_count, (*stream)->steps(), run_options,
+                                           &sink);
   sink.EndProgress();
   if (!run.ok()) {
     stdout_buffer.Flush();
@@ -365,8 +373,8 @@ int RunCommand(int argc, char** argv) {
       AppendWalkthroughHeader(*table, *run->kernel, out);
     } else {
       *out += "scenario " + (scenario->name.empty() ? std::string("(unnamed)") : scenario->name) +
-              " (" + scenario->source_name + "): " + std::to_string(scenario->steps.size()) +
-              " steps, " + std::to_string(scenario->nodes.size()) + " nodes\n\n";
+              " (" + scenario->source_name + "): " + std::to_string(step_count) + " steps, " +
+              std::to_string(scenario->nodes.size()) + " nodes\n\n";
     }
     table->Render(out, walkthrough ? "  " : "");
     if (table->rows() > 0) *out += "\n";
@@ -421,8 +429,7 @@ int RunCommand(int argc, char** argv) {
   }
   if (options.stats) {
     std::string stats;
-    AppendStats(options, *scenario, *run, sink, NanosSince(start), parse_nanos, output_nanos,
-                &stats);
+    AppendStats(options, *run, sink, NanosSince(start), parse_nanos, output_nanos, &stats);
     std::fputs(stats.c_str(), stderr);
   }
   return exit_code;

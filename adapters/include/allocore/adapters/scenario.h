@@ -242,8 +242,9 @@ struct RunResult {
   int64_t steps_run = 0;  // steps applied (nodes not counted)
   // Wall time spent inside kernel calls (Create, node registration, clock ticks, every step).
   int64_t kernel_nanos = 0;
-  // The step whose kernel calls took longest (0: node registration) and that time.
+  // The step whose kernel calls took longest (0: node registration), its kind and that time.
   int64_t slowest_step = 0;
+  StepKind slowest_step_kind = StepKind::kAddNode;
   int64_t slowest_step_nanos = 0;
   // With RunOptions::collect_latencies: per allocation, the wall time of the Schedule call
   // that made it divided by the allocations of that call.
@@ -258,6 +259,20 @@ struct RunResult {
 // `observer` may be null.
 absl::StatusOr<RunResult> RunScenario(const Scenario& scenario, const RunOptions& options,
                                       RunObserver* observer);
+
+// Where the steps of a run come from when they are not all in memory (a streamed file).
+class StepSource {
+ public:
+  virtual ~StepSource() = default;
+  // The next step into *step; false after the last one. A non-OK status ends the run.
+  virtual absl::StatusOr<bool> Next(ScenarioStep* step) = 0;
+};
+
+// As RunScenario for `header` (config, nodes; its steps are ignored) and the `total_steps`
+// steps `steps` delivers, one at a time. Non-OK also when the source fails.
+absl::StatusOr<RunResult> RunScenarioSteps(const Scenario& header, int64_t total_steps,
+                                           StepSource& steps, const RunOptions& options,
+                                           RunObserver* observer);
 
 // ---------------------------------------------------------------------------------------------
 // Checking

@@ -13,6 +13,9 @@
 #define ALLOCORE_ADAPTERS_TEXT_INPUT_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -31,6 +34,30 @@ absl::StatusOr<std::string> ReadTextInput(const std::string& path,
 
 // The name ReadTextInput's messages use: "<stdin>" for "-", else `path`.
 std::string TextInputName(const std::string& path);
+
+// A text input opened for reading more than once: a regular file as it is; stdin and pipes are
+// first copied to an anonymous temporary file (on disk, not in memory), with the same checks
+// as ReadTextInput (kind, NUL bytes, `max_bytes`). Closed on destruction.
+class TextFile {
+ public:
+  static absl::StatusOr<TextFile> Open(const std::string& path, uint64_t max_bytes);
+  // A text held in memory (tests and fuzzers), read through the same FILE interface.
+  static absl::StatusOr<TextFile> FromText(std::string text);
+  TextFile(TextFile&& other) noexcept;
+  TextFile& operator=(TextFile&& other) noexcept;
+  ~TextFile();
+
+  std::FILE* file() const { return file_; }
+  uint64_t size() const { return size_; }
+  // Back to the first byte; false when the file cannot seek.
+  bool Rewind() const;
+
+ private:
+  TextFile(std::FILE* file, uint64_t size) : file_(file), size_(size) {}
+  std::FILE* file_ = nullptr;
+  uint64_t size_ = 0;
+  std::unique_ptr<std::string> memory_;  // FromText: what file_ reads
+};
 
 }  // namespace allocore::adapters
 

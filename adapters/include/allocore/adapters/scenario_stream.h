@@ -1,0 +1,58 @@
+// allocore/adapters/scenario_stream.h — replaying a scenario file without holding its steps.
+//
+// LoadScenarioFile builds the whole scenario in memory, which caps a replay at 64 MiB of YAML
+// and makes its memory grow with the file. ScenarioStream reads the file twice with libyaml's
+// event parser instead: the first read checks everything (every step is decoded, exactly as
+// the loader decodes it, and dropped) and keeps the rest of the scenario (config, nodes,
+// expect); the second read hands the steps out one at a time to RunScenarioSteps. Memory is
+// then what the kernel and one step hold, whatever the file's length, and nothing has run
+// when the file turns out to be unusable.
+//
+// The loader stays the reference: a file the stream cannot take as it is (aliases or anchors,
+// a problem of any kind, a bare config) is handed to LoadScenarioText, so its messages are the
+// loader's, and a file within the loader's 64 MiB always yields what the loader yields. Over
+// 64 MiB, problems are reported by the stream itself, with file:line:col.
+//
+// Example:
+//   auto stream = allocore::adapters::ScenarioStream::Open("replay.yaml");
+//   if (!stream.ok()) { /* exit 2 */ }
+//   auto run = allocore::adapters::RunScenarioSteps((*stream)->header(), (*stream)->step_count(),
+//                                                  (*stream)->steps(), options, &observer);
+#ifndef ALLOCORE_ADAPTERS_SCENARIO_STREAM_H_
+#define ALLOCORE_ADAPTERS_SCENARIO_STREAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "allocore/adapters/scenario.h"
+
+namespace allocore::adapters {
+
+// The largest file a stream reads: memory does not grow with it, so the bound is on time.
+inline constexpr uint64_t kMaxStreamedBytes = uint64_t{16} << 30;  // 16 GiB
+
+class ScenarioStream {
+ public:
+  // Reads `path` ("-": stdin, copied to a temporary file first) once, checking it whole.
+  // Errors as LoadScenarioFile's (InvalidArgument: file:line:col per problem; NotFound,
+  // PermissionDenied).
+  static absl::StatusOr<std::unique_ptr<ScenarioStream>> Open(const std::string& path);
+  // The same for a text in memory (tests and fuzzers compare it with LoadScenarioText).
+  static absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenText(std::string text,
+                                                                  const std::string& source_name);
+  virtual ~ScenarioStream() = default;
+
+  // The scenario without its steps when streamed(); the whole scenario otherwise.
+  virtual const Scenario& header() const = 0;
+  virtual int64_t step_count() const = 0;
+  // False when the file was loaded whole (it needed the loader).
+  virtual bool streamed() const = 0;
+  // The steps in order; a second call starts over.
+  virtual StepSource& steps() = 0;
+};
+
+}  // namespace allocore::adapters
+
+#endif  // ALLOCORE_ADAPTERS_SCENARIO_STREAM_H_

@@ -1,0 +1,137 @@
+// ScenarioStream against the loader: for every scenario we have (the conformance scenarios,
+// generated workloads and the fuzz_scenario corpus of odd YAML), streaming gives what loading
+// gives: the same refusal with the same message, or the same records.
+#include "allocore/adapters/scenario_stream.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "allocore/adapters/decision_format.h"
+#include "allocore/adapters/scenario.h"
+#include "allocore/adapters/workload_gen.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace allocore::adapters {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+class Lines : public RunObserver {
+ public:
+  void OnRecord(const Record& record, const Kernel&) override { AppendJsonLine(record, &text); }
+  std::string text;
+};
+
+std::string Slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string View(const absl::Status& status) {
+  return {status.message().data(), status.message().size()};
+}
+
+struct Outcome {
+  bool streamed = false;
+};
+
+// Loads and streams `text`; expects the same verdict, and the same records when valid.
+Outcome Compare(const std::string& text, const std::string& name) {
+  Outcome outcome;
+  absl::StatusOr<Scenario> loaded = LoadScenarioText(text, name);
+  absl::StatusOr<std::unique_ptr<ScenarioStream>> stream = ScenarioStream::OpenText(text, name);
+  EXPECT_EQ(loaded.ok(), stream.ok())
+      << name << "\nloader: " << loaded.status() << "\nstream: " << stream.status();
+  if (!loaded.ok() || !stream.ok()) {
+    if (!loaded.ok() && !stream.ok()) {
+      EXPECT_EQ(View(loaded.status()), View(stream.status())) << name;
+    }
+    return outcome;
+  }
+  outcome.streamed = (*stream)->streamed();
+  EXPECT_EQ((*stream)->step_count(), static_cast<int64_t>(loaded->steps.size())) << name;
+  EXPECT_EQ((*stream)->header().config_warnings, loaded->config_warnings) << name;
+  EXPECT_EQ((*stream)->header().nodes.size(), loaded->nodes.size()) << name;
+  EXPECT_EQ((*stream)->header().expect.has_value(), loaded->expect.has_value()) << name;
+  RunOptions options;
+  options.kernel_options.max_live_allocations = 10000;  // fuzz inputs ask for a lot
+  Lines from_loader;
+  absl::StatusOr<RunResult> a = RunScenario(*loaded, options, &from_loader);
+  Lines from_stream;
+  absl::StatusOr<RunResult> b = RunScenarioSteps((*stream)->header(), (*stream)->step_count(),
+                                                 (*stream)->steps(), options, &from_stream);
+  EXPECT_EQ(a.ok(), b.ok()) << name;
+  EXPECT_EQ(from_loader.text, from_stream.text) << name;
+  if (a.ok() && b.ok() && loaded->expect) {
+    EXPECT_EQ(CheckExpectations(*loaded->expect, *a).ok,
+              CheckExpectations(*(*stream)->header().expect, *b).ok)
+        << name;
+  }
+  return outcome;
+}
+
+std::vector<fs::path> Files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.is_regular_file()) out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(ScenarioStreamTest, ConformanceScenariosStreamWithTheSameRecords) {
+  std::vector<fs::path> files = Files(ALLOCORE_SHARED_DIR "/scenarios");
+  ASSERT_FALSE(files.empty()) << "../shared/scenarios is missing";
+  for (const fs::path& own : Files(ALLOCORE_SOURCE_DIR "/tests/scenarios")) files.push_back(own);
+  int streamed = 0;
+  for (const fs::path& file : files) {
+    if (file.extension() != ".yaml") continue;
+    // config_file: paths resolve against the scenario's directory, as for a file.
+    Outcome outcome = Compare(Slurp(file), file.string());
+    streamed += outcome.streamed ? 1 : 0;
+  }
+  EXPECT_GT(streamed, 30) << "the conformance scenarios have no aliases: they should stream";
+}
+
+TEST(ScenarioStreamTest, GeneratedWorkloadsStreamWithTheSameRecords) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed});
+    ASSERT_TRUE(text.ok()) << text.status();
+    EXPECT_TRUE(Compare(*text, "random-" + std::to_string(seed) + ".yaml").streamed);
+  }
+}
+
+// The fuzz corpus holds every odd corner of YAML the scenario fuzzer found worth keeping:
+// syntax errors, aliases, tags, flow and block styles, duplicate keys, bad values.
+TEST(ScenarioStreamTest, FuzzCorpusGivesTheSameVerdictAndRecords) {
+  std::vector<fs::path> files = Files(ALLOCORE_SOURCE_DIR "/fuzz/corpus/fuzz_scenario");
+  ASSERT_GT(files.size(), 100u);
+  for (const fs::path& file : files) {
+    std::string text = Slurp(file);
+    if (text.find("config_file") != std::string::npos) continue;  // may name any file
+    Compare(text, "fuzz-input.yaml");
+  }
+}
+
+TEST(ScenarioStreamTest, AliasesAndSyntaxErrorsAreTheLoadersToReport) {
+  const std::string with_alias =
+      "nodes: [{id: n1, resources: &r {memory: 10}}, {id: n2, resources: *r}]\nsteps: []\n";
+  Outcome outcome = Compare(with_alias, "alias.yaml");
+  EXPECT_FALSE(outcome.streamed);
+  absl::StatusOr<std::unique_ptr<ScenarioStream>> broken =
+      ScenarioStream::OpenText("steps: [\n", "syntax.yaml");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_THAT(View(broken.status()), HasSubstr("syntax.yaml:2:1: "));
+}
+
+}  // namespace
+}  // namespace allocore::adapters
