@@ -80,7 +80,9 @@ class Runner {
     NoteStepTime(result_.kernel_nanos, StepKind::kAddNode);
     ScenarioStep step;
     for (int64_t i = 0; i < last_step; ++i) {
+      Clock::time_point read_start = Clock::now();
       absl::StatusOr<bool> more = source_.Next(&step);
+      result_.step_read_nanos += NanosSince(read_start);
       if (!more.ok()) return more.status();
       if (!*more) break;
       step_ = i + 1;

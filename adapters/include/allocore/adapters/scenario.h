@@ -242,6 +242,8 @@ struct RunResult {
   int64_t steps_run = 0;  // steps applied (nodes not counted)
   // Wall time spent inside kernel calls (Create, node registration, clock ticks, every step).
   int64_t kernel_nanos = 0;
+  // Wall time spent getting the steps from their source (reading and decoding a streamed file).
+  int64_t step_read_nanos = 0;
   // The step whose kernel calls took longest (0: node registration), its kind and that time.
   int64_t slowest_step = 0;
   StepKind slowest_step_kind = StepKind::kAddNode;
