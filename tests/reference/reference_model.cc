@@ -2103,10 +2103,7 @@ ReferenceModel::Impl::Placed ReferenceModel::Impl::PlaceRule(
   } else if (kind == "tag") {
     std::string value;
     for (const auto& [k, v] : spec.tags) {
-      if (Lower(k) == Lower(rule.value)) {
-        value = v;
-        break;
-      }
+      if (Lower(k) == Lower(rule.value)) value = v;  // the last one of repeated keys
     }
     if (value.empty()) return none;
     if (StartsWith(value, "root.")) {

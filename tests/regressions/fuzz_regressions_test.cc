@@ -316,3 +316,30 @@ TEST_F(FuzzRegressionVsModel, ModelRefusedNodeInternsNoTypes) {
 
 }  // namespace
 }  // namespace allocore
+
+namespace allocore {
+namespace {
+
+// fuzz_differential "repeated-tag-key" (found by the hostile-size generators): an application
+// with two `namespace` tags under a tag placement rule. The kernel took the last value, the
+// reference model the first. Tags are a map in YuniKorn (a key once); through allocore's
+// API the last of repeated keys counts, in the kernel and in the model.
+TEST(FuzzRegression, RepeatedTagKeyTakesTheLastValue) {
+  SchedulerConfig config = OneLeaf();
+  config.partitions[0].placement_rules.push_back(
+      PlacementRuleConfig{.name = "tag", .create = true, .value = "namespace"});
+  auto kernel = Start(config);
+  ASSERT_NE(kernel, nullptr);
+  auto model = reference::ReferenceModel::Create(config);
+  ASSERT_TRUE(model.ok()) << model.status();
+  AppSpec app{.id = "x", .user = "u", .tags = {{"namespace", "first"}, {"Namespace", "last"}}};
+  std::vector<Decision> out;
+  std::vector<reference::RefDecision> ref;
+  ASSERT_TRUE(kernel->AddApplication(app, &out).ok());
+  ASSERT_TRUE((*model)->AddApplication(app, &ref).ok());
+  EXPECT_EQ(kernel->GetApplication("default", "x").value().queue, "root.last");
+  EXPECT_EQ((*model)->GetApplication("default", "x").value().queue, "root.last");
+}
+
+}  // namespace
+}  // namespace allocore

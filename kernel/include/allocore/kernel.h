@@ -112,7 +112,7 @@ struct AppSpec {
   std::string queue;  // fully qualified ("root.a.b"); empty when placement rules decide
   std::string user;
   std::vector<std::string> groups;
-  Tags tags;
+  Tags tags;  // keys compare case-insensitively; of repeated keys the last one counts
   // Gang scheduling (YuniKorn's AddApplicationRequest): what a placeholder timeout does, when
   // it fires, and the total of the app's placeholders (the app starts once they are allocated).
   GangStyle gang_style = GangStyle::kSoft;
