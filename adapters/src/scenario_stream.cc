@@ -453,12 +453,16 @@ class LoadedScenario final : public ScenarioStream, private StepSource {
   size_t next_ = 0;
 };
 
-absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenFile(TextFile file, const std::string& name) {
+absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenFile(TextFile file, const std::string& name,
+                                                         uint64_t stream_above_bytes) {
   const uint64_t size = file.size();
   auto stream = std::make_unique<FileScenarioStream>(std::move(file), name);
   std::vector<std::string> errors;
-  std::optional<NeedsLoader> needs_loader = stream->Check(&errors);
-  if (!needs_loader && errors.empty()) return stream;
+  std::optional<NeedsLoader> needs_loader;
+  if (size > stream_above_bytes) {
+    needs_loader = stream->Check(&errors);
+    if (!needs_loader && errors.empty()) return stream;
+  }
   if (size > kMaxTextInputBytes) {
     // Too large for the loader: the stream's own findings are the answer.
     if (needs_loader) {
@@ -481,21 +485,22 @@ absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenFile(TextFile file, const st
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::Open(const std::string& path) {
+absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::Open(const std::string& path,
+                                                                     uint64_t stream_above_bytes) {
   const std::string name = TextInputName(path);
   absl::StatusOr<TextFile> file = TextFile::Open(path, kMaxStreamedBytes);
   if (!file.ok()) {
     return absl::Status(file.status().code(),
                         internal::Cat(name, ": ", std::string(file.status().message())));
   }
-  return OpenFile(*std::move(file), name);
+  return OpenFile(*std::move(file), name, stream_above_bytes);
 }
 
 absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::OpenText(
-    std::string text, const std::string& source_name) {
+    std::string text, const std::string& source_name, uint64_t stream_above_bytes) {
   absl::StatusOr<TextFile> file = TextFile::FromText(std::move(text));
   if (!file.ok()) return file.status();
-  return OpenFile(*std::move(file), source_name);
+  return OpenFile(*std::move(file), source_name, stream_above_bytes);
 }
 
 }  // namespace allocore::adapters

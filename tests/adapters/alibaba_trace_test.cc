@@ -47,7 +47,7 @@ TEST(AlibabaTraceTest, RealTraceReplaysEveryPod) {
   ASSERT_TRUE(text.ok()) << text.status();
   EXPECT_EQ(summary.nodes, 1523);
   EXPECT_EQ(summary.pods, 8152);
-  auto stream = ScenarioStream::OpenText(*text, "alibaba.yaml");
+  auto stream = ScenarioStream::OpenText(*text, "alibaba.yaml", 0);
   ASSERT_TRUE(stream.ok()) << stream.status();
   EXPECT_TRUE((*stream)->streamed());
   EXPECT_EQ((*stream)->step_count(), summary.steps);

@@ -47,7 +47,8 @@ struct Outcome {
 Outcome Compare(const std::string& text, const std::string& name) {
   Outcome outcome;
   absl::StatusOr<Scenario> loaded = LoadScenarioText(text, name);
-  absl::StatusOr<std::unique_ptr<ScenarioStream>> stream = ScenarioStream::OpenText(text, name);
+  absl::StatusOr<std::unique_ptr<ScenarioStream>> stream =
+      ScenarioStream::OpenText(text, name, /*stream_above_bytes=*/0);
   EXPECT_EQ(loaded.ok(), stream.ok())
       << name << "\nloader: " << loaded.status() << "\nstream: " << stream.status();
   if (!loaded.ok() || !stream.ok()) {
@@ -128,9 +129,21 @@ TEST(ScenarioStreamTest, AliasesAndSyntaxErrorsAreTheLoadersToReport) {
   Outcome outcome = Compare(with_alias, "alias.yaml");
   EXPECT_FALSE(outcome.streamed);
   absl::StatusOr<std::unique_ptr<ScenarioStream>> broken =
-      ScenarioStream::OpenText("steps: [\n", "syntax.yaml");
+      ScenarioStream::OpenText("steps: [\n", "syntax.yaml", 0);
   ASSERT_FALSE(broken.ok());
   EXPECT_THAT(View(broken.status()), HasSubstr("syntax.yaml:2:1: "));
+}
+
+// fuzz_scenario: a corner of YAML that libyaml reads and yaml-cpp refuses. Small files are
+// loaded (yaml-cpp decides); a streamed file is read as libyaml reads it.
+TEST(ScenarioStreamTest, YamlCornersOnlyLibyamlReadsAreTheOneDifference) {
+  const std::string text = "nodes: [{id: n1, resources: {memor?: 100}}]\nsteps: [schedule]\n";
+  EXPECT_FALSE(LoadScenarioText(text, "corner.yaml").ok());
+  EXPECT_FALSE(ScenarioStream::OpenText(text, "corner.yaml").ok());  // small: loaded
+  absl::StatusOr<std::unique_ptr<ScenarioStream>> streamed =
+      ScenarioStream::OpenText(text, "corner.yaml", /*stream_above_bytes=*/0);
+  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  EXPECT_TRUE((*streamed)->streamed());
 }
 
 }  // namespace

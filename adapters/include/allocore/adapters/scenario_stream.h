@@ -8,10 +8,14 @@
 // then what the kernel and one step hold, whatever the file's length, and nothing has run
 // when the file turns out to be unusable.
 //
-// The loader stays the reference: a file the stream cannot take as it is (aliases or anchors,
-// a problem of any kind, a bare config) is handed to LoadScenarioText, so its messages are the
-// loader's, and a file within the loader's 64 MiB always yields what the loader yields. Over
-// 64 MiB, problems are reported by the stream itself, with file:line:col.
+// The loader stays the reference. Files up to `stream_above_bytes` (default 8 MiB: every
+// hand-written scenario) are simply loaded. Larger ones are streamed, except that a file the
+// stream cannot take as it is (aliases or anchors, a problem of any kind, a bare config) is
+// handed to LoadScenarioText while it is within the loader's 64 MiB, so that its messages are
+// the loader's; over 64 MiB the stream reports problems itself, with file:line:col. libyaml
+// and yaml-cpp differ in rare corners of YAML syntax (libyaml accepts `{memor?: 1}`, yaml-cpp
+// does not): a streamed file is read as libyaml reads it. Whatever both read, they read alike
+// (scenario_stream_test and fuzz_scenario compare them).
 //
 // Example:
 //   auto stream = allocore::adapters::ScenarioStream::Open("replay.yaml");
@@ -32,16 +36,21 @@ namespace allocore::adapters {
 
 // The largest file a stream reads: memory does not grow with it, so the bound is on time.
 inline constexpr uint64_t kMaxStreamedBytes = uint64_t{16} << 30;  // 16 GiB
+// Files up to this size are loaded whole (the loader is exact and they are small).
+inline constexpr uint64_t kStreamAboveBytes = uint64_t{8} << 20;  // 8 MiB
 
 class ScenarioStream {
  public:
   // Reads `path` ("-": stdin, copied to a temporary file first) once, checking it whole.
   // Errors as LoadScenarioFile's (InvalidArgument: file:line:col per problem; NotFound,
   // PermissionDenied).
-  static absl::StatusOr<std::unique_ptr<ScenarioStream>> Open(const std::string& path);
-  // The same for a text in memory (tests and fuzzers compare it with LoadScenarioText).
-  static absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenText(std::string text,
-                                                                  const std::string& source_name);
+  static absl::StatusOr<std::unique_ptr<ScenarioStream>> Open(
+      const std::string& path, uint64_t stream_above_bytes = kStreamAboveBytes);
+  // The same for a text in memory (tests and fuzzers compare it with LoadScenarioText, with
+  // `stream_above_bytes` 0 to stream whatever the size).
+  static absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenText(
+      std::string text, const std::string& source_name,
+      uint64_t stream_above_bytes = kStreamAboveBytes);
   virtual ~ScenarioStream() = default;
 
   // The scenario without its steps when streamed(); the whole scenario otherwise.
