@@ -96,6 +96,9 @@ class EventReader {
                                       " bytes without a YAML node (one huge scalar or comment)");
       } else if (read_failed_) {
         issue.message = "read error";
+      } else if (lone_carriage_return_) {
+        // libyaml breaks the line there, yaml-cpp keeps the byte in the scalar.
+        issue.message = "a carriage return without a line feed";
       } else {
         issue.message = internal::Cat(
             "YAML syntax error: ", parser_.problem != nullptr ? parser_.problem : "unknown",
@@ -119,8 +122,34 @@ class EventReader {
       self->read_failed_ = true;
       return 0;
     }
+    if (!self->CarriageReturnsEndLines(buffer, *size_read)) {
+      self->lone_carriage_return_ = true;
+      return 0;
+    }
     self->bytes_read_ += *size_read;
     return 1;
+  }
+
+  // False at a '\r' not followed by '\n' (a chunk may end between the two; the end of the
+  // file counts as not a '\n').
+  bool CarriageReturnsEndLines(const unsigned char* data, size_t size) {
+    if (size == 0) return !cr_pending_;
+    size_t i = 0;
+    if (cr_pending_) {
+      if (data[0] != '\n') return false;
+      cr_pending_ = false;
+      i = 1;
+    }
+    for (;;) {
+      const void* cr = std::memchr(data + i, '\r', size - i);
+      if (cr == nullptr) return true;
+      i = static_cast<size_t>(static_cast<const unsigned char*>(cr) - data) + 1;
+      if (i == size) {
+        cr_pending_ = true;
+        return true;
+      }
+      if (data[i] != '\n') return false;
+    }
   }
 
   std::FILE* file_;
@@ -129,6 +158,8 @@ class EventReader {
   uint64_t bytes_at_event_ = 0;
   bool overlong_ = false;
   bool read_failed_ = false;
+  bool lone_carriage_return_ = false;
+  bool cr_pending_ = false;  // the last chunk ended with '\r'
 };
 
 // Feeds the node that starts with `first` (and the events that complete it) to `builder`, as

@@ -148,5 +148,16 @@ TEST(ScenarioStreamTest, YamlCornersOnlyLibyamlReadsAreTheOneDifference) {
   EXPECT_TRUE((*streamed)->streamed());
 }
 
+// fuzz_scenario: a lone carriage return inside a plain scalar. libyaml breaks the line there
+// (YAML's rule), yaml-cpp keeps it in the value, so the two read different names. The stream
+// leaves such a file to the loader; CRLF line ends stream as usual.
+TEST(ScenarioStreamTest, LoneCarriageReturnIsTheLoadersToRead) {
+  const std::string lone = "steps:\n  - add_app: {id: app\rnormal, queue: root.a, user: u}\n";
+  Outcome outcome = Compare(lone, "cr.yaml");
+  EXPECT_FALSE(outcome.streamed);
+  const std::string crlf = "steps:\r\n  - add_app: {id: a, queue: root.a, user: u}\r\n";
+  EXPECT_TRUE(Compare(crlf, "crlf.yaml").streamed);
+}
+
 }  // namespace
 }  // namespace allocore::adapters
