@@ -609,12 +609,11 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
         }
         if (what & 8u) c.app.groups.push_back(LongName(in, 'g'));
         if (what & 16u) {
-          c.app.tags.assign(ApiLimits::kMaxTagsPerApplication + (what & 32u ? 1 : 0),
-                            {"k", "v"});
+          c.app.tags.assign(ApiLimits::kMaxTagsPerApplication + (what & 32u ? 1 : 0), {"k", "v"});
         }
         if (what & 64u) {
-          c.app.tags.emplace_back("namespace",
-                                  std::string(ApiLimits::kMaxTagBytes + (what & 128u ? 1 : 0), 'n'));
+          c.app.tags.emplace_back(
+              "namespace", std::string(ApiLimits::kMaxTagBytes + (what & 128u ? 1 : 0), 'n'));
         }
       }
       if (extra & 16u) {  // a gang: placeholders of {memory: 10, vcore: 1} add up to it
@@ -973,8 +972,7 @@ std::string DescribeSequence(const Sequence& seq, size_t calls) {
   if (seq.kernel_options.max_live_allocations > 0) {
     os << "# kernel budget: max_applications " << seq.kernel_options.max_applications
        << ", max_asks " << seq.kernel_options.max_asks << ", max_live_allocations "
-       << seq.kernel_options.max_live_allocations
-       << " (replay with allocore run --max-allocations "
+       << seq.kernel_options.max_live_allocations << " (replay with allocore run --max-allocations "
        << seq.kernel_options.max_live_allocations << ")\n";
   }
   os << "config: " << adapters::ConfigToJson(seq.config) << "\n";

@@ -72,8 +72,7 @@ class Kernel::Impl {
   }
   const Partition* Find(std::string_view name) const { return const_cast<Impl*>(this)->Find(name); }
   absl::StatusOr<Partition*> Require(std::string_view name, std::string_view what) {
-    if (absl::Status limit = internal::CheckNameLengths(what, {{"partition", name}});
-        !limit.ok()) {
+    if (absl::Status limit = internal::CheckNameLengths(what, {{"partition", name}}); !limit.ok()) {
       return limit;
     }
     Partition* p = Find(name);
@@ -260,8 +259,8 @@ absl::Status Kernel::AddAsk(const AskSpec& ask, std::vector<Decision>* out) {
   if (!p.ok()) return p.status();
   // An ask added again under its key replaces the old one and takes no new record.
   if (!(*p)->HasAsk(ask.app, ask.id)) {
-    if (absl::Status budget = Impl::Budget("add_ask", impl_->usage().asks,
-                                           impl_->options.max_asks, "asks", "max_asks");
+    if (absl::Status budget = Impl::Budget("add_ask", impl_->usage().asks, impl_->options.max_asks,
+                                           "asks", "max_asks");
         !budget.ok()) {
       return budget;
     }
@@ -271,8 +270,8 @@ absl::Status Kernel::AddAsk(const AskSpec& ask, std::vector<Decision>* out) {
 
 absl::Status Kernel::RemoveAsk(std::string_view partition, std::string_view app,
                                std::string_view ask, std::vector<Decision>* out) {
-  if (absl::Status limit = internal::CheckNameLengths(
-          "remove_ask", {{"application id", app}, {"ask id", ask}});
+  if (absl::Status limit =
+          internal::CheckNameLengths("remove_ask", {{"application id", app}, {"ask id", ask}});
       !limit.ok()) {
     return limit;
   }
@@ -382,10 +381,11 @@ std::vector<PendingExplanation> Kernel::ExplainPending() const {
   if (impl_->AllocationBudgetFull()) {
     // Schedule stops before any partition's walk: that is the reason, whatever else holds.
     for (PendingExplanation& e : out) {
-      e.reason = Cat("the kernel's live allocation budget is full (",
-                     impl_->usage().live_allocations, " live allocations, "
-                     "KernelOptions::max_live_allocations = ",
-                     impl_->options.max_live_allocations, "); ", e.reason);
+      e.reason =
+          Cat("the kernel's live allocation budget is full (", impl_->usage().live_allocations,
+              " live allocations, "
+              "KernelOptions::max_live_allocations = ",
+              impl_->options.max_live_allocations, "); ", e.reason);
     }
   }
   return out;

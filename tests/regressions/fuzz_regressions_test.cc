@@ -143,9 +143,11 @@ TEST(FuzzRegression, SaturatedAskPendingCache) {
   ASSERT_TRUE(
       kernel->AddApplication({.id = "app1", .queue = "root.a", .user = "alice"}, &out).ok());
   out.clear();
-  absl::Status refused = kernel->AddAsk(
-      {.app = "app1", .id = "k1", .resources = {{"memory", kFits + 1}, {"vcore", 5}}, .count = kCount},
-      &out);
+  absl::Status refused = kernel->AddAsk({.app = "app1",
+                                         .id = "k1",
+                                         .resources = {{"memory", kFits + 1}, {"vcore", 5}},
+                                         .count = kCount},
+                                        &out);
   EXPECT_EQ(refused.code(), absl::StatusCode::kOutOfRange) << refused;
   EXPECT_TRUE(out.empty());  // still New: the refused ask did not accept the app
   auto app = kernel->GetApplication("default", "app1");
