@@ -34,10 +34,9 @@ std::string_view View(const absl::Status& status) {
 class VectorSource final : public StepSource {
  public:
   explicit VectorSource(const std::vector<ScenarioStep>& steps) : steps_(steps) {}
-  absl::StatusOr<bool> Next(ScenarioStep* step) override {
-    if (next_ >= steps_.size()) return false;
-    *step = steps_[next_++];
-    return true;
+  absl::StatusOr<const ScenarioStep*> Next() override {
+    if (next_ >= steps_.size()) return nullptr;
+    return &steps_[next_++];
   }
 
  private:
@@ -78,13 +77,13 @@ class Runner {
     }
     if (observer_) observer_->OnProgress(0, total_steps);
     NoteStepTime(result_.kernel_nanos, StepKind::kAddNode);
-    ScenarioStep step;
     for (int64_t i = 0; i < last_step; ++i) {
       Clock::time_point read_start = Clock::now();
-      absl::StatusOr<bool> more = source_.Next(&step);
+      absl::StatusOr<const ScenarioStep*> next = source_.Next();
       result_.step_read_nanos += NanosSince(read_start);
-      if (!more.ok()) return more.status();
-      if (!*more) break;
+      if (!next.ok()) return next.status();
+      if (*next == nullptr) break;
+      const ScenarioStep& step = **next;
       step_ = i + 1;
       const int64_t kernel_before = result_.kernel_nanos;
       Timed(StepKind::kAdvance, [&] { return kernel_->Advance(1, &out_); });

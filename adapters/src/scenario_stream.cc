@@ -314,8 +314,8 @@ class StreamedSteps final : public StepSource {
     index_ = 0;
   }
 
-  absl::StatusOr<bool> Next(ScenarioStep* step) override {
-    if (finished_) return false;
+  absl::StatusOr<const ScenarioStep*> Next() override {
+    if (finished_) return nullptr;
     if (!walker_) {
       if (!file_.Rewind()) return Changed("cannot read it again");
       walker_ = std::make_unique<ScenarioWalker>(file_.file());
@@ -330,7 +330,7 @@ class StreamedSteps final : public StepSource {
       }
       if (done) {
         finished_ = true;
-        return false;
+        return nullptr;
       }
       if (IsStepsList(KeyOf(key), value, false)) {
         in_steps_ = true;
@@ -342,21 +342,20 @@ class StreamedSteps final : public StepSource {
     if (auto problem = walker_->reader().Next(item)) return Changed(problem->issue.message);
     if (item.type() == YAML_SEQUENCE_END_EVENT) {
       finished_ = true;  // one `steps:` list: the first read refused a second one
-      return false;
+      return nullptr;
     }
     YamlTree tree;
     YamlTreeBuilder builder(&tree);
     if (auto problem = FeedNode(walker_->reader(), item, &builder)) {
       return Changed(problem->issue.message);
     }
-    Scenario holder;
+    holder_.steps.clear();
     std::vector<std::string> errors;
-    internal::DecodeScenarioStep(tree, ++index_, source_name_, &holder, &errors);
-    if (!errors.empty() || holder.steps.size() != 1) {
+    internal::DecodeScenarioStep(tree, ++index_, source_name_, &holder_, &errors);
+    if (!errors.empty() || holder_.steps.size() != 1) {
       return Changed(errors.empty() ? "a step no longer decodes" : errors.front());
     }
-    *step = std::move(holder.steps.front());
-    return true;
+    return &holder_.steps.front();
   }
 
  private:
@@ -368,6 +367,7 @@ class StreamedSteps final : public StepSource {
   const TextFile& file_;
   std::string source_name_;
   std::unique_ptr<ScenarioWalker> walker_;
+  Scenario holder_;  // the step Next handed out
   bool in_steps_ = false;
   bool finished_ = false;
   size_t index_ = 0;
@@ -474,10 +474,9 @@ class LoadedScenario final : public ScenarioStream, private StepSource {
   }
 
  private:
-  absl::StatusOr<bool> Next(ScenarioStep* step) override {
-    if (next_ >= scenario_.steps.size()) return false;
-    *step = scenario_.steps[next_++];
-    return true;
+  absl::StatusOr<const ScenarioStep*> Next() override {
+    if (next_ >= scenario_.steps.size()) return nullptr;
+    return &scenario_.steps[next_++];
   }
 
   Scenario scenario_;

@@ -266,8 +266,9 @@ absl::StatusOr<RunResult> RunScenario(const Scenario& scenario, const RunOptions
 class StepSource {
  public:
   virtual ~StepSource() = default;
-  // The next step into *step; false after the last one. A non-OK status ends the run.
-  virtual absl::StatusOr<bool> Next(ScenarioStep* step) = 0;
+  // The next step, valid until the next call; nullptr after the last one. A non-OK status ends
+  // the run.
+  virtual absl::StatusOr<const ScenarioStep*> Next() = 0;
 };
 
 // As RunScenario for `header` (config, nodes; its steps are ignored) and the `total_steps`
