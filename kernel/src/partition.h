@@ -7,13 +7,14 @@
 //   - Queue::order of a parent: its children with pending > 0 (OrderKey, §5.1);
 //   - Queue::order of a leaf: its applications with pending > 0 (OrderKey, §5.2);
 //   - App::ask_order: asks with pending repeats (priority desc, creation order);
-//   - Partition::node_order_: all nodes by (score, id).
+//   - Partition::node_index_: all nodes by (score, id), with per-block availability maxima.
 // Invariants (checked from scratch by CheckConsistency):
 //   1. Queue/app allocated and pending equal the sums of their parts.
 //   2. Queue::child_priorities holds exactly the non-"nothing pending" priorities of the
 //      children (parents) or applications (leaves); Queue::priority is derived from it.
 //   3. Every btree holds exactly the members its rule admits, under their current keys.
-//   4. Node allocated equals the sum of its live allocations; node_order_ keys are current.
+//   4. Node allocated equals the sum of its live allocations; node_index_ keys, availability and
+//      eligibility are current.
 //   5. A node carries at most one reservation; reservation counts match on both sides.
 #ifndef ALLOCORE_KERNEL_SRC_PARTITION_H_
 #define ALLOCORE_KERNEL_SRC_PARTITION_H_
@@ -39,6 +40,7 @@
 #include "allocore/kernel.h"
 #include "allocore/resource.h"
 #include "names.h"
+#include "node_index.h"
 #include "order_key.h"
 #include "placement.h"
 #include "queue_properties.h"
@@ -233,28 +235,6 @@ struct App {
   Resource RealAllocated() const { return Sub(allocated, allocated_placeholder); }
 };
 
-// The first 8 bytes of an id, big-endian, zero padded: comparing prefixes orders ids byte-wise
-// as far as the prefix goes, so most id comparisons never touch the strings.
-inline uint64_t IdPrefix(std::string_view id) {
-  uint64_t prefix = 0;
-  for (size_t i = 0; i < 8; ++i) {
-    prefix = (prefix << 8) | (i < id.size() ? static_cast<uint8_t>(id[i]) : 0u);
-  }
-  return prefix;
-}
-
-struct NodeKey {
-  double score;
-  uint64_t id_prefix;
-  std::string_view id;
-  uint32_t slot;
-  friend bool operator<(const NodeKey& a, const NodeKey& b) {
-    if (a.score != b.score) return a.score < b.score;
-    if (a.id_prefix != b.id_prefix) return a.id_prefix < b.id_prefix;
-    return a.id < b.id;
-  }
-};
-
 struct Node {
   std::string_view id;
   Resource capacity;
@@ -268,6 +248,8 @@ struct Node {
   std::optional<std::pair<uint32_t, uint32_t>> reservation;  // (app, ask)
   std::vector<uint32_t> allocations;                         // live, oldest first
   const Resource& Available() const { return available; }
+  // The walk places asks only on schedulable nodes without a reservation.
+  bool Eligible() const { return schedulable && !reservation; }
   void RecomputeAvailable() { available = Sub(Sub(capacity, allocated), occupied); }
   NodeKey key(uint32_t slot) const { return NodeKey{score, id_prefix, id, slot}; }
 };
@@ -362,8 +344,8 @@ class Partition {
   // queue path up to the root repairing priorities and positions.
   void AppChanged(uint32_t app);
   void QueuePathChanged(uint32_t queue);
+  // Re-derives the node's score and its entry in the node index (availability, eligibility).
   void RefreshNode(uint32_t node);
-  void RaiseAvailableBound(uint32_t node);
   double NodeScore(const Node& node) const;
   void RebuildCaches();
 
@@ -480,16 +462,11 @@ class Partition {
   std::vector<uint32_t> free_allocations_;
   absl::flat_hash_map<std::string_view, uint32_t> apps_by_id_;
   absl::flat_hash_map<std::string_view, uint32_t> nodes_by_id_;
-  absl::btree_set<NodeKey> node_order_;
+  NodeIndex node_index_;
   // (due, start order, app): timers due at the same time fire in the order they were started.
   absl::btree_set<std::tuple<int64_t, int64_t, uint32_t>> timers_;
   std::vector<uint32_t> terminated_apps_;  // completed, awaiting expiry
   Resource cluster_capacity_;
-  // Upper bound, per type, of what any schedulable node without a reservation has available.
-  // Exact right after a node scan that found no fit; raised whenever a node may have gained.
-  // Lets an ask that fits no node skip the O(nodes) scan.
-  Resource available_bound_;
-  bool available_bound_valid_ = false;
   bool has_nodes_ever_ = false;
   int64_t total_reservations_ = 0;
   PlacementRules placement_;

@@ -137,26 +137,16 @@ double Partition::NodeScore(const Node& node) const {
   return node_policy_ == NodePolicy::kFair ? weighted : 1.0 - weighted;
 }
 
-void Partition::RaiseAvailableBound(uint32_t node) {
-  const Node& n = nodes_[node];
-  if (!available_bound_valid_ || !n.schedulable || n.reservation) return;
-  Resource available = n.Available();
-  for (int k = 0; k < kMaxResourceTypes; ++k) {
-    if (available.Has(k) &&
-        (!available_bound_.Has(k) || available.Get(k) > available_bound_.Get(k))) {
-      available_bound_.Set(k, available.Get(k));
-    }
-  }
-}
-
 void Partition::RefreshNode(uint32_t node) {
-  RaiseAvailableBound(node);
   Node& n = nodes_[node];
   double score = NodeScore(n);
-  if (score == n.score) return;
-  node_order_.erase(n.key(node));
+  if (score == n.score) {
+    node_index_.Update(n.key(node), n.available, n.Eligible());
+    return;
+  }
+  node_index_.Erase(n.key(node));
   n.score = score;
-  node_order_.insert(n.key(node));
+  node_index_.Insert(n.key(node), n.available, n.Eligible());
 }
 
 void Partition::RebuildCaches() {
@@ -187,11 +177,12 @@ void Partition::RebuildCaches() {
     if (apps_[app].alive && apps_[app].in_queue) AppChanged(app);
   }
   for (uint32_t q : by_depth) QueuePathChanged(q);
-  node_order_.clear();
+  node_index_.Clear();
   for (uint32_t n = 0; n < nodes_.size(); ++n) {
-    if (!nodes_[n].alive) continue;
-    nodes_[n].score = NodeScore(nodes_[n]);
-    node_order_.insert(nodes_[n].key(n));
+    Node& node = nodes_[n];
+    if (!node.alive) continue;
+    node.score = NodeScore(node);
+    node_index_.Insert(node.key(n), node.available, node.Eligible());
   }
 }
 

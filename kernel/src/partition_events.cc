@@ -104,8 +104,7 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   cluster_capacity_ = total;
   has_nodes_ever_ = true;
   n.score = NodeScore(n);
-  node_order_.insert(n.key(slot));
-  RaiseAvailableBound(slot);
+  node_index_.Insert(n.key(slot), n.available, n.Eligible());
   return absl::OkStatus();
 }
 
@@ -177,7 +176,7 @@ absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* o
   }
   Node& n = nodes_[slot];
   cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
-  node_order_.erase(n.key(slot));
+  node_index_.Erase(n.key(slot));
   nodes_by_id_.erase(it);
   n.alive = false;
   free_nodes_.push_back(slot);

@@ -224,7 +224,7 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
         uint32_t closest = kNoSlot;
         WideInt best_gap = 0;
         Resource best_lack;
-        for (const NodeKey& nk : node_order_) {
+        node_index_.ForEach([&](const NodeKey& nk) {
           const Node& n = nodes_[nk.slot];
           Resource available = n.Available();
           Resource lack;
@@ -237,13 +237,13 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
               gap += k.resource.Get(t) - have;
             }
           }
-          if (!n.schedulable || n.reservation) continue;
+          if (!n.Eligible()) return;
           if (closest == kNoSlot || gap < best_gap) {
             closest = nk.slot;
             best_gap = gap;
             best_lack = lack;
           }
-        }
+        });
         if (closest == kNoSlot) {
           e.reason = "no schedulable node without a reservation";
         } else if (best_gap == 0) {
@@ -377,20 +377,15 @@ absl::Status Partition::CheckConsistency() const {
       return fail("node ", node.id, ": cached available differs");
     }
     if (NodeScore(node) != node.score) return fail("node ", node.id, ": stale score");
-    if (!node_order_.contains(node.key(n))) {
-      return fail("node ", node.id, ": missing from node order");
-    }
-    if (available_bound_valid_ && node.schedulable && !node.reservation) {
-      Resource available = node.Available();
-      for (int t = 0; t < kMaxResourceTypes; ++t) {
-        if (available.Has(t) && available.Get(t) > 0 &&
-            (!available_bound_.Has(t) || available_bound_.Get(t) < available.Get(t))) {
-          return fail("node ", node.id, ": available exceeds the cached availability bound");
-        }
-      }
+    const NodeIndex::Entry* entry = node_index_.Find(node.key(n));
+    if (entry == nullptr) return fail("node ", node.id, ": missing from the node index");
+    if (entry->eligible != node.Eligible() ||
+        node_index_.Available(n) != ToFitQuantities(node.Available())) {
+      return fail("node ", node.id, ": node index holds stale availability or eligibility");
     }
   }
-  if (live_nodes != node_order_.size()) return fail("node order size");
+  if (live_nodes != node_index_.size()) return fail("node index size");
+  if (std::string why; !node_index_.CheckFromScratch(&why)) return fail(why);
   // Reservations: both sides agree.
   int64_t reservations = 0;
   for (uint32_t app = 0; app < apps_.size(); ++app) {

@@ -184,26 +184,11 @@ bool Partition::NodeCanTake(uint32_t node, uint32_t ask) const {
 
 Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out) {
   const Ask& k = asks_[ask];
-  bool may_reserve =
-      k.reservations < k.pending && context_->now - k.create_time > kReservationDelayMs;
-  if (!may_reserve && available_bound_valid_ && !FitIn(available_bound_, k.resource)) {
-    return Outcome::kNone;
-  }
-  uint32_t best = kNoSlot;
-  double best_score = std::numeric_limits<double>::infinity();
-  Resource seen_available;
-  for (const NodeKey& key : node_order_) {
-    const Node& n = nodes_[key.slot];
-    if (n.reservation || !n.schedulable) continue;
-    Resource available = n.Available();
-    for (int t = 0; t < kMaxResourceTypes; ++t) {
-      if (available.Has(t) &&
-          (!seen_available.Has(t) || available.Get(t) > seen_available.Get(t))) {
-        seen_available.Set(t, available.Get(t));
-      }
-    }
-    if (!FitIn(n.capacity, k.resource)) continue;
-    if (NodeCanTake(key.slot, ask)) {
+  // The queue max does not depend on the node: when it refuses, no node can take the ask.
+  if (QueueMaxAllows(apps_[k.app].queue, k.resource)) {
+    uint32_t node = node_index_.FirstFit(
+        k.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
+    if (node != NodeIndex::kNotFound) {
       std::optional<uint32_t> reserved_node;
       if (k.reservations > 0) {
         for (const Reservation& r : apps_[k.app].reservations) {
@@ -213,19 +198,26 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
           }
         }
       }
-      Allocate(ask, key.slot, reserved_node, out);
+      Allocate(ask, node, reserved_node, out);
       return Outcome::kAllocated;
     }
-    if (may_reserve) {
-      double score = FitInScore(k.resource, n.Available());
-      if (score < best_score) {
-        best_score = score;
-        best = key.slot;
-      }
-    }
   }
-  available_bound_ = seen_available;  // the scan saw every eligible node: the bound is exact
-  available_bound_valid_ = true;
+  bool may_reserve =
+      k.reservations < k.pending && context_->now - k.create_time > kReservationDelayMs;
+  if (!may_reserve) return Outcome::kNone;
+  // No node can take it: reserve the eligible node it would fit tightest (§1.6), the first in
+  // order among equals.
+  uint32_t best = kNoSlot;
+  double best_score = std::numeric_limits<double>::infinity();
+  node_index_.ForEach([&](const NodeKey& key) {
+    const Node& n = nodes_[key.slot];
+    if (!n.Eligible() || !FitIn(n.capacity, k.resource)) return;
+    double score = FitInScore(k.resource, n.Available());
+    if (score < best_score) {
+      best_score = score;
+      best = key.slot;
+    }
+  });
   // A reservation that could not be made is no progress (the model counts reservations).
   if (best != kNoSlot && Reserve(ask, best)) return Outcome::kReserved;
   return Outcome::kNone;
@@ -341,6 +333,7 @@ bool Partition::Reserve(uint32_t ask, uint32_t node) {
   a.reservations.push_back({ask, node});
   ++k.reservations;
   n.reservation = std::make_pair(k.app, ask);
+  RefreshNode(node);
   ++total_reservations_;
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) ++queues_[q].reservations;
   return true;
@@ -352,7 +345,7 @@ void Partition::Unreserve(uint32_t app, size_t index) {
   a.reservations.erase(a.reservations.begin() + static_cast<std::ptrdiff_t>(index));
   --asks_[r.ask].reservations;
   nodes_[r.node].reservation.reset();
-  RaiseAvailableBound(r.node);
+  RefreshNode(r.node);
   --total_reservations_;
   if (a.in_queue) {
     for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) --queues_[q].reservations;
@@ -436,13 +429,12 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
     const Ask& k = asks_[r.ask];
     if (!k.required_node.empty()) continue;
     if (!fits(k.resource)) continue;
-    for (const NodeKey& key : node_order_) {
-      const Node& n = nodes_[key.slot];
-      if (n.reservation || !n.schedulable || !FitIn(n.capacity, k.resource)) continue;
-      if (NodeCanTake(key.slot, r.ask)) {
-        Allocate(r.ask, key.slot, r.node, out);
-        return Outcome::kAllocated;
-      }
+    if (!QueueMaxAllows(apps_[app].queue, k.resource)) continue;
+    uint32_t node = node_index_.FirstFit(
+        k.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
+    if (node != NodeIndex::kNotFound) {
+      Allocate(r.ask, node, r.node, out);
+      return Outcome::kAllocated;
     }
   }
   return Outcome::kNone;

@@ -1,0 +1,148 @@
+// kernel/src/node_index.h — the partition's nodes in policy order (score, id), indexed so that
+// "the first node in order whose availability fits this ask" skips the nodes that cannot fit.
+//
+// The order is cut into blocks of consecutive nodes; each block keeps, per resource type, the
+// largest availability of its eligible nodes (schedulable, no reservation). A block whose
+// maxima do not fit an ask holds no node that fits it, so the search reads one small summary
+// instead of every node: an ask that fits few nodes (a GPU ask among CPU nodes) or none costs
+// O(blocks), and the tight-binpacking case (full nodes first) skips the full blocks at once.
+// Each block's nodes sit together with their availability, in order, so the scan inside a
+// block reads memory sequentially rather than in score order over the node table.
+//
+// Invariants (CheckFromScratch):
+//   1. Entries are in strictly increasing key order across blocks; no block is empty.
+//   2. Every block's maxima and eligible count equal a recomputation over its entries.
+#ifndef ALLOCORE_KERNEL_SRC_NODE_INDEX_H_
+#define ALLOCORE_KERNEL_SRC_NODE_INDEX_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocore/resource.h"
+
+namespace allocore::internal {
+
+// The first 8 bytes of an id, big-endian, zero padded: comparing prefixes orders ids byte-wise
+// as far as the prefix goes, so most id comparisons never touch the strings.
+inline uint64_t IdPrefix(std::string_view id) {
+  uint64_t prefix = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    prefix = (prefix << 8) | (i < id.size() ? static_cast<uint8_t>(id[i]) : 0u);
+  }
+  return prefix;
+}
+
+// A node's place in policy order: score (§1.6), then id.
+struct NodeKey {
+  double score;
+  uint64_t id_prefix;
+  std::string_view id;
+  uint32_t slot;
+  friend bool operator<(const NodeKey& a, const NodeKey& b) {
+    if (a.score != b.score) return a.score < b.score;
+    if (a.id_prefix != b.id_prefix) return a.id_prefix < b.id_prefix;
+    return a.id < b.id;
+  }
+  friend bool operator==(const NodeKey& a, const NodeKey& b) {
+    return a.score == b.score && a.id_prefix == b.id_prefix && a.id == b.id;
+  }
+};
+
+// Availability as FitIn reads it: a missing or negative quantity counts as 0.
+using FitQuantities = std::array<int64_t, kMaxResourceTypes>;
+FitQuantities ToFitQuantities(const Resource& available);
+
+// FitIn(available, ask) for availability in FitQuantities form.
+inline bool FitsQuantities(const FitQuantities& available, const Resource& ask) {
+  for (ResourceMask m = ask.present; m != 0; m &= m - 1) {
+    int k = __builtin_ctz(m);
+    if (ask.value[static_cast<size_t>(k)] > available[static_cast<size_t>(k)]) return false;
+  }
+  return true;
+}
+
+class NodeIndex {
+ public:
+  // Kept small (48 bytes) because moving a node in the order shifts part of a block; its
+  // availability lives in a table by slot, one cache line per node.
+  struct Entry {
+    NodeKey key;
+    bool eligible;
+  };
+
+  // `key` must not be present / must be present.
+  void Insert(const NodeKey& key, const Resource& available, bool eligible);
+  void Erase(const NodeKey& key);
+  // New availability or eligibility for a node whose key stays the same.
+  void Update(const NodeKey& key, const Resource& available, bool eligible);
+  void Clear();
+
+  // The first eligible node in order whose availability fits `ask` and for which
+  // accept(slot) holds; kNotFound when there is none.
+  static constexpr uint32_t kNotFound = UINT32_MAX;
+  template <typename Accept>
+  uint32_t FirstFit(const Resource& ask, Accept&& accept) const {
+    for (const Block& block : blocks_) {
+      if (block.eligible == 0 || !FitsQuantities(block.max, ask)) continue;
+      for (const Entry& e : block.entries) {
+        if (e.eligible && FitsQuantities(available_[e.key.slot], ask) && accept(e.key.slot)) {
+          return e.key.slot;
+        }
+      }
+    }
+    return kNotFound;
+  }
+  // Calls fn(const NodeKey&) for every node, in order.
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (const Block& block : blocks_) {
+      for (const Entry& e : block.entries) fn(e.key);
+    }
+  }
+
+  size_t size() const { return size_; }
+  // The entry of `key`, or nullptr.
+  const Entry* Find(const NodeKey& key) const;
+  // The availability the index holds for the node in `slot`.
+  const FitQuantities& Available(uint32_t slot) const { return available_[slot]; }
+  // Invariants 1 and 2 recomputed from the entries; false with `why` on the first difference.
+  bool CheckFromScratch(std::string* why) const;
+
+ private:
+  // max[k] is the largest availability of type k among the block's eligible entries and
+  // holders[k] how many of them have it: dropping one of several holders keeps the maximum, so
+  // a block is recomputed only when its last holder of a maximum loses it.
+  struct Block {
+    FitQuantities max{};
+    std::array<uint32_t, kMaxResourceTypes> holders{};
+    uint32_t eligible = 0;
+    std::vector<Entry> entries;
+  };
+  // The block where `key` is or would go.
+  size_t BlockFor(const NodeKey& key) const;
+  void Recompute(Block* block) const;
+  // Widens the types the maxima track; every block counts its holders of the new ones.
+  void AddTypes(ResourceMask types);
+  // Adds / removes one eligible node's availability to / from the block's maxima.
+  void Raise(Block* block, const FitQuantities& available) const;
+  void Lower(Block* block, const FitQuantities& available) const;
+  // Entry storage for a new block: a dropped block's, so that steady state does not allocate.
+  std::vector<Entry> TakeEntries();
+  void DropBlock(size_t b);
+  void SplitIfFull(size_t b);
+  void MergeIfSmall(size_t b);
+
+  std::vector<Block> blocks_;
+  std::vector<std::vector<Entry>> spare_;
+  std::vector<FitQuantities> available_;  // by node slot
+  // Types some node ever had available: maxima of the others are 0 and stay so.
+  ResourceMask types_ = 0;
+  size_t size_ = 0;
+};
+
+}  // namespace allocore::internal
+
+#endif  // ALLOCORE_KERNEL_SRC_NODE_INDEX_H_
