@@ -323,19 +323,21 @@ int64_t Kernel::now_millis() const { return impl_->context.now; }
 
 absl::StatusOr<int64_t> Kernel::Schedule(int64_t max, std::string_view partition,
                                          std::vector<Decision>* out) {
-  std::vector<Partition*> targets;
-  if (partition.empty()) {
-    for (auto& p : impl_->partitions) targets.push_back(p.get());
-  } else {
+  // One partition, or all of them in config order (no list is built: Schedule does not
+  // allocate).
+  Partition* only = nullptr;
+  if (!partition.empty()) {
     auto p = impl_->Require(partition, "schedule");
     if (!p.ok()) return p.status();
-    targets.push_back(*p);
+    only = *p;
   }
+  const size_t targets = only != nullptr ? 1 : impl_->partitions.size();
   int64_t allocations = 0;
   bool changed = true;
   while (changed && (max <= 0 || allocations < max)) {
     changed = false;
-    for (Partition* p : targets) {
+    for (size_t i = 0; i < targets; ++i) {
+      Partition* p = only != nullptr ? only : impl_->partitions[i].get();
       if (max > 0 && allocations >= max) break;
       // A cycle allocates at most once, so checking before each keeps the budget exact.
       if (impl_->AllocationBudgetFull()) return allocations;
