@@ -277,6 +277,11 @@ class Checker {
              "Schedule made more allocations than max");
     }
     CheckAfter(call.kind == CallKind::kSchedule, allocated_queues);
+    // The decisions are consumed: names nothing refers to may go. Released after every call,
+    // so that a name still in use that the kernel forgot to mark is read after it was freed
+    // (ASan) or differs in the next decisions.
+    out.clear();
+    kernel_.ReleaseUnusedNames();
   }
 
   void ForgetRemovedPartitions() {

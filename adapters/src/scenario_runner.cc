@@ -88,6 +88,7 @@ class Runner {
       const int64_t kernel_before = result_.kernel_nanos;
       Timed(StepKind::kAdvance, [&] { return kernel_->Advance(1, &out_); });
       Apply(step);
+      MaybeReleaseNames();
       NoteStepTime(result_.kernel_nanos - kernel_before, step.kind());
       result_.steps_run = step_;
       if (observer_) observer_->OnProgress(step_, total_steps);
@@ -104,6 +105,19 @@ class Runner {
   }
 
   // Runs one kernel call under the clock, then reports its decisions (or its refusal).
+  // Unique pod ids would grow the kernel's name table without bound. The step's records are
+  // consumed (formatted or counted) by now, so the names nothing refers to can go; releasing
+  // when the table has doubled keeps the cost amortised. Kept allocations view the names, so
+  // runs that keep them (--check, walkthroughs: small scenarios) keep every name.
+  void MaybeReleaseNames() {
+    if (options_.keep_allocations) return;
+    if (kernel_->name_count() < 2 * names_after_release_ + 4096) return;
+    Clock::time_point start = Clock::now();
+    kernel_->ReleaseUnusedNames();
+    result_.kernel_nanos += NanosSince(start);
+    names_after_release_ = kernel_->name_count();
+  }
+
   template <typename Call>
   void Timed(StepKind kind, Call&& call) {
     Clock::time_point start = Clock::now();
@@ -262,6 +276,7 @@ class Runner {
   Kernel* kernel_ = nullptr;
   int64_t step_ = 0;
   std::vector<Decision> out_;
+  int64_t names_after_release_ = 0;
 };
 
 }  // namespace

@@ -321,6 +321,15 @@ absl::Status Kernel::Advance(int64_t millis, std::vector<Decision>* out) {
 
 int64_t Kernel::now_millis() const { return impl_->context.now; }
 
+int64_t Kernel::ReleaseUnusedNames() {
+  internal::NameMarks marks;
+  impl_->context.MarkNames(&marks);
+  for (const auto& p : impl_->partitions) p->MarkNames(&marks);
+  return static_cast<int64_t>(impl_->context.names.ReleaseUnmarked(marks));
+}
+
+int64_t Kernel::name_count() const { return static_cast<int64_t>(impl_->context.names.size()); }
+
 absl::StatusOr<int64_t> Kernel::Schedule(int64_t max, std::string_view partition,
                                          std::vector<Decision>* out) {
   // One partition, or all of them in config order (no list is built: Schedule does not

@@ -81,6 +81,8 @@ struct KernelContext {
   // user), or when none are given the user's cached groups, or [user] (stored too).
   std::vector<std::string_view> ResolveGroups(std::string_view user,
                                               const std::vector<std::string>& given);
+  // Marks the names the context refers to (partition_names.cc); drops expired cache entries.
+  void MarkNames(NameMarks* marks);
 };
 
 enum class QueueState : uint8_t { kActive, kDraining, kStopped };
@@ -315,6 +317,8 @@ class Partition {
   Kernel::Usage Usage() const;
   bool HasAsk(std::string_view app, std::string_view ask) const;
   bool HasPending() const;  // some ask has pending repeats
+  // Marks every name the partition refers to (partition_names.cc).
+  void MarkNames(NameMarks* marks) const;
   absl::Status CheckConsistency() const;
 
  private:

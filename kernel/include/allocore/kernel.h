@@ -9,8 +9,8 @@
 //   1. Deterministic: the same calls produce the same decisions, byte for byte.
 //   2. A call that returns a non-OK status changed nothing (no state, no decisions).
 //   3. Not thread-safe: one caller at a time. No I/O, no wall clock, no globals.
-//   4. Decision string views point into names the kernel interned; they stay valid for the
-//      kernel's lifetime.
+//   4. Decision string views point into names the kernel interned; they stay valid until the
+//      next ReleaseUnusedNames() call (for the kernel's lifetime if it is never called).
 //
 // Example:
 //   auto kernel = allocore::Kernel::Create(config).value();
@@ -255,6 +255,15 @@ class Kernel {
   // True when the live allocation budget is full while asks are pending: Schedule cannot
   // allocate until allocations are released.
   bool allocation_budget_blocks() const;
+
+  // Forgets the names (ids, users, groups, task groups) nothing in the kernel refers to any
+  // more, so that a manager that sees unique pod ids runs in bounded memory. Views in
+  // decisions produced before the call may dangle after it: call it once those decisions have
+  // been consumed. Costs O(names + entities); calling it when name_count() has doubled since
+  // the last call keeps the cost amortised O(1) per name. Returns how many names went.
+  int64_t ReleaseUnusedNames();
+  // How many names the kernel holds interned.
+  int64_t name_count() const;
 
   // Runs scheduling cycles until nothing more can be allocated or `max` allocations were made
   // (`max` <= 0: no limit). An empty `partition` schedules every partition in config order.
