@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "allocore/version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -198,6 +199,16 @@ TEST_F(CliTest, GenWritesScenariosThatRun) {
   EXPECT_EQ(Run("gen yunikorn-shape --nodes 0 --pods 5").exit_code, 2);
   EXPECT_EQ(Run("gen random").exit_code, 2);
   EXPECT_EQ(Run("gen nonsense").exit_code, 2);
+}
+
+TEST_F(CliTest, VersionIsTheProjectVersion) {
+  for (const char* args : {"--version", "version"}) {
+    Result r = Run(args);
+    EXPECT_EQ(r.exit_code, 0) << args;
+    EXPECT_EQ(r.out, std::string("allocore ") + ALLOCORE_VERSION_STRING + "\n") << args;
+    EXPECT_EQ(r.err, "") << args;
+  }
+  EXPECT_STREQ(allocore_version(), ALLOCORE_VERSION_STRING);
 }
 
 }  // namespace

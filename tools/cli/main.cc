@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "allocore/version.h"
 #include "commands.h"
 
 namespace {
@@ -18,6 +19,7 @@ void PrintUsage(std::FILE* to) {
                "  tree CONFIG|SCENARIO\n"
                "                   print the queue tree with priorities and usage\n"
                "  gen              write synthetic scenario files\n"
+               "  version          print the version (also --version)\n"
                "\n"
                "`allocore <command> --help` describes each command.\n");
 }
@@ -32,6 +34,10 @@ int main(int argc, char** argv) {
   std::string_view command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
     PrintUsage(stdout);
+    return 0;
+  }
+  if (command == "--version" || command == "version") {
+    std::printf("allocore %s\n", allocore_version());
     return 0;
   }
   if (command == "run") return allocore::cli::RunCommand(argc - 1, argv + 1);
