@@ -26,7 +26,8 @@ FitQuantities ToFitQuantities(const Resource& available) {
 }
 
 size_t NodeIndex::BlockFor(const NodeKey& key) const {
-  // The first block whose last key is not below `key`; past the end, the last block.
+  // Needs non-empty blocks (invariant 1). The first block whose last key is not below `key`; past
+  // the end, the last block.
   size_t lo = 0;
   size_t hi = blocks_.size();
   while (lo < hi) {
@@ -91,9 +92,9 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
   available_[key.slot] = ToFitQuantities(available);
   if (blocks_.empty()) {
     blocks_.emplace_back();
-    blocks_.back().entries = TakeEntries();
+    blocks_.back().entries = TakeEntries();  // the one empty block, filled below
   }
-  size_t b = BlockFor(key);
+  size_t b = blocks_.size() == 1 ? 0 : BlockFor(key);
   Block& block = blocks_[b];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   block.entries.insert(at, entry);
