@@ -28,6 +28,8 @@
 #include <utility>
 #include <vector>
 
+#include "allocore/export.h"
+
 namespace allocore {
 
 // Levels of a queue hierarchy, root included, configured or created by placement rules.
@@ -130,7 +132,7 @@ struct SchedulerConfig {
 
 // One validation problem. Printed as
 //   queues.yaml:14:9: partition default, queue root.a.b: maxapplications 20 exceeds ...
-struct ConfigError {
+struct ALLOCORE_EXPORT ConfigError {
   SourceLocation location;
   std::string partition;   // empty when not partition-specific
   std::string queue_path;  // empty when not queue-specific
@@ -144,12 +146,12 @@ struct ConfigError {
 
 // The built-in configuration used when a config is empty: partition `default`, placement rule
 // `tag` on `namespace` with create, and a single queue `root` with submitacl `*`.
-SchedulerConfig DefaultSchedulerConfig();
+ALLOCORE_EXPORT SchedulerConfig DefaultSchedulerConfig();
 
 // Normalises `config` in place (partition names, root insertion; see the YuniKorn rules in
 // kernel/README.md) and returns every problem found (errors and warnings), in document order.
 // The config is valid iff no returned entry has warning == false.
-std::vector<ConfigError> ValidateConfig(SchedulerConfig& config);
+ALLOCORE_EXPORT std::vector<ConfigError> ValidateConfig(SchedulerConfig& config);
 
 }  // namespace allocore
 

@@ -35,6 +35,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "allocore/config.h"
+#include "allocore/export.h"
 #include "allocore/resource.h"
 
 namespace allocore {
@@ -86,7 +87,7 @@ enum class AppState : uint8_t {
   kExpired,
   kResuming,  // a soft gang whose placeholders timed out, on its way back to Accepted
 };
-std::string_view AppStateName(AppState state);
+ALLOCORE_EXPORT std::string_view AppStateName(AppState state);
 
 struct NodeSpec {
   std::string partition = kDefaultPartition;
@@ -144,7 +145,7 @@ enum class ReleaseReason : uint8_t {
   kPreempted,  // preempted for a required-node ask (`by_app`/`by_ask`)
   kTimeout,    // a placeholder timeout, or a placeholder too small for the real ask
 };
-std::string_view ReleaseReasonName(ReleaseReason reason);
+ALLOCORE_EXPORT std::string_view ReleaseReasonName(ReleaseReason reason);
 
 struct Decision {
   DecisionType type = DecisionType::kAllocation;
@@ -205,7 +206,7 @@ struct PendingExplanation {
   std::string reason;
 };
 
-class Kernel {
+class ALLOCORE_EXPORT Kernel {
  public:
   // Validates and applies `config`. Errors carry every validation problem, one per line.
   static absl::StatusOr<std::unique_ptr<Kernel>> Create(SchedulerConfig config,

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "allocore/export.h"
 
 namespace allocore {
 
@@ -57,13 +58,13 @@ inline int64_t SaturatingAdd(int64_t a, int64_t b) {
 inline int64_t SaturatingSub(int64_t a, int64_t b) {
   return SaturatingAdd(a, b == INT64_MIN ? INT64_MIN : -b);
 }
-int64_t SaturatingMul(int64_t a, int64_t b);
+ALLOCORE_EXPORT int64_t SaturatingMul(int64_t a, int64_t b);
 
 // Union of types; per-type saturating sum / difference. Zero results stay present.
-Resource Add(const Resource& a, const Resource& b);
-Resource Sub(const Resource& a, const Resource& b);
+ALLOCORE_EXPORT Resource Add(const Resource& a, const Resource& b);
+ALLOCORE_EXPORT Resource Sub(const Resource& a, const Resource& b);
 // Union subtraction, then negative entries clamped to 0.
-Resource SubClampNegative(const Resource& a, const Resource& b);
+ALLOCORE_EXPORT Resource SubClampNegative(const Resource& a, const Resource& b);
 // True when every value of both lies in [-2^62, 2^62): sums and differences cannot overflow,
 // so plain (vectorisable) arithmetic gives the saturating result.
 inline bool SmallValues(const Resource& a, const Resource& b) {
@@ -101,29 +102,29 @@ inline void SubFromClampNegative(Resource* a, const Resource& b) {
   }
 }
 // Per-type saturating multiply; multiplying by 0 gives an empty resource.
-Resource Multiply(const Resource& r, int64_t factor);
+ALLOCORE_EXPORT Resource Multiply(const Resource& r, int64_t factor);
 
 // Exact forms, for the calls that must refuse rather than saturate: they return the first type
 // whose result does not fit int64 (leaving *out untouched), or -1 after writing the result.
-int AddExact(const Resource& a, const Resource& b, Resource* out);
-int MultiplyExact(const Resource& r, int64_t factor, Resource* out);
+ALLOCORE_EXPORT int AddExact(const Resource& a, const Resource& b, Resource* out);
+ALLOCORE_EXPORT int MultiplyExact(const Resource& r, int64_t factor, Resource* out);
 
 // For every type of `smaller`: smaller[k] <= max(0, larger[k]); a type missing from `larger`
 // counts as 0 (strict fit: a node without a type has none of it).
-bool FitIn(const Resource& larger, const Resource& smaller);
+ALLOCORE_EXPORT bool FitIn(const Resource& larger, const Resource& smaller);
 // As FitIn, but a type absent from `larger` is unlimited. Negative larger[k] counts as 0.
-bool FitInMaxUndef(const Resource& larger, const Resource& smaller);
+ALLOCORE_EXPORT bool FitInMaxUndef(const Resource& larger, const Resource& smaller);
 // No negative entry and at least one positive entry.
-bool StrictlyGreaterThanZero(const Resource& r);
+ALLOCORE_EXPORT bool StrictlyGreaterThanZero(const Resource& r);
 // Every entry is 0 (or nothing is present).
-bool IsZero(const Resource& r);
+ALLOCORE_EXPORT bool IsZero(const Resource& r);
 // Over the union of types (missing = 0): a >= b everywhere and a != b somewhere.
-bool StrictlyGreaterThan(const Resource& a, const Resource& b);
+ALLOCORE_EXPORT bool StrictlyGreaterThan(const Resource& a, const Resource& b);
 // Per-type minimum; a type set on one side only keeps its value ("permissive" minimum).
-Resource PermissiveMin(const Resource& a, const Resource& b);
+ALLOCORE_EXPORT Resource PermissiveMin(const Resource& a, const Resource& b);
 
 // Interns resource type names into dense ids, in first-seen order. One registry per kernel.
-class ResourceTypes {
+class ALLOCORE_EXPORT ResourceTypes {
  public:
   // Returns the id of `name`, registering it if new. Fails when kMaxResourceTypes distinct
   // names are already registered.
@@ -138,7 +139,7 @@ class ResourceTypes {
 };
 
 // "{memory:10,vcore:1}" using the registry's names, in type id order.
-std::string ToString(const Resource& r, const ResourceTypes& types);
+ALLOCORE_EXPORT std::string ToString(const Resource& r, const ResourceTypes& types);
 
 }  // namespace allocore
 

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "allocore/export.h"
 
 namespace allocore::adapters {
 
@@ -44,8 +45,8 @@ struct AlibabaTraceSummary {
 
 // Writes the scenario to `out`. Errors: NotFound (a CSV file is missing), InvalidArgument (a
 // malformed row, named by file and line; bad options), DataLoss (a write failed).
-absl::StatusOr<AlibabaTraceSummary> WriteAlibabaScenario(const AlibabaTraceOptions& options,
-                                                         std::FILE* out);
+ALLOCORE_EXPORT absl::StatusOr<AlibabaTraceSummary> WriteAlibabaScenario(
+    const AlibabaTraceOptions& options, std::FILE* out);
 
 }  // namespace allocore::adapters
 

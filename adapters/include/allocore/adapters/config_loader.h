@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "allocore/config.h"
+#include "allocore/export.h"
 
 namespace allocore::adapters {
 
@@ -24,11 +25,12 @@ struct ConfigLoadResult {
 
 // `source_name` is used in messages ("queues.yaml:14:9: ..."). Empty text -> the built-in
 // default config.
-ConfigLoadResult LoadConfigText(std::string_view text, const std::string& source_name);
-ConfigLoadResult LoadConfigFile(const std::string& path);
+ALLOCORE_EXPORT ConfigLoadResult LoadConfigText(std::string_view text,
+                                                const std::string& source_name);
+ALLOCORE_EXPORT ConfigLoadResult LoadConfigFile(const std::string& path);
 
 // The config as a JSON document (stable key order); loading it back gives the same structs.
-std::string ConfigToJson(const SchedulerConfig& config);
+ALLOCORE_EXPORT std::string ConfigToJson(const SchedulerConfig& config);
 
 }  // namespace allocore::adapters
 

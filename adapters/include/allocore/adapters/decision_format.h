@@ -18,29 +18,31 @@
 #include <vector>
 
 #include "allocore/adapters/scenario.h"
+#include "allocore/export.h"
 #include "allocore/kernel.h"
 
 namespace allocore::adapters {
 
 // Appends the record as one JSON line, '\n' included.
-void AppendJsonLine(const Record& record, std::string* out);
+ALLOCORE_EXPORT void AppendJsonLine(const Record& record, std::string* out);
 
 // {"type":"pending","partition":...,"queue":...,"app":...,"ask":...,"count":N,"reason":...}\n
-void AppendPendingJsonLine(const PendingExplanation& pending, std::string* out);
+ALLOCORE_EXPORT void AppendPendingJsonLine(const PendingExplanation& pending, std::string* out);
 
 // Pending asks as an aligned table (QUEUE APP ASK PENDING REASON), partition column when there
 // is more than one partition. Nothing when `pending` is empty.
-void AppendPendingTable(const std::vector<PendingExplanation>& pending, std::string* out);
+ALLOCORE_EXPORT void AppendPendingTable(const std::vector<PendingExplanation>& pending,
+                                        std::string* out);
 
 // The effective priority a queue presents to its parent: the number, or "n/a" when nothing is
 // pending below it.
-std::string EffectivePriorityText(const QueueInfo& queue);
+ALLOCORE_EXPORT std::string EffectivePriorityText(const QueueInfo& queue);
 
 // Effective priorities that differ between two ListQueues snapshots of one partition, as
 // "system-high: 1001 -> n/a", deepest queue first; the root is left out (no parent sorts it).
 // Queues are named by their last path element when that is unique in `after`, else by path.
-std::vector<std::string> DescribePriorityChanges(const std::vector<QueueInfo>& before,
-                                                 const std::vector<QueueInfo>& after);
+ALLOCORE_EXPORT std::vector<std::string> DescribePriorityChanges(
+    const std::vector<QueueInfo>& before, const std::vector<QueueInfo>& after);
 
 // A RunObserver that collects records into an aligned table.
 //
@@ -48,7 +50,7 @@ std::vector<std::string> DescribePriorityChanges(const std::vector<QueueInfo>& b
 // changed; that is exact when each Schedule call makes at most one allocation
 // (RunOptions::schedule_chunk = 1); otherwise all the changes a call made in a partition land
 // on the first allocation row of that partition.
-class RecordTable : public RunObserver {
+class ALLOCORE_EXPORT RecordTable : public RunObserver {
  public:
   struct Options {
     bool allocations_only = false;  // the walk-through view: allocation rows only

@@ -5,11 +5,13 @@
 #include <string>
 #include <string_view>
 
+#include "allocore/export.h"
+
 namespace allocore::adapters {
 
 // Appends `s` as a JSON string literal (with quotes) to `out`. Invalid UTF-8 bytes are
 // replaced by U+FFFD so the output is always valid JSON.
-void AppendJsonString(std::string* out, std::string_view s);
+ALLOCORE_EXPORT void AppendJsonString(std::string* out, std::string_view s);
 
 }  // namespace allocore::adapters
 

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "allocore/export.h"
 #include "allocore/kernel.h"
 #include "allocore/resource.h"
 
@@ -27,8 +28,9 @@ enum class QueueTreeDetail {
 };
 
 // An aligned table with the tree drawn in the first column; every line starts with `indent`.
-void AppendQueueTreeText(const std::vector<QueueInfo>& queues, const ResourceTypes& types,
-                         QueueTreeDetail detail, std::string* out, std::string_view indent = "");
+ALLOCORE_EXPORT void AppendQueueTreeText(const std::vector<QueueInfo>& queues,
+                                         const ResourceTypes& types, QueueTreeDetail detail,
+                                         std::string* out, std::string_view indent = "");
 
 struct PartitionQueues {
   std::string partition;
@@ -37,8 +39,8 @@ struct PartitionQueues {
 
 // A Graphviz digraph: one cluster per partition, one box per queue (parents shaded, fenced
 // queues bold), edges parent -> child.
-void AppendQueueTreeDot(const std::vector<PartitionQueues>& partitions, const ResourceTypes& types,
-                        std::string* out);
+ALLOCORE_EXPORT void AppendQueueTreeDot(const std::vector<PartitionQueues>& partitions,
+                                        const ResourceTypes& types, std::string* out);
 
 }  // namespace allocore::adapters
 

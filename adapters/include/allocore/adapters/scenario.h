@@ -37,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "allocore/config.h"
+#include "allocore/export.h"
 #include "allocore/kernel.h"
 
 namespace allocore::adapters {
@@ -60,7 +61,7 @@ enum class StepKind : uint8_t {
   kAdvance,
 };
 // The YAML key of the step kind: "add_app", "schedule", ...
-std::string_view StepKindName(StepKind kind);
+ALLOCORE_EXPORT std::string_view StepKindName(StepKind kind);
 
 struct ScheduleStep {
   std::string partition;  // empty: every partition, in configuration order
@@ -149,16 +150,17 @@ struct ScenarioLoadOptions {
 // Errors: InvalidArgument (malformed scenario or invalid config) or NotFound/PermissionDenied
 // (unreadable file); the message holds one problem per line, each starting with
 // "file:line:col: " and, inside `steps:`, "step N (kind): " (N is 1-based, as in records).
-absl::StatusOr<Scenario> LoadScenarioText(std::string_view text, const std::string& source_name,
-                                          const ScenarioLoadOptions& options = {});
-absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path,
-                                          const ScenarioLoadOptions& options = {});
+ALLOCORE_EXPORT absl::StatusOr<Scenario> LoadScenarioText(std::string_view text,
+                                                          const std::string& source_name,
+                                                          const ScenarioLoadOptions& options = {});
+ALLOCORE_EXPORT absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path,
+                                                          const ScenarioLoadOptions& options = {});
 
 // The built-in default scenario: the priority tree of seeds/000_1ea72efb359d03ff.txt (same
 // config, node and asks as shared/scenarios/priority-tree.yaml).
-std::string_view DefaultScenarioText();
+ALLOCORE_EXPORT std::string_view DefaultScenarioText();
 inline constexpr char kDefaultScenarioSource[] = "<built-in: priority-tree>";
-absl::StatusOr<Scenario> LoadDefaultScenario();
+ALLOCORE_EXPORT absl::StatusOr<Scenario> LoadDefaultScenario();
 
 // ---------------------------------------------------------------------------------------------
 // Running
@@ -173,7 +175,7 @@ enum class RecordType : uint8_t {
   kAskRemoved,
 };
 // The `type` value of the decision stream: "allocation", "app_rejected", ...
-std::string_view RecordTypeName(RecordType type);
+ALLOCORE_EXPORT std::string_view RecordTypeName(RecordType type);
 
 // One line of the decision stream. Views are valid during the observer callback only.
 struct Record {
@@ -184,7 +186,7 @@ struct Record {
 };
 
 // Receives the records of a run as they are produced.
-class RunObserver {
+class ALLOCORE_EXPORT RunObserver {
  public:
   virtual ~RunObserver() = default;
   // `kernel` is the state right after the call that produced the record.
@@ -259,11 +261,12 @@ struct RunResult {
 // clock by 1 ms and applies the step. A refused kernel call becomes an error record and the
 // run goes on. Non-OK only when the kernel refuses the initial config.
 // `observer` may be null.
-absl::StatusOr<RunResult> RunScenario(const Scenario& scenario, const RunOptions& options,
-                                      RunObserver* observer);
+ALLOCORE_EXPORT absl::StatusOr<RunResult> RunScenario(const Scenario& scenario,
+                                                      const RunOptions& options,
+                                                      RunObserver* observer);
 
 // Where the steps of a run come from when they are not all in memory (a streamed file).
-class StepSource {
+class ALLOCORE_EXPORT StepSource {
  public:
   virtual ~StepSource() = default;
   // The next step, valid until the next call; nullptr after the last one. A non-OK status ends
@@ -273,9 +276,10 @@ class StepSource {
 
 // As RunScenario for `header` (config, nodes; its steps are ignored) and the `total_steps`
 // steps `steps` delivers, one at a time. Non-OK also when the source fails.
-absl::StatusOr<RunResult> RunScenarioSteps(const Scenario& header, int64_t total_steps,
-                                           StepSource& steps, const RunOptions& options,
-                                           RunObserver* observer);
+ALLOCORE_EXPORT absl::StatusOr<RunResult> RunScenarioSteps(const Scenario& header,
+                                                           int64_t total_steps, StepSource& steps,
+                                                           const RunOptions& options,
+                                                           RunObserver* observer);
 
 // ---------------------------------------------------------------------------------------------
 // Checking
@@ -288,7 +292,7 @@ struct CheckResult {
 
 // Allocations are compared in order (only the keys the expectation names), rejected_apps as a
 // set, errors by count.
-CheckResult CheckExpectations(const ScenarioExpect& expect, const RunResult& run);
+ALLOCORE_EXPORT CheckResult CheckExpectations(const ScenarioExpect& expect, const RunResult& run);
 
 }  // namespace allocore::adapters
 

@@ -31,6 +31,7 @@
 
 #include "absl/status/statusor.h"
 #include "allocore/adapters/scenario.h"
+#include "allocore/export.h"
 
 namespace allocore::adapters {
 
@@ -39,7 +40,7 @@ inline constexpr uint64_t kMaxStreamedBytes = uint64_t{16} << 30;  // 16 GiB
 // Files up to this size are loaded whole (the loader is exact and they are small).
 inline constexpr uint64_t kStreamAboveBytes = uint64_t{8} << 20;  // 8 MiB
 
-class ScenarioStream {
+class ALLOCORE_EXPORT ScenarioStream {
  public:
   // Reads `path` ("-": stdin, copied to a temporary file first) once, checking it whole.
   // Errors as LoadScenarioFile's (InvalidArgument: file:line:col per problem; NotFound,

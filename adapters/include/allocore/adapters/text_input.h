@@ -19,6 +19,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "allocore/export.h"
 
 namespace allocore::adapters {
 
@@ -29,16 +30,16 @@ inline constexpr size_t kMaxTextInputBytes = size_t{64} << 20;  // 64 MiB
 // NotFound (no such file), PermissionDenied (cannot open or read), InvalidArgument (a
 // directory, a character or block device or socket other than an interactive terminal, a NUL
 // byte, more than `max_bytes` bytes).
-absl::StatusOr<std::string> ReadTextInput(const std::string& path,
-                                          size_t max_bytes = kMaxTextInputBytes);
+ALLOCORE_EXPORT absl::StatusOr<std::string> ReadTextInput(const std::string& path,
+                                                          size_t max_bytes = kMaxTextInputBytes);
 
 // The name ReadTextInput's messages use: "<stdin>" for "-", else `path`.
-std::string TextInputName(const std::string& path);
+ALLOCORE_EXPORT std::string TextInputName(const std::string& path);
 
 // A text input opened for reading more than once: a regular file as it is; stdin and pipes are
 // first copied to an anonymous temporary file (on disk, not in memory), with the same checks
 // as ReadTextInput (kind, NUL bytes, `max_bytes`). Closed on destruction.
-class TextFile {
+class ALLOCORE_EXPORT TextFile {
  public:
   static absl::StatusOr<TextFile> Open(const std::string& path, uint64_t max_bytes);
   // A text held in memory (tests and fuzzers), read through the same FILE interface.

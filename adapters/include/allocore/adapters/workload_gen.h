@@ -14,6 +14,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "allocore/export.h"
 
 namespace allocore::adapters {
 
@@ -26,7 +27,8 @@ struct YunikornShapeOptions {
   int64_t pods = 10000;
 };
 // InvalidArgument unless 1 <= nodes <= 10^7 and 0 <= pods <= 10^12.
-absl::StatusOr<std::string> GenerateYunikornShapeScenario(const YunikornShapeOptions& options);
+ALLOCORE_EXPORT absl::StatusOr<std::string> GenerateYunikornShapeScenario(
+    const YunikornShapeOptions& options);
 
 // A random workload for differential testing and profiling: a deep queue tree (offsets,
 // fences, sort policies, max/guaranteed, maxapplications), nodes of mixed sizes and `steps`
@@ -42,7 +44,8 @@ struct RandomScenarioOptions {
   int64_t steps = 150;  // steps in total, the last one a `schedule: {}`
 };
 // InvalidArgument unless every count is >= 1 (queues, apps, asks, nodes <= 10^6; steps <= 10^7).
-absl::StatusOr<std::string> GenerateRandomScenario(const RandomScenarioOptions& options);
+ALLOCORE_EXPORT absl::StatusOr<std::string> GenerateRandomScenario(
+    const RandomScenarioOptions& options);
 
 }  // namespace allocore::adapters
 
