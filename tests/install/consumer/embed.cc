@@ -7,7 +7,7 @@
 
 int main() {
   // README: embedding
-  allocore::SchedulerConfig config;   // or allocore::adapters::LoadConfigFile("queues.yaml")
+  allocore::SchedulerConfig config;  // or allocore::adapters::LoadConfigFile("queues.yaml")
   allocore::PartitionConfig& partition = config.partitions.emplace_back();
   partition.name = "default";
   allocore::QueueConfig& root = partition.queues.emplace_back();
