@@ -1,0 +1,259 @@
+/* allocore/c.h — the kernel from C (and from any language with a C FFI).
+ *
+ * Opaque types, plain C values, no C++ across the boundary. Part of allocore::adapters
+ * (liballocore_adapters), because a kernel is created from a YuniKorn queues.yaml text.
+ *
+ * Errors follow one convention: a call that can fail takes `char** errptr`. On failure it
+ * stores a message allocated with malloc in *errptr (freeing a message already there) and, as
+ * every refused call of the kernel, changes nothing; on success *errptr is left as it was.
+ * Callers start with `char* err = NULL;`, test `err != NULL` after a call and release it with
+ * allocore_free.
+ *
+ * Strings passed in are NUL-terminated; NULL for a partition means "default". Strings handed
+ * out are valid until the object they came from is cleared or destroyed; names in decisions
+ * are also invalidated by allocore_release_unused_names. Names may contain any byte, so
+ * accessors also give the length.
+ *
+ * Example:
+ *   char* err = NULL;
+ *   allocore_kernel_t* k = allocore_kernel_create(yaml, strlen(yaml), "queues.yaml", NULL, &err);
+ *   allocore_decisions_t* out = allocore_decisions_create();
+ *   allocore_node_t* node = allocore_node_create("node-1");
+ *   allocore_node_add_capacity(node, "memory", 1000);
+ *   allocore_add_node(k, node, out, &err);
+ *   ...
+ *   int64_t made = allocore_schedule(k, 0, NULL, out, &err);
+ */
+#ifndef ALLOCORE_C_H_
+#define ALLOCORE_C_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "allocore/export.h"
+#include "allocore/version.h" /* allocore_version() */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct allocore_kernel_t allocore_kernel_t;
+typedef struct allocore_decisions_t allocore_decisions_t;
+typedef struct allocore_node_t allocore_node_t;
+typedef struct allocore_app_t allocore_app_t;
+typedef struct allocore_ask_t allocore_ask_t;
+typedef struct allocore_queues_t allocore_queues_t;
+typedef struct allocore_app_info_t allocore_app_info_t;
+typedef struct allocore_explanations_t allocore_explanations_t;
+
+/* Caps on what a kernel holds (0: no cap); see KernelOptions in allocore/kernel.h. */
+typedef struct allocore_options_t {
+  int64_t max_applications;
+  int64_t max_asks;
+  int64_t max_live_allocations;
+} allocore_options_t;
+
+enum {
+  ALLOCORE_ALLOCATION = 0,
+  ALLOCORE_APP_REJECTED = 1,
+  ALLOCORE_APP_STATE = 2,
+  ALLOCORE_RELEASE = 3,
+  ALLOCORE_ASK_REMOVED = 4
+};
+
+ALLOCORE_EXPORT void allocore_free(void* ptr);
+
+/* --- kernel ------------------------------------------------------------------------------ */
+/* `yaml` holds a queues.yaml (len 0: the built-in default configuration); `source_name`
+ * names it in messages ("queues.yaml:3:5: ..."). `options` may be NULL. */
+ALLOCORE_EXPORT allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len,
+                                                          const char* source_name,
+                                                          const allocore_options_t* options,
+                                                          char** errptr);
+ALLOCORE_EXPORT void allocore_kernel_destroy(allocore_kernel_t* kernel);
+ALLOCORE_EXPORT void allocore_update_config(allocore_kernel_t* kernel, const char* yaml, size_t len,
+                                            const char* source_name, allocore_decisions_t* out,
+                                            char** errptr);
+
+/* --- nodes ------------------------------------------------------------------------------- */
+/* A node description for allocore_add_node and allocore_update_node. For an update, only what
+ * was set is changed (capacity or occupied once any quantity was added to it, or after the
+ * matching *_clear call sets it to nothing). */
+ALLOCORE_EXPORT allocore_node_t* allocore_node_create(const char* id);
+ALLOCORE_EXPORT void allocore_node_destroy(allocore_node_t* node);
+ALLOCORE_EXPORT void allocore_node_set_partition(allocore_node_t* node, const char* partition);
+ALLOCORE_EXPORT void allocore_node_add_capacity(allocore_node_t* node, const char* type,
+                                                int64_t value);
+ALLOCORE_EXPORT void allocore_node_clear_capacity(allocore_node_t* node);
+ALLOCORE_EXPORT void allocore_node_add_occupied(allocore_node_t* node, const char* type,
+                                                int64_t value);
+ALLOCORE_EXPORT void allocore_node_clear_occupied(allocore_node_t* node);
+ALLOCORE_EXPORT void allocore_node_set_schedulable(allocore_node_t* node,
+                                                   unsigned char schedulable);
+
+ALLOCORE_EXPORT void allocore_add_node(allocore_kernel_t* kernel, const allocore_node_t* node,
+                                       allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_update_node(allocore_kernel_t* kernel, const allocore_node_t* node,
+                                          allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_remove_node(allocore_kernel_t* kernel, const char* partition,
+                                          const char* id, allocore_decisions_t* out, char** errptr);
+
+/* --- applications ------------------------------------------------------------------------ */
+ALLOCORE_EXPORT allocore_app_t* allocore_app_create(const char* id, const char* user);
+ALLOCORE_EXPORT void allocore_app_destroy(allocore_app_t* app);
+ALLOCORE_EXPORT void allocore_app_set_partition(allocore_app_t* app, const char* partition);
+/* Fully qualified ("root.a.b"); unset: the placement rules decide. */
+ALLOCORE_EXPORT void allocore_app_set_queue(allocore_app_t* app, const char* queue);
+ALLOCORE_EXPORT void allocore_app_add_group(allocore_app_t* app, const char* group);
+ALLOCORE_EXPORT void allocore_app_add_tag(allocore_app_t* app, const char* key, const char* value);
+/* Gang scheduling: hard (1) or soft (0) style, placeholder timeout (0: 15 minutes) and the
+ * total of the application's placeholders. */
+ALLOCORE_EXPORT void allocore_app_set_gang_hard(allocore_app_t* app, unsigned char hard);
+ALLOCORE_EXPORT void allocore_app_set_placeholder_timeout(allocore_app_t* app, int64_t millis);
+ALLOCORE_EXPORT void allocore_app_add_placeholder_ask(allocore_app_t* app, const char* type,
+                                                      int64_t value);
+
+/* A refused admission is an ALLOCORE_APP_REJECTED decision, not an error. */
+ALLOCORE_EXPORT void allocore_add_app(allocore_kernel_t* kernel, const allocore_app_t* app,
+                                      allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_remove_app(allocore_kernel_t* kernel, const char* partition,
+                                         const char* id, allocore_decisions_t* out, char** errptr);
+
+/* --- asks -------------------------------------------------------------------------------- */
+ALLOCORE_EXPORT allocore_ask_t* allocore_ask_create(const char* app, const char* id);
+ALLOCORE_EXPORT void allocore_ask_destroy(allocore_ask_t* ask);
+ALLOCORE_EXPORT void allocore_ask_set_partition(allocore_ask_t* ask, const char* partition);
+ALLOCORE_EXPORT void allocore_ask_add_resource(allocore_ask_t* ask, const char* type,
+                                               int64_t value);
+ALLOCORE_EXPORT void allocore_ask_set_priority(allocore_ask_t* ask, int32_t priority);
+ALLOCORE_EXPORT void allocore_ask_set_count(allocore_ask_t* ask, int64_t count);
+ALLOCORE_EXPORT void allocore_ask_set_task_group(allocore_ask_t* ask, const char* task_group);
+ALLOCORE_EXPORT void allocore_ask_set_placeholder(allocore_ask_t* ask, unsigned char placeholder);
+ALLOCORE_EXPORT void allocore_ask_set_required_node(allocore_ask_t* ask, const char* node);
+ALLOCORE_EXPORT void allocore_ask_set_allow_preemption(allocore_ask_t* ask, unsigned char allow);
+ALLOCORE_EXPORT void allocore_ask_set_originator(allocore_ask_t* ask, unsigned char originator);
+
+ALLOCORE_EXPORT void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
+                                      allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_remove_ask(allocore_kernel_t* kernel, const char* partition,
+                                         const char* app, const char* ask,
+                                         allocore_decisions_t* out, char** errptr);
+/* Releases the oldest live allocation of the ask (on `node` unless NULL). */
+ALLOCORE_EXPORT void allocore_release_allocation(allocore_kernel_t* kernel, const char* partition,
+                                                 const char* app, const char* ask, const char* node,
+                                                 allocore_decisions_t* out, char** errptr);
+
+/* --- clock and scheduling ---------------------------------------------------------------- */
+ALLOCORE_EXPORT void allocore_advance(allocore_kernel_t* kernel, int64_t millis,
+                                      allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT int64_t allocore_now_millis(const allocore_kernel_t* kernel);
+/* Allocations made (max <= 0: no limit; partition NULL: every partition), -1 on error. */
+ALLOCORE_EXPORT int64_t allocore_schedule(allocore_kernel_t* kernel, int64_t max,
+                                          const char* partition, allocore_decisions_t* out,
+                                          char** errptr);
+ALLOCORE_EXPORT int64_t allocore_release_unused_names(allocore_kernel_t* kernel);
+ALLOCORE_EXPORT int64_t allocore_name_count(const allocore_kernel_t* kernel);
+ALLOCORE_EXPORT void allocore_usage(const allocore_kernel_t* kernel, int64_t* applications,
+                                    int64_t* asks, int64_t* live_allocations);
+/* Every cache against a recomputation; sets *errptr on the first difference. */
+ALLOCORE_EXPORT void allocore_check_consistency(const allocore_kernel_t* kernel, char** errptr);
+
+/* --- decisions --------------------------------------------------------------------------- */
+/* Calls append to `out` (it may be NULL when the caller does not want them). */
+ALLOCORE_EXPORT allocore_decisions_t* allocore_decisions_create(void);
+ALLOCORE_EXPORT void allocore_decisions_destroy(allocore_decisions_t* decisions);
+ALLOCORE_EXPORT void allocore_decisions_clear(allocore_decisions_t* decisions);
+ALLOCORE_EXPORT size_t allocore_decisions_count(const allocore_decisions_t* decisions);
+ALLOCORE_EXPORT int allocore_decision_type(const allocore_decisions_t* decisions, size_t i);
+ALLOCORE_EXPORT const char* allocore_decision_partition(const allocore_decisions_t* decisions,
+                                                        size_t i, size_t* len);
+ALLOCORE_EXPORT const char* allocore_decision_queue(const allocore_decisions_t* decisions, size_t i,
+                                                    size_t* len);
+ALLOCORE_EXPORT const char* allocore_decision_app(const allocore_decisions_t* decisions, size_t i,
+                                                  size_t* len);
+ALLOCORE_EXPORT const char* allocore_decision_ask(const allocore_decisions_t* decisions, size_t i,
+                                                  size_t* len);
+ALLOCORE_EXPORT const char* allocore_decision_node(const allocore_decisions_t* decisions, size_t i,
+                                                   size_t* len);
+ALLOCORE_EXPORT int32_t allocore_decision_priority(const allocore_decisions_t* decisions, size_t i);
+ALLOCORE_EXPORT int64_t allocore_decision_seq(const allocore_decisions_t* decisions, size_t i);
+/* ALLOCORE_APP_STATE: states as names ("Accepted", ...). */
+ALLOCORE_EXPORT const char* allocore_decision_from_state(const allocore_decisions_t* decisions,
+                                                         size_t i);
+ALLOCORE_EXPORT const char* allocore_decision_to_state(const allocore_decisions_t* decisions,
+                                                       size_t i);
+/* ALLOCORE_APP_REJECTED: why. */
+ALLOCORE_EXPORT const char* allocore_decision_reason(const allocore_decisions_t* decisions,
+                                                     size_t i, size_t* len);
+/* ALLOCORE_RELEASE, ALLOCORE_ASK_REMOVED: "released", "removed", "replaced", "preempted",
+ * "timeout". */
+ALLOCORE_EXPORT const char* allocore_decision_release_reason(const allocore_decisions_t* decisions,
+                                                             size_t i);
+ALLOCORE_EXPORT unsigned char allocore_decision_placeholder(const allocore_decisions_t* decisions,
+                                                            size_t i);
+ALLOCORE_EXPORT const char* allocore_decision_replaces(const allocore_decisions_t* decisions,
+                                                       size_t i, size_t* len);
+ALLOCORE_EXPORT const char* allocore_decision_by_app(const allocore_decisions_t* decisions,
+                                                     size_t i, size_t* len);
+ALLOCORE_EXPORT const char* allocore_decision_by_ask(const allocore_decisions_t* decisions,
+                                                     size_t i, size_t* len);
+ALLOCORE_EXPORT int64_t allocore_decision_count(const allocore_decisions_t* decisions, size_t i);
+
+/* --- queries ----------------------------------------------------------------------------- */
+ALLOCORE_EXPORT size_t allocore_partition_count(const allocore_kernel_t* kernel);
+ALLOCORE_EXPORT const char* allocore_partition_name(const allocore_kernel_t* kernel, size_t i);
+ALLOCORE_EXPORT size_t allocore_resource_type_count(const allocore_kernel_t* kernel);
+ALLOCORE_EXPORT const char* allocore_resource_type_name(const allocore_kernel_t* kernel, size_t i);
+
+/* Every queue of a partition, depth first in configuration order (root first). Quantities
+ * are read by resource type name; *present (may be NULL) tells whether the type is set. */
+ALLOCORE_EXPORT allocore_queues_t* allocore_list_queues(const allocore_kernel_t* kernel,
+                                                        const char* partition, char** errptr);
+ALLOCORE_EXPORT void allocore_queues_destroy(allocore_queues_t* queues);
+ALLOCORE_EXPORT size_t allocore_queues_count(const allocore_queues_t* queues);
+ALLOCORE_EXPORT const char* allocore_queue_path(const allocore_queues_t* queues, size_t i);
+ALLOCORE_EXPORT unsigned char allocore_queue_is_leaf(const allocore_queues_t* queues, size_t i);
+ALLOCORE_EXPORT const char* allocore_queue_state(const allocore_queues_t* queues, size_t i);
+/* The effective priority; *has_pending (may be NULL) is 0 when nothing is pending. */
+ALLOCORE_EXPORT int32_t allocore_queue_priority(const allocore_queues_t* queues, size_t i,
+                                                unsigned char* has_pending);
+ALLOCORE_EXPORT uint64_t allocore_queue_running_applications(const allocore_queues_t* queues,
+                                                             size_t i);
+ALLOCORE_EXPORT int64_t allocore_queue_allocated(const allocore_queues_t* queues, size_t i,
+                                                 const char* type, unsigned char* present);
+ALLOCORE_EXPORT int64_t allocore_queue_pending(const allocore_queues_t* queues, size_t i,
+                                               const char* type, unsigned char* present);
+ALLOCORE_EXPORT int64_t allocore_queue_guaranteed(const allocore_queues_t* queues, size_t i,
+                                                  const char* type, unsigned char* present);
+ALLOCORE_EXPORT int64_t allocore_queue_max(const allocore_queues_t* queues, size_t i,
+                                           const char* type, unsigned char* present);
+
+ALLOCORE_EXPORT allocore_app_info_t* allocore_get_app(const allocore_kernel_t* kernel,
+                                                      const char* partition, const char* id,
+                                                      char** errptr);
+ALLOCORE_EXPORT void allocore_app_info_destroy(allocore_app_info_t* info);
+ALLOCORE_EXPORT const char* allocore_app_info_queue(const allocore_app_info_t* info);
+ALLOCORE_EXPORT const char* allocore_app_info_state(const allocore_app_info_t* info);
+ALLOCORE_EXPORT int64_t allocore_app_info_allocated(const allocore_app_info_t* info,
+                                                    const char* type, unsigned char* present);
+ALLOCORE_EXPORT int64_t allocore_app_info_pending(const allocore_app_info_t* info, const char* type,
+                                                  unsigned char* present);
+
+/* Why each ask with pending repeats is not allocated now. */
+ALLOCORE_EXPORT allocore_explanations_t* allocore_explain_pending(const allocore_kernel_t* kernel);
+ALLOCORE_EXPORT void allocore_explanations_destroy(allocore_explanations_t* explanations);
+ALLOCORE_EXPORT size_t allocore_explanations_count(const allocore_explanations_t* explanations);
+ALLOCORE_EXPORT const char* allocore_explanation_app(const allocore_explanations_t* explanations,
+                                                     size_t i);
+ALLOCORE_EXPORT const char* allocore_explanation_ask(const allocore_explanations_t* explanations,
+                                                     size_t i);
+ALLOCORE_EXPORT int64_t
+allocore_explanation_pending_count(const allocore_explanations_t* explanations, size_t i);
+ALLOCORE_EXPORT const char* allocore_explanation_reason(const allocore_explanations_t* explanations,
+                                                        size_t i);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ALLOCORE_C_H_ */

@@ -1,0 +1,556 @@
+// The C ABI (allocore/c.h) over the C++ kernel: opaque structs own the C++ values, every
+// status becomes an errptr message, and nothing C++ (exceptions included) crosses the
+// boundary. Out-of-range indexes read as empty values rather than undefined behaviour.
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "allocore/adapters/config_loader.h"
+#include "allocore/c.h"
+#include "allocore/kernel.h"
+
+struct allocore_kernel_t {
+  std::unique_ptr<allocore::Kernel> kernel;
+  std::vector<std::string> partition_names;  // for allocore_partition_name
+};
+
+struct allocore_decisions_t {
+  std::vector<allocore::Decision> decisions;
+};
+
+struct allocore_node_t {
+  allocore::NodeUpdate spec;  // the optional fields say what an update changes
+};
+
+struct allocore_app_t {
+  allocore::AppSpec spec;
+};
+
+struct allocore_ask_t {
+  allocore::AskSpec spec;
+};
+
+struct allocore_queues_t {
+  std::vector<allocore::QueueInfo> queues;
+  const allocore::ResourceTypes* types;
+};
+
+struct allocore_app_info_t {
+  allocore::AppInfo info;
+  const allocore::ResourceTypes* types;
+};
+
+struct allocore_explanations_t {
+  std::vector<allocore::PendingExplanation> explanations;
+};
+
+namespace {
+
+using allocore::Decision;
+
+void SetError(char** errptr, std::string_view message) {
+  if (errptr == nullptr) return;
+  std::free(*errptr);
+  *errptr = static_cast<char*>(std::malloc(message.size() + 1));
+  if (*errptr == nullptr) return;
+  std::memcpy(*errptr, message.data(), message.size());
+  (*errptr)[message.size()] = '\0';
+}
+
+// True when `status` is OK; otherwise reports it.
+bool Ok(const absl::Status& status, char** errptr) {
+  if (status.ok()) return true;
+  SetError(errptr, std::string(status.message()));
+  return false;
+}
+
+std::string Partition(const char* partition) {
+  return partition == nullptr ? std::string(allocore::kDefaultPartition) : std::string(partition);
+}
+
+std::string_view Text(const char* s) { return s == nullptr ? std::string_view() : s; }
+
+// Runs a kernel call that appends decisions, into the caller's list or a scratch one.
+template <typename Call>
+void WithOut(allocore_decisions_t* out, char** errptr, Call&& call) {
+  std::vector<Decision> scratch;
+  std::vector<Decision>* target = out != nullptr ? &out->decisions : &scratch;
+  (void)Ok(call(target), errptr);
+}
+
+const Decision* At(const allocore_decisions_t* d, size_t i) {
+  return d != nullptr && i < d->decisions.size() ? &d->decisions[i] : nullptr;
+}
+
+// A name as C sees it: interned names are whole std::strings, so their characters end in a
+// NUL; an empty view may have no storage at all.
+const char* Name(std::string_view name, size_t* len) {
+  if (len != nullptr) *len = name.size();
+  return name.empty() ? "" : name.data();
+}
+
+int64_t Quantity(const allocore::Resource* resource, const allocore::ResourceTypes* types,
+                 const char* type, unsigned char* present) {
+  if (present != nullptr) *present = 0;
+  if (resource == nullptr || types == nullptr || type == nullptr) return 0;
+  int id = types->Find(type);
+  if (id < 0 || !resource->Has(id)) return 0;
+  if (present != nullptr) *present = 1;
+  return resource->Get(id);
+}
+
+absl::StatusOr<allocore::SchedulerConfig> ConfigFromYaml(const char* yaml, size_t len,
+                                                         const char* source_name) {
+  std::string name = source_name != nullptr ? source_name : "queues.yaml";
+  allocore::adapters::ConfigLoadResult loaded =
+      allocore::adapters::LoadConfigText(std::string_view(yaml == nullptr ? "" : yaml, len), name);
+  if (!loaded.config) {
+    std::string message;
+    for (const allocore::ConfigError& e : loaded.errors) {
+      if (e.warning) continue;
+      if (!message.empty()) message += "\n";
+      message += e.ToString(name);
+    }
+    return absl::InvalidArgumentError(message);
+  }
+  return *std::move(loaded.config);
+}
+
+}  // namespace
+
+extern "C" {
+
+void allocore_free(void* ptr) { std::free(ptr); }
+
+// --- kernel --------------------------------------------------------------------------------
+
+allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const char* source_name,
+                                          const allocore_options_t* options, char** errptr) {
+  try {
+    absl::StatusOr<allocore::SchedulerConfig> config = ConfigFromYaml(yaml, len, source_name);
+    if (!Ok(config.status(), errptr)) return nullptr;
+    allocore::KernelOptions kernel_options;
+    if (options != nullptr) {
+      kernel_options.max_applications = options->max_applications;
+      kernel_options.max_asks = options->max_asks;
+      kernel_options.max_live_allocations = options->max_live_allocations;
+    }
+    auto kernel = allocore::Kernel::Create(*std::move(config), kernel_options);
+    if (!Ok(kernel.status(), errptr)) return nullptr;
+    auto* handle = new allocore_kernel_t;
+    handle->kernel = *std::move(kernel);
+    handle->partition_names = handle->kernel->PartitionNames();
+    return handle;
+  } catch (const std::bad_alloc&) {
+    SetError(errptr, "out of memory");
+    return nullptr;
+  }
+}
+
+void allocore_kernel_destroy(allocore_kernel_t* kernel) { delete kernel; }
+
+void allocore_update_config(allocore_kernel_t* kernel, const char* yaml, size_t len,
+                            const char* source_name, allocore_decisions_t* out, char** errptr) {
+  absl::StatusOr<allocore::SchedulerConfig> config = ConfigFromYaml(yaml, len, source_name);
+  if (!Ok(config.status(), errptr)) return;
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->UpdateConfig(*std::move(config), target);
+  });
+  kernel->partition_names = kernel->kernel->PartitionNames();
+}
+
+// --- nodes ---------------------------------------------------------------------------------
+
+allocore_node_t* allocore_node_create(const char* id) {
+  auto* node = new allocore_node_t;
+  node->spec.id = std::string(Text(id));
+  return node;
+}
+void allocore_node_destroy(allocore_node_t* node) { delete node; }
+void allocore_node_set_partition(allocore_node_t* node, const char* partition) {
+  node->spec.partition = Partition(partition);
+}
+void allocore_node_add_capacity(allocore_node_t* node, const char* type, int64_t value) {
+  if (!node->spec.capacity) node->spec.capacity.emplace();
+  node->spec.capacity->emplace_back(std::string(Text(type)), value);
+}
+void allocore_node_clear_capacity(allocore_node_t* node) { node->spec.capacity.emplace(); }
+void allocore_node_add_occupied(allocore_node_t* node, const char* type, int64_t value) {
+  if (!node->spec.occupied) node->spec.occupied.emplace();
+  node->spec.occupied->emplace_back(std::string(Text(type)), value);
+}
+void allocore_node_clear_occupied(allocore_node_t* node) { node->spec.occupied.emplace(); }
+void allocore_node_set_schedulable(allocore_node_t* node, unsigned char schedulable) {
+  node->spec.schedulable = schedulable != 0;
+}
+
+void allocore_add_node(allocore_kernel_t* kernel, const allocore_node_t* node,
+                       allocore_decisions_t* out, char** errptr) {
+  allocore::NodeSpec spec;
+  spec.partition = node->spec.partition;
+  spec.id = node->spec.id;
+  spec.capacity = node->spec.capacity.value_or(allocore::Quantities{});
+  spec.occupied = node->spec.occupied.value_or(allocore::Quantities{});
+  spec.schedulable = node->spec.schedulable.value_or(true);
+  WithOut(out, errptr,
+          [&](std::vector<Decision>* target) { return kernel->kernel->AddNode(spec, target); });
+}
+
+void allocore_update_node(allocore_kernel_t* kernel, const allocore_node_t* node,
+                          allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->UpdateNode(node->spec, target);
+  });
+}
+
+void allocore_remove_node(allocore_kernel_t* kernel, const char* partition, const char* id,
+                          allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->RemoveNode(Partition(partition), Text(id), target);
+  });
+}
+
+// --- applications --------------------------------------------------------------------------
+
+allocore_app_t* allocore_app_create(const char* id, const char* user) {
+  auto* app = new allocore_app_t;
+  app->spec.id = std::string(Text(id));
+  app->spec.user = std::string(Text(user));
+  return app;
+}
+void allocore_app_destroy(allocore_app_t* app) { delete app; }
+void allocore_app_set_partition(allocore_app_t* app, const char* partition) {
+  app->spec.partition = Partition(partition);
+}
+void allocore_app_set_queue(allocore_app_t* app, const char* queue) {
+  app->spec.queue = std::string(Text(queue));
+}
+void allocore_app_add_group(allocore_app_t* app, const char* group) {
+  app->spec.groups.emplace_back(Text(group));
+}
+void allocore_app_add_tag(allocore_app_t* app, const char* key, const char* value) {
+  app->spec.tags.emplace_back(std::string(Text(key)), std::string(Text(value)));
+}
+void allocore_app_set_gang_hard(allocore_app_t* app, unsigned char hard) {
+  app->spec.gang_style = hard != 0 ? allocore::GangStyle::kHard : allocore::GangStyle::kSoft;
+}
+void allocore_app_set_placeholder_timeout(allocore_app_t* app, int64_t millis) {
+  app->spec.placeholder_timeout_millis = millis;
+}
+void allocore_app_add_placeholder_ask(allocore_app_t* app, const char* type, int64_t value) {
+  app->spec.placeholder_ask.emplace_back(std::string(Text(type)), value);
+}
+
+void allocore_add_app(allocore_kernel_t* kernel, const allocore_app_t* app,
+                      allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->AddApplication(app->spec, target);
+  });
+}
+
+void allocore_remove_app(allocore_kernel_t* kernel, const char* partition, const char* id,
+                         allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->RemoveApplication(Partition(partition), Text(id), target);
+  });
+}
+
+// --- asks ----------------------------------------------------------------------------------
+
+allocore_ask_t* allocore_ask_create(const char* app, const char* id) {
+  auto* ask = new allocore_ask_t;
+  ask->spec.app = std::string(Text(app));
+  ask->spec.id = std::string(Text(id));
+  return ask;
+}
+void allocore_ask_destroy(allocore_ask_t* ask) { delete ask; }
+void allocore_ask_set_partition(allocore_ask_t* ask, const char* partition) {
+  ask->spec.partition = Partition(partition);
+}
+void allocore_ask_add_resource(allocore_ask_t* ask, const char* type, int64_t value) {
+  ask->spec.resources.emplace_back(std::string(Text(type)), value);
+}
+void allocore_ask_set_priority(allocore_ask_t* ask, int32_t priority) {
+  ask->spec.priority = priority;
+}
+void allocore_ask_set_count(allocore_ask_t* ask, int64_t count) { ask->spec.count = count; }
+void allocore_ask_set_task_group(allocore_ask_t* ask, const char* task_group) {
+  ask->spec.task_group = std::string(Text(task_group));
+}
+void allocore_ask_set_placeholder(allocore_ask_t* ask, unsigned char placeholder) {
+  ask->spec.placeholder = placeholder != 0;
+}
+void allocore_ask_set_required_node(allocore_ask_t* ask, const char* node) {
+  ask->spec.required_node = std::string(Text(node));
+}
+void allocore_ask_set_allow_preemption(allocore_ask_t* ask, unsigned char allow) {
+  ask->spec.allow_preemption = allow != 0;
+}
+void allocore_ask_set_originator(allocore_ask_t* ask, unsigned char originator) {
+  ask->spec.originator = originator != 0;
+}
+
+void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
+                      allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr,
+          [&](std::vector<Decision>* target) { return kernel->kernel->AddAsk(ask->spec, target); });
+}
+
+void allocore_remove_ask(allocore_kernel_t* kernel, const char* partition, const char* app,
+                         const char* ask, allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->RemoveAsk(Partition(partition), Text(app), Text(ask), target);
+  });
+}
+
+void allocore_release_allocation(allocore_kernel_t* kernel, const char* partition, const char* app,
+                                 const char* ask, const char* node, allocore_decisions_t* out,
+                                 char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask), Text(node),
+                                             target);
+  });
+}
+
+// --- clock and scheduling ------------------------------------------------------------------
+
+void allocore_advance(allocore_kernel_t* kernel, int64_t millis, allocore_decisions_t* out,
+                      char** errptr) {
+  WithOut(out, errptr,
+          [&](std::vector<Decision>* target) { return kernel->kernel->Advance(millis, target); });
+}
+
+int64_t allocore_now_millis(const allocore_kernel_t* kernel) {
+  return kernel->kernel->now_millis();
+}
+
+int64_t allocore_schedule(allocore_kernel_t* kernel, int64_t max, const char* partition,
+                          allocore_decisions_t* out, char** errptr) {
+  int64_t made = -1;
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    absl::StatusOr<int64_t> result =
+        kernel->kernel->Schedule(max, partition == nullptr ? "" : partition, target);
+    if (result.ok()) made = *result;
+    return result.status();
+  });
+  return made;
+}
+
+int64_t allocore_release_unused_names(allocore_kernel_t* kernel) {
+  return kernel->kernel->ReleaseUnusedNames();
+}
+
+int64_t allocore_name_count(const allocore_kernel_t* kernel) {
+  return kernel->kernel->name_count();
+}
+
+void allocore_usage(const allocore_kernel_t* kernel, int64_t* applications, int64_t* asks,
+                    int64_t* live_allocations) {
+  allocore::Kernel::Usage usage = kernel->kernel->usage();
+  if (applications != nullptr) *applications = usage.applications;
+  if (asks != nullptr) *asks = usage.asks;
+  if (live_allocations != nullptr) *live_allocations = usage.live_allocations;
+}
+
+void allocore_check_consistency(const allocore_kernel_t* kernel, char** errptr) {
+  (void)Ok(kernel->kernel->CheckConsistency(), errptr);
+}
+
+// --- decisions -----------------------------------------------------------------------------
+
+allocore_decisions_t* allocore_decisions_create(void) { return new allocore_decisions_t; }
+void allocore_decisions_destroy(allocore_decisions_t* decisions) { delete decisions; }
+void allocore_decisions_clear(allocore_decisions_t* decisions) { decisions->decisions.clear(); }
+size_t allocore_decisions_count(const allocore_decisions_t* decisions) {
+  return decisions->decisions.size();
+}
+
+int allocore_decision_type(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? -1 : static_cast<int>(d->type);
+}
+
+#define ALLOCORE_DECISION_NAME(field)                                                    \
+  const char* allocore_decision_##field(const allocore_decisions_t* decisions, size_t i, \
+                                        size_t* len) {                                   \
+    const Decision* d = At(decisions, i);                                                \
+    return Name(d == nullptr ? std::string_view() : std::string_view(d->field), len);    \
+  }
+ALLOCORE_DECISION_NAME(partition)
+ALLOCORE_DECISION_NAME(queue)
+ALLOCORE_DECISION_NAME(app)
+ALLOCORE_DECISION_NAME(ask)
+ALLOCORE_DECISION_NAME(node)
+ALLOCORE_DECISION_NAME(reason)
+ALLOCORE_DECISION_NAME(replaces)
+ALLOCORE_DECISION_NAME(by_app)
+ALLOCORE_DECISION_NAME(by_ask)
+#undef ALLOCORE_DECISION_NAME
+
+int32_t allocore_decision_priority(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? 0 : d->priority;
+}
+int64_t allocore_decision_seq(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? 0 : d->seq;
+}
+// The state and reason names are string literals: NUL-terminated and never freed.
+const char* allocore_decision_from_state(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? "" : allocore::AppStateName(d->from).data();
+}
+const char* allocore_decision_to_state(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? "" : allocore::AppStateName(d->to).data();
+}
+const char* allocore_decision_release_reason(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? "" : allocore::ReleaseReasonName(d->release_reason).data();
+}
+unsigned char allocore_decision_placeholder(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d != nullptr && d->placeholder ? 1 : 0;
+}
+int64_t allocore_decision_count(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? 0 : d->count;
+}
+
+// --- queries -------------------------------------------------------------------------------
+
+size_t allocore_partition_count(const allocore_kernel_t* kernel) {
+  return kernel->partition_names.size();
+}
+const char* allocore_partition_name(const allocore_kernel_t* kernel, size_t i) {
+  return i < kernel->partition_names.size() ? kernel->partition_names[i].c_str() : "";
+}
+size_t allocore_resource_type_count(const allocore_kernel_t* kernel) {
+  return static_cast<size_t>(kernel->kernel->resource_types().size());
+}
+const char* allocore_resource_type_name(const allocore_kernel_t* kernel, size_t i) {
+  const allocore::ResourceTypes& types = kernel->kernel->resource_types();
+  return i < static_cast<size_t>(types.size()) ? types.Name(static_cast<int>(i)).c_str() : "";
+}
+
+allocore_queues_t* allocore_list_queues(const allocore_kernel_t* kernel, const char* partition,
+                                        char** errptr) {
+  absl::StatusOr<std::vector<allocore::QueueInfo>> queues =
+      kernel->kernel->ListQueues(Partition(partition));
+  if (!Ok(queues.status(), errptr)) return nullptr;
+  return new allocore_queues_t{*std::move(queues), &kernel->kernel->resource_types()};
+}
+void allocore_queues_destroy(allocore_queues_t* queues) { delete queues; }
+size_t allocore_queues_count(const allocore_queues_t* queues) { return queues->queues.size(); }
+
+namespace {
+const allocore::QueueInfo* QueueAt(const allocore_queues_t* queues, size_t i) {
+  return queues != nullptr && i < queues->queues.size() ? &queues->queues[i] : nullptr;
+}
+}  // namespace
+
+const char* allocore_queue_path(const allocore_queues_t* queues, size_t i) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return q == nullptr ? "" : q->path.c_str();
+}
+unsigned char allocore_queue_is_leaf(const allocore_queues_t* queues, size_t i) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return q != nullptr && q->is_leaf ? 1 : 0;
+}
+const char* allocore_queue_state(const allocore_queues_t* queues, size_t i) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return q == nullptr ? "" : q->state.c_str();
+}
+int32_t allocore_queue_priority(const allocore_queues_t* queues, size_t i,
+                                unsigned char* has_pending) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  if (has_pending != nullptr) *has_pending = q != nullptr && q->has_pending_priority ? 1 : 0;
+  return q == nullptr ? 0 : q->priority;
+}
+uint64_t allocore_queue_running_applications(const allocore_queues_t* queues, size_t i) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return q == nullptr ? 0 : q->running_applications;
+}
+int64_t allocore_queue_allocated(const allocore_queues_t* queues, size_t i, const char* type,
+                                 unsigned char* present) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return Quantity(q == nullptr ? nullptr : &q->allocated, queues->types, type, present);
+}
+int64_t allocore_queue_pending(const allocore_queues_t* queues, size_t i, const char* type,
+                               unsigned char* present) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return Quantity(q == nullptr ? nullptr : &q->pending, queues->types, type, present);
+}
+int64_t allocore_queue_guaranteed(const allocore_queues_t* queues, size_t i, const char* type,
+                                  unsigned char* present) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return Quantity(q == nullptr || !q->guaranteed ? nullptr : &*q->guaranteed, queues->types, type,
+                  present);
+}
+int64_t allocore_queue_max(const allocore_queues_t* queues, size_t i, const char* type,
+                           unsigned char* present) {
+  const allocore::QueueInfo* q = QueueAt(queues, i);
+  return Quantity(q == nullptr || !q->max ? nullptr : &*q->max, queues->types, type, present);
+}
+
+allocore_app_info_t* allocore_get_app(const allocore_kernel_t* kernel, const char* partition,
+                                      const char* id, char** errptr) {
+  absl::StatusOr<allocore::AppInfo> info =
+      kernel->kernel->GetApplication(Partition(partition), Text(id));
+  if (!Ok(info.status(), errptr)) return nullptr;
+  return new allocore_app_info_t{*std::move(info), &kernel->kernel->resource_types()};
+}
+void allocore_app_info_destroy(allocore_app_info_t* info) { delete info; }
+const char* allocore_app_info_queue(const allocore_app_info_t* info) {
+  return info->info.queue.c_str();
+}
+const char* allocore_app_info_state(const allocore_app_info_t* info) {
+  return allocore::AppStateName(info->info.state).data();
+}
+int64_t allocore_app_info_allocated(const allocore_app_info_t* info, const char* type,
+                                    unsigned char* present) {
+  return Quantity(&info->info.allocated, info->types, type, present);
+}
+int64_t allocore_app_info_pending(const allocore_app_info_t* info, const char* type,
+                                  unsigned char* present) {
+  return Quantity(&info->info.pending, info->types, type, present);
+}
+
+allocore_explanations_t* allocore_explain_pending(const allocore_kernel_t* kernel) {
+  return new allocore_explanations_t{kernel->kernel->ExplainPending()};
+}
+void allocore_explanations_destroy(allocore_explanations_t* explanations) { delete explanations; }
+size_t allocore_explanations_count(const allocore_explanations_t* explanations) {
+  return explanations->explanations.size();
+}
+
+namespace {
+const allocore::PendingExplanation* ExplanationAt(const allocore_explanations_t* e, size_t i) {
+  return e != nullptr && i < e->explanations.size() ? &e->explanations[i] : nullptr;
+}
+}  // namespace
+
+const char* allocore_explanation_app(const allocore_explanations_t* explanations, size_t i) {
+  const allocore::PendingExplanation* e = ExplanationAt(explanations, i);
+  return e == nullptr ? "" : e->app.c_str();
+}
+const char* allocore_explanation_ask(const allocore_explanations_t* explanations, size_t i) {
+  const allocore::PendingExplanation* e = ExplanationAt(explanations, i);
+  return e == nullptr ? "" : e->ask.c_str();
+}
+int64_t allocore_explanation_pending_count(const allocore_explanations_t* explanations, size_t i) {
+  const allocore::PendingExplanation* e = ExplanationAt(explanations, i);
+  return e == nullptr ? 0 : e->pending_count;
+}
+const char* allocore_explanation_reason(const allocore_explanations_t* explanations, size_t i) {
+  const allocore::PendingExplanation* e = ExplanationAt(explanations, i);
+  return e == nullptr ? "" : e->reason.c_str();
+}
+
+}  // extern "C"

@@ -1,0 +1,247 @@
+/* allocore/c.h from C: compiled as C11, every kernel call and query through the C ABI, and
+ * the error convention (a refused call sets errptr and changes nothing). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "allocore/c.h"
+
+static int failures = 0;
+
+#define EXPECT(cond)                                                      \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                         \
+    }                                                                     \
+  } while (0)
+
+#define EXPECT_OK(err)                                                             \
+  do {                                                                             \
+    if ((err) != NULL) {                                                           \
+      fprintf(stderr, "%s:%d: unexpected error: %s\n", __FILE__, __LINE__, (err)); \
+      ++failures;                                                                  \
+      allocore_free(err);                                                          \
+      (err) = NULL;                                                                \
+    }                                                                              \
+  } while (0)
+
+static const char kQueues[] =
+    "partitions:\n"
+    "  - name: default\n"
+    "    queues:\n"
+    "      - name: root\n"
+    "        submitacl: '*'\n"
+    "        queues:\n"
+    "          - name: a\n"
+    "          - name: b\n";
+
+/* The index of the first decision of `type` from `start` on, or -1. */
+static long find_decision(const allocore_decisions_t* out, int type, size_t start) {
+  size_t i;
+  for (i = start; i < allocore_decisions_count(out); ++i) {
+    if (allocore_decision_type(out, i) == type) return (long)i;
+  }
+  return -1;
+}
+
+int main(void) {
+  char* err = NULL;
+  size_t len = 0;
+  allocore_options_t options = {0, 0, 0};
+  allocore_kernel_t* kernel;
+  allocore_decisions_t* out;
+  allocore_node_t* node;
+  allocore_app_t* app;
+  allocore_ask_t* ask;
+  allocore_queues_t* queues;
+  allocore_app_info_t* info;
+  allocore_explanations_t* explanations;
+  long i;
+  size_t q;
+  int64_t made;
+  int found_a = 0;
+
+  EXPECT(strcmp(allocore_version(), ALLOCORE_VERSION_STRING) == 0);
+
+  /* A broken configuration names the file and line. */
+  kernel = allocore_kernel_create("partitions: [", 13, "broken.yaml", NULL, &err);
+  EXPECT(kernel == NULL);
+  EXPECT(err != NULL && strstr(err, "broken.yaml") != NULL);
+  allocore_free(err);
+  err = NULL;
+
+  options.max_applications = 10;
+  kernel = allocore_kernel_create(kQueues, strlen(kQueues), "queues.yaml", &options, &err);
+  EXPECT_OK(err);
+  if (kernel == NULL) return 1;
+  EXPECT(allocore_partition_count(kernel) == 1);
+  EXPECT(strcmp(allocore_partition_name(kernel, 0), "default") == 0);
+
+  out = allocore_decisions_create();
+  node = allocore_node_create("node-1");
+  allocore_node_add_capacity(node, "memory", 100);
+  allocore_node_add_capacity(node, "vcore", 10);
+  allocore_add_node(kernel, node, out, &err);
+  EXPECT_OK(err);
+  /* The same node again is refused. */
+  allocore_add_node(kernel, node, out, &err);
+  EXPECT(err != NULL);
+  allocore_free(err);
+  err = NULL;
+  allocore_node_destroy(node);
+  EXPECT(allocore_resource_type_count(kernel) == 2);
+
+  app = allocore_app_create("app-1", "alice");
+  allocore_app_set_queue(app, "root.a");
+  allocore_app_add_group(app, "dev");
+  allocore_app_add_tag(app, "namespace", "team");
+  allocore_add_app(kernel, app, out, &err);
+  EXPECT_OK(err);
+  allocore_app_destroy(app);
+
+  /* An application for a queue that does not exist is rejected: a decision, not an error. */
+  app = allocore_app_create("app-2", "bob");
+  allocore_app_set_queue(app, "root.missing");
+  allocore_add_app(kernel, app, out, &err);
+  EXPECT_OK(err);
+  allocore_app_destroy(app);
+  i = find_decision(out, ALLOCORE_APP_REJECTED, 0);
+  EXPECT(i >= 0);
+  if (i >= 0) {
+    EXPECT(strcmp(allocore_decision_app(out, (size_t)i, &len), "app-2") == 0 && len == 5);
+    EXPECT(strlen(allocore_decision_reason(out, (size_t)i, &len)) > 0);
+  }
+
+  ask = allocore_ask_create("app-1", "ask-1");
+  allocore_ask_add_resource(ask, "memory", 30);
+  allocore_ask_add_resource(ask, "vcore", 1);
+  allocore_ask_set_priority(ask, 5);
+  allocore_ask_set_count(ask, 4);
+  allocore_add_ask(kernel, ask, out, &err);
+  EXPECT_OK(err);
+  allocore_ask_destroy(ask);
+
+  /* An ask of an unknown application: refused, nothing changes. */
+  allocore_decisions_clear(out);
+  ask = allocore_ask_create("no-such-app", "ask-x");
+  allocore_add_ask(kernel, ask, out, &err);
+  EXPECT(err != NULL);
+  allocore_free(err);
+  err = NULL;
+  allocore_ask_destroy(ask);
+  EXPECT(allocore_decisions_count(out) == 0);
+
+  allocore_advance(kernel, 1000, out, &err);
+  EXPECT_OK(err);
+  EXPECT(allocore_now_millis(kernel) == 1000);
+
+  made = allocore_schedule(kernel, 0, NULL, out, &err);
+  EXPECT_OK(err);
+  EXPECT(made == 3); /* 3 x 30 memory fit in 100 */
+  i = find_decision(out, ALLOCORE_ALLOCATION, 0);
+  EXPECT(i >= 0);
+  if (i >= 0) {
+    EXPECT(strcmp(allocore_decision_node(out, (size_t)i, &len), "node-1") == 0);
+    EXPECT(strcmp(allocore_decision_queue(out, (size_t)i, &len), "root.a") == 0);
+    EXPECT(strcmp(allocore_decision_ask(out, (size_t)i, &len), "ask-1") == 0);
+    EXPECT(allocore_decision_priority(out, (size_t)i) == 5);
+    EXPECT(allocore_decision_seq(out, (size_t)i) == 1);
+    EXPECT(allocore_decision_placeholder(out, (size_t)i) == 0);
+  }
+  i = find_decision(out, ALLOCORE_APP_STATE, 0);
+  EXPECT(i >= 0);
+  if (i >= 0) EXPECT(strcmp(allocore_decision_to_state(out, (size_t)i), "") != 0);
+  /* Out of range reads as empty. */
+  EXPECT(allocore_decision_type(out, 1000) == -1);
+  EXPECT(strcmp(allocore_decision_app(out, 1000, &len), "") == 0 && len == 0);
+  /* An unknown partition: -1 and a message. */
+  EXPECT(allocore_schedule(kernel, 0, "no-such-partition", out, &err) == -1);
+  EXPECT(err != NULL && strstr(err, "no-such-partition") != NULL);
+  allocore_free(err);
+  err = NULL;
+
+  queues = allocore_list_queues(kernel, NULL, &err);
+  EXPECT_OK(err);
+  EXPECT(queues != NULL);
+  if (queues != NULL) {
+    EXPECT(allocore_queues_count(queues) == 3);
+    for (q = 0; q < allocore_queues_count(queues); ++q) {
+      unsigned char present = 0;
+      if (strcmp(allocore_queue_path(queues, q), "root.a") != 0) continue;
+      found_a = 1;
+      EXPECT(allocore_queue_is_leaf(queues, q) == 1);
+      EXPECT(allocore_queue_allocated(queues, q, "memory", &present) == 90 && present == 1);
+      EXPECT(allocore_queue_pending(queues, q, "memory", &present) == 30);
+      EXPECT(allocore_queue_allocated(queues, q, "gpu", &present) == 0 && present == 0);
+      EXPECT(strcmp(allocore_queue_state(queues, q), "Active") == 0);
+    }
+    EXPECT(found_a);
+    allocore_queues_destroy(queues);
+  }
+
+  info = allocore_get_app(kernel, NULL, "app-1", &err);
+  EXPECT_OK(err);
+  if (info != NULL) {
+    EXPECT(strcmp(allocore_app_info_queue(info), "root.a") == 0);
+    EXPECT(allocore_app_info_allocated(info, "vcore", NULL) == 3);
+    EXPECT(strlen(allocore_app_info_state(info)) > 0);
+    allocore_app_info_destroy(info);
+  }
+  EXPECT(allocore_get_app(kernel, NULL, "nobody", &err) == NULL);
+  EXPECT(err != NULL);
+  allocore_free(err);
+  err = NULL;
+
+  explanations = allocore_explain_pending(kernel);
+  EXPECT(allocore_explanations_count(explanations) == 1);
+  EXPECT(strcmp(allocore_explanation_ask(explanations, 0), "ask-1") == 0);
+  EXPECT(allocore_explanation_pending_count(explanations, 0) == 1);
+  EXPECT(strlen(allocore_explanation_reason(explanations, 0)) > 0);
+  allocore_explanations_destroy(explanations);
+
+  /* Release one allocation: the last repeat then fits. */
+  allocore_decisions_clear(out);
+  allocore_release_allocation(kernel, NULL, "app-1", "ask-1", NULL, out, &err);
+  EXPECT_OK(err);
+  i = find_decision(out, ALLOCORE_RELEASE, 0);
+  EXPECT(i >= 0);
+  if (i >= 0) EXPECT(strcmp(allocore_decision_release_reason(out, (size_t)i), "released") == 0);
+  EXPECT(allocore_schedule(kernel, 0, NULL, out, &err) == 1);
+  EXPECT_OK(err);
+
+  node = allocore_node_create("node-1");
+  allocore_node_set_schedulable(node, 0);
+  allocore_update_node(kernel, node, out, &err);
+  EXPECT_OK(err);
+  allocore_node_destroy(node);
+
+  {
+    int64_t apps = 0, asks = 0, live = 0;
+    allocore_usage(kernel, &apps, &asks, &live);
+    EXPECT(live == 3);
+    EXPECT(asks == 1);
+  }
+  allocore_remove_ask(kernel, NULL, "app-1", "ask-1", out, &err);
+  EXPECT_OK(err);
+  allocore_remove_app(kernel, NULL, "app-1", out, &err);
+  EXPECT_OK(err);
+  allocore_remove_node(kernel, NULL, "node-1", out, &err);
+  EXPECT_OK(err);
+  allocore_update_config(kernel, kQueues, strlen(kQueues), "queues.yaml", out, &err);
+  EXPECT_OK(err);
+  allocore_decisions_clear(out);
+  EXPECT(allocore_release_unused_names(kernel) > 0);
+  EXPECT(allocore_name_count(kernel) > 0);
+  allocore_check_consistency(kernel, &err);
+  EXPECT_OK(err);
+
+  /* Decisions may be dropped by passing NULL. */
+  allocore_advance(kernel, 1, NULL, &err);
+  EXPECT_OK(err);
+
+  allocore_decisions_destroy(out);
+  allocore_kernel_destroy(kernel);
+  if (failures == 0) printf("c_api_test: OK\n");
+  return failures == 0 ? 0 : 1;
+}
