@@ -19,6 +19,8 @@ install(FILES ${PROJECT_BINARY_DIR}/kernel/include/allocore/version.h
 if(ALLOCORE_BUILD_ADAPTERS)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/include/allocore/adapters
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/allocore FILES_MATCHING PATTERN "*.h")
+  install(FILES ${PROJECT_SOURCE_DIR}/adapters/include/allocore/c.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/allocore)
 endif()
 if(TARGET allocore)
   install(TARGETS allocore RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
