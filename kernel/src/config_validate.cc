@@ -42,6 +42,7 @@
 #include "go_regexp.h"
 #include "name_rules.h"
 #include "placement.h"
+#include "queue_properties.h"
 
 namespace allocore {
 namespace {
@@ -49,6 +50,8 @@ namespace {
 using internal::IsValidGroupName;
 using internal::IsValidQueueName;
 using internal::IsValidUserName;
+using internal::PropertyFallback;
+using internal::PropertyFallbacks;
 
 // Longest name quoted in a message; longer ones are shortened with "...".
 constexpr size_t kMaxQuotedLength = 80;
@@ -266,6 +269,10 @@ class Validator {
 
   // §2.4.4: ACLs, limits, child names; recursively.
   void CheckQueue(const QueueConfig& queue, const std::string& path, int depth) {
+    CheckProperties(queue, queue.properties, "properties", path);
+    if (queue.child_template) {
+      CheckProperties(queue, queue.child_template->properties, "childtemplate.properties", path);
+    }
     CheckAcl(queue, path, "adminacl", queue.admin_acl);
     CheckAcl(queue, path, "submitacl", queue.submit_acl);
     CheckLimits(queue.limits, path, &queue, /*partition_level=*/false);
@@ -289,7 +296,8 @@ class Validator {
         Report(name_location, child_path, "name",
                Cat("invalid child name ", Quote(child.name),
                    ": a queue name is 1 to 64 characters from a-z, A-Z, 0-9, '_' "
-                   "and '-'"));
+                   "and '-' (YuniKorn v1.2.0's rule, which allocore follows; later releases "
+                   "also accept ':', '#', '/' and '@')"));
       }
       auto [it, inserted] = seen.emplace(lower, &child);
       if (!inserted) {
@@ -302,6 +310,17 @@ class Validator {
     }
     for (const QueueConfig& child : queue.queues) {
       CheckQueue(child, Cat(path, ".", Lower(child.name)), depth + 1);
+    }
+  }
+
+  // Properties YuniKorn accepts and ignores or reads as their default: warnings, so that a typo
+  // does not pass silently (check --strict makes them errors).
+  void CheckProperties(const QueueConfig& queue, const PropertyMap& properties,
+                       std::string_view field, const std::string& path) {
+    for (const PropertyFallback& fallback : PropertyFallbacks(properties)) {
+      std::string key_field = Cat(field, ".", fallback.key);
+      Report(FieldLocation(queue.field_locations, key_field, queue.location), path, key_field,
+             fallback.message, /*warning=*/true);
     }
   }
 

@@ -1,6 +1,9 @@
 #include "queue_properties.h"
 
+#include <algorithm>
+#include <array>
 #include <limits>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -33,7 +36,97 @@ bool ParseInt32Strict(std::string_view text, int32_t* out) {
   return true;
 }
 
+// Optimal string alignment distance (edits, and swaps of neighbours), for did-you-mean.
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// The queue properties YuniKorn defines, with the values each understands (checked the way
+// ParseQueueProperties and MergeProperties read them) and the default otherwise.
+struct KnownProperty {
+  std::string_view key;
+  std::array<std::string_view, 3> values;  // all empty: any value is read
+  bool case_insensitive;
+  std::string_view fallback;  // what an unknown value means
+};
+
+constexpr KnownProperty kKnownProperties[] = {
+    {"application.sort.policy", {"fifo", "fair", "stateaware"}, false, "fifo"},
+    {"application.sort.priority", {"enabled", "disabled", ""}, true, "enabled"},
+    {"priority.policy", {"default", "fence", ""}, true, "default"},
+    {"priority.offset", {"", "", ""}, false, "0"},
+    {"preemption.policy", {"default", "fence", "disabled"}, true, "default"},
+    {"preemption.delay", {"", "", ""}, false, ""},
+};
+
 }  // namespace
+
+std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
+  std::vector<PropertyFallback> out;
+  for (const auto& [key, value] : properties) {
+    const KnownProperty* known = nullptr;
+    for (const KnownProperty& k : kKnownProperties) {
+      if (k.key == key) known = &k;
+    }
+    if (known == nullptr) {
+      std::string message = "unknown property '" + key + "' is ignored";
+      std::string_view nearest;
+      size_t best = key.size() / 4 + 2;  // close enough to be a typo
+      for (const KnownProperty& k : kKnownProperties) {
+        size_t distance = EditDistance(key, k.key);
+        if (distance <= best) {
+          best = distance;
+          nearest = k.key;
+        }
+      }
+      if (!nearest.empty()) message += "; did you mean '" + std::string(nearest) + "'?";
+      out.push_back({key, std::move(message)});
+      continue;
+    }
+    bool understood = true;
+    if (key == "priority.offset") {
+      int32_t offset = 0;
+      understood = ParseInt32Strict(value, &offset);
+    } else if (!known->values[0].empty()) {
+      understood = false;
+      for (std::string_view accepted : known->values) {
+        if (accepted.empty()) continue;
+        if (known->case_insensitive ? EqualsIgnoreCase(value, accepted) : value == accepted) {
+          understood = true;
+        }
+      }
+    }
+    if (understood) continue;
+    std::string expected;
+    if (key == "priority.offset") {
+      expected = "a 32-bit integer";
+    } else {
+      size_t count = 0;
+      for (std::string_view accepted : known->values) count += accepted.empty() ? 0 : 1;
+      for (size_t i = 0; i < count; ++i) {
+        expected += std::string(i == 0           ? ""
+                                : i + 1 == count ? " or "
+                                                 : ", ") +
+                    std::string(known->values[i]);
+      }
+    }
+    out.push_back({key, key + ": '" + value + "' is not " + expected + "; it counts as " +
+                            std::string(known->fallback) + " (the default)"});
+  }
+  return out;
+}
 
 std::string_view AppSortPolicyName(AppSortPolicy policy) {
   switch (policy) {

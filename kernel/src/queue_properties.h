@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "allocore/config.h"
 
@@ -25,6 +26,15 @@ struct QueueProperties {
 };
 
 QueueProperties ParseQueueProperties(const PropertyMap& properties);
+
+// What YuniKorn (and so ParseQueueProperties) silently ignores or reads as a default: a key it
+// does not know (with the nearest known key, when one is close), or a value it does not
+// understand (with the default it falls back to). One finding per such property.
+struct PropertyFallback {
+  std::string key;
+  std::string message;
+};
+std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties);
 
 // The properties a configured child starts from: the parent's, filtered for inheritance
 // (priority.policy and priority.offset reset, preemption.policy kept only when disabled),

@@ -125,5 +125,36 @@ TEST_F(CheckCommandTest, Usage) {
   EXPECT_EQ(Check("--frobnicate x.yaml").status, 2);
 }
 
+TEST_F(CheckCommandTest, SilentFallbacksAreWarningsAndStrictFailsOnThem) {
+  std::string file = File("valid/property-fallbacks.yaml");
+  CommandResult run = Check(file);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr(file + ":10:15: warning: partition default, queue root.a: "
+                                        "unknown property 'application.sort.polcy' is ignored; "
+                                        "did you mean 'application.sort.policy'?\n"));
+  EXPECT_THAT(run.out, HasSubstr("valid, 1 partition"));
+
+  CommandResult strict = Check("--strict " + file);
+  EXPECT_EQ(strict.status, 2) << strict.out;
+  // A file without warnings passes --strict.
+  EXPECT_EQ(Check("--strict " + File("valid/seed002-blue-queue.yaml")).status, 0);
+}
+
+TEST_F(CheckCommandTest, QuietPrintsOnlyFindings) {
+  std::string file = File("valid/property-fallbacks.yaml");
+  CommandResult run = Check("--quiet " + file);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_THAT(run.out, HasSubstr("warning: "));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("valid, 1 partition")));
+  EXPECT_EQ(Check("--quiet " + File("valid/seed002-blue-queue.yaml")).out, "");
+}
+
+TEST_F(CheckCommandTest, QueueNameRuleSaysWhichReleaseItFollows) {
+  CommandResult run = Check(File("invalid/queue-name-colon.yaml"));
+  EXPECT_EQ(run.status, 2);
+  EXPECT_THAT(run.out, HasSubstr("YuniKorn v1.2.0's rule, which allocore follows; later "
+                                 "releases also accept ':', '#', '/' and '@'"));
+}
+
 }  // namespace
 }  // namespace allocore

@@ -21,7 +21,7 @@ namespace allocore::cli {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: allocore check FILE...|- [--format text|json]\n"
+    "usage: allocore check FILE...|- [--format text|json] [--strict] [--quiet]\n"
     "\n"
     "Validates YuniKorn queues.yaml files (YAML or JSON) exactly as allocore loads them:\n"
     "strict keys, quantity syntax, every YuniKorn validation rule and allocore's apply-time\n"
@@ -34,9 +34,16 @@ constexpr char kUsage[] =
     "  --format json   one file: the loaded config as JSON (loadable again), or\n"
     "                  {\"file\": ..., \"errors\": [...]}; several files: a JSON array of\n"
     "                  {\"file\", \"valid\", \"config\" | \"errors\"} objects\n"
+    "  --strict        warnings count as errors (exit 2): unknown property keys, values\n"
+    "                  that fall back to a default, settings that have no effect\n"
+    "  --quiet         text format: errors and warnings only, no summary\n"
     "  --help          this text\n"
     "\n"
-    "exit status: 0 all files valid, 2 a file is invalid or unreadable (or bad usage)\n";
+    "Warnings (`FILE:LINE:COLUMN: warning: ...`) report what YuniKorn accepts and silently\n"
+    "ignores or reads as a default, such as a misspelt property key.\n"
+    "\n"
+    "exit status: 0 all files valid, 2 a file is invalid or unreadable, or has warnings\n"
+    "under --strict (or bad usage)\n";
 
 // ---- Effective queue properties (semantics §2.5) ---------------------------------------------
 const std::string* Find(const PropertyMap& properties, std::string_view key) {
@@ -197,6 +204,8 @@ void Write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), s
 int CheckCommand(int argc, char** argv) {
   std::vector<std::string> files;
   std::string format = "text";
+  bool strict = false;
+  bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -220,6 +229,14 @@ int CheckCommand(int argc, char** argv) {
       }
       continue;
     }
+    if (arg == "--strict") {
+      strict = true;
+      continue;
+    }
+    if (arg == "--quiet" || arg == "-q") {
+      quiet = true;
+      continue;
+    }
     if (arg.size() > 1 && arg[0] == '-') {
       std::fprintf(stderr, "allocore check: unknown option '%s'\n\n%s", argv[i], kUsage);
       return 2;
@@ -240,10 +257,13 @@ int CheckCommand(int argc, char** argv) {
     const std::string path = adapters::TextInputName(files[f]);  // as messages name it
     bool valid = loaded.config.has_value();
     all_valid = all_valid && valid;
+    if (strict) {
+      for (const ConfigError& e : loaded.errors) all_valid = all_valid && !e.warning;
+    }
     if (!json) {
       std::string out;
       for (const ConfigError& e : loaded.errors) absl::StrAppend(&out, e.ToString(path), "\n");
-      if (valid) out += Summary(path, *loaded.config);
+      if (valid && !quiet) out += Summary(path, *loaded.config);
       Write(out);
       continue;
     }
