@@ -319,8 +319,16 @@ class Validator {
                        std::string_view field, const std::string& path) {
     for (const PropertyFallback& fallback : PropertyFallbacks(properties)) {
       std::string key_field = Cat(field, ".", fallback.key);
+      std::string message =
+          fallback.unknown_key
+              ? Cat("unknown property ", Quote(fallback.key), " is ignored",
+                    fallback.nearest_key.empty()
+                        ? ""
+                        : Cat("; did you mean '", fallback.nearest_key, "'?"))
+              : Cat(fallback.key, ": ", Quote(fallback.value), " is not ", fallback.expected,
+                    "; it counts as ", fallback.fallback, " (the default)");
       Report(FieldLocation(queue.field_locations, key_field, queue.location), path, key_field,
-             fallback.message, /*warning=*/true);
+             std::move(message), /*warning=*/true);
     }
   }
 

@@ -81,18 +81,21 @@ std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
       if (k.key == key) known = &k;
     }
     if (known == nullptr) {
-      std::string message = "unknown property '" + key + "' is ignored";
-      std::string_view nearest;
+      PropertyFallback& finding = out.emplace_back();
+      finding.key = key;
+      finding.unknown_key = true;
       size_t best = key.size() / 4 + 2;  // close enough to be a typo
+      // A key twice as long as any known one is no typo of it (and a hostile key of megabytes
+      // must not cost a quadratic distance).
+      constexpr size_t kLongestTypo = 2 * std::string_view("application.sort.priority").size();
       for (const KnownProperty& k : kKnownProperties) {
+        if (key.size() > kLongestTypo) break;
         size_t distance = EditDistance(key, k.key);
         if (distance <= best) {
           best = distance;
-          nearest = k.key;
+          finding.nearest_key = std::string(k.key);
         }
       }
-      if (!nearest.empty()) message += "; did you mean '" + std::string(nearest) + "'?";
-      out.push_back({key, std::move(message)});
       continue;
     }
     bool understood = true;
@@ -122,8 +125,11 @@ std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
                     std::string(known->values[i]);
       }
     }
-    out.push_back({key, key + ": '" + value + "' is not " + expected + "; it counts as " +
-                            std::string(known->fallback) + " (the default)"});
+    PropertyFallback& finding = out.emplace_back();
+    finding.key = key;
+    finding.value = value;
+    finding.expected = std::move(expected);
+    finding.fallback = std::string(known->fallback);
   }
   return out;
 }

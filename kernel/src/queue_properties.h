@@ -32,7 +32,11 @@ QueueProperties ParseQueueProperties(const PropertyMap& properties);
 // understand (with the default it falls back to). One finding per such property.
 struct PropertyFallback {
   std::string key;
-  std::string message;
+  bool unknown_key = false;
+  std::string nearest_key;  // unknown_key: a known key it may be a typo of, or empty
+  std::string value;        // otherwise: the value not understood,
+  std::string expected;     // what would be understood ("fifo, fair or stateaware"),
+  std::string fallback;     // and what the value counts as
 };
 std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties);
 
