@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,6 +41,91 @@ ConfigLoadResult Failure(SourceLocation location, std::string message) {
   return result;
 }
 
+// The value of `key` in the mapping `node`, or kNone.
+internal::YamlTree::Id Lookup(const internal::YamlTree& tree, internal::YamlTree::Id node,
+                              std::string_view key) {
+  using Tree = internal::YamlTree;
+  if (node == Tree::kNone || tree.kind(node) != Tree::Kind::kMapping) return Tree::kNone;
+  std::span<const Tree::Id> children = tree.children(node);
+  for (size_t i = 0; i + 1 < children.size(); i += 2) {
+    if (tree.kind(children[i]) == Tree::Kind::kScalar && tree.scalar(children[i]) == key) {
+      return children[i + 1];
+    }
+  }
+  return Tree::kNone;
+}
+
+ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name);
+
+// YuniKorn's configuration lives in a Kubernetes ConfigMap (data."queues.yaml"), and people
+// pass the ConfigMap file or a `kubectl get configmap -o yaml` dump of it. Returns nullopt
+// when `tree` is not a Kubernetes object; otherwise the load of the embedded queues.yaml with
+// every location mapped back into the outer file (exactly for a literal block, `|`, whose
+// lines are the inner lines; at the value for any other style).
+std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, std::string_view text,
+                                              const std::string& source_name) {
+  using Tree = internal::YamlTree;
+  Tree::Id kind = Lookup(tree, tree.root(), "kind");
+  if (kind == Tree::kNone || Lookup(tree, tree.root(), "apiVersion") == Tree::kNone) {
+    return std::nullopt;
+  }
+  SourceLocation at{tree.line(kind), tree.column(kind)};
+  if (tree.kind(kind) != Tree::Kind::kScalar || tree.scalar(kind) != "ConfigMap") {
+    return Failure(
+        at, absl::StrCat("this is a Kubernetes ",
+                         tree.kind(kind) == Tree::Kind::kScalar ? std::string(tree.scalar(kind))
+                                                                : std::string("object"),
+                         ", not a queues.yaml or a ConfigMap holding one"));
+  }
+  Tree::Id value = Lookup(tree, Lookup(tree, tree.root(), "data"), "queues.yaml");
+  if (value == Tree::kNone) {
+    return Failure(at,
+                   "a ConfigMap without data.\"queues.yaml\": YuniKorn reads its queue "
+                   "configuration from that key");
+  }
+  SourceLocation value_at{tree.line(value), tree.column(value)};
+  if (tree.kind(value) != Tree::Kind::kScalar) {
+    return Failure(value_at, "data.\"queues.yaml\" must be a string holding the configuration");
+  }
+  // Where the literal block's first content line is, and its indentation.
+  int line_offset = 0;
+  int column_offset = 0;
+  bool exact = false;
+  size_t line_start = 0;
+  for (int line = 1; line < value_at.line && line_start != std::string_view::npos; ++line) {
+    line_start = text.find('\n', line_start);
+    if (line_start != std::string_view::npos) ++line_start;
+  }
+  size_t indicator = line_start == std::string_view::npos
+                         ? std::string_view::npos
+                         : line_start + static_cast<size_t>(value_at.column - 1);
+  if (indicator < text.size() && text[indicator] == '|') {
+    size_t next = text.find('\n', indicator);
+    while (next != std::string_view::npos && next + 1 < text.size()) {
+      size_t content = next + 1;
+      size_t first = text.find_first_not_of(' ', content);
+      if (first == std::string_view::npos || text[first] != '\n') {
+        column_offset =
+            static_cast<int>((first == std::string_view::npos ? text.size() : first) - content);
+        break;
+      }
+      next = first;  // a blank line before the content: keep looking for the indentation
+    }
+    line_offset = value_at.line;
+    exact = true;
+  }
+  ConfigLoadResult inner = LoadUnchecked(tree.scalar(value), source_name);
+  for (ConfigError& e : inner.errors) {
+    if (exact && e.location.line > 0) {
+      e.location.line += line_offset;
+      e.location.column += column_offset;
+    } else {
+      e.location = value_at;
+    }
+  }
+  return inner;
+}
+
 ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name) {
   if (std::optional<internal::YamlTextIssue> issue = internal::ScanYamlText(text, nullptr)) {
     return Failure({issue->line, issue->column}, std::move(issue->message));
@@ -48,6 +135,10 @@ ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_
   if (std::optional<internal::YamlTextIssue> issue =
           internal::YamlTree::Parse(text, &tree, &more_documents)) {
     return Failure({issue->line, issue->column}, std::move(issue->message));
+  }
+  if (std::optional<ConfigLoadResult> config_map = LoadConfigMap(tree, text, source_name)) {
+    if (config_map->config) config_map->config->source_name = source_name;
+    return *std::move(config_map);
   }
   ConfigLoadResult result;
   SchedulerConfig config;

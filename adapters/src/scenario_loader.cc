@@ -528,6 +528,17 @@ void ScenarioDecoder::Decode(Id root, Scenario* out) {
     if (config) out->config = std::move(*config);
     return;
   }
+  // A queues.yaml or a ConfigMap given where a scenario is expected: say what it is and what
+  // to do with it, rather than list its keys as unknown.
+  if (!HasKey(root, "steps") && !HasKey(root, "config") && !HasKey(root, "config_file") &&
+      (HasKey(root, "partitions") || (HasKey(root, "apiVersion") && HasKey(root, "kind")))) {
+    Error(root, HasKey(root, "partitions")
+                    ? "this is a queues.yaml (it has partitions:), not a scenario: validate it "
+                      "with `allocore check`, or name it in a scenario's config_file:"
+                    : "this is a Kubernetes object, not a scenario: validate a ConfigMap with "
+                      "`allocore check`, or name it in a scenario's config_file:");
+    return;
+  }
   bool has_config = false;
   bool config_ok = true;
   ForEachField(root, "", {"name", "config", "config_file", "nodes", "steps", "expect"},

@@ -297,7 +297,13 @@ TEST(ScenarioLoaderTest, EveryProblemIsReported) {
 
 TEST(ScenarioLoaderTest, BareConfigOnlyWhenAllowed) {
   const std::string config = "partitions:\n  - name: default\n    queues:\n      - name: root\n";
-  EXPECT_THAT(LoadError(config), HasSubstr("unknown key \"partitions\""));
+  EXPECT_THAT(LoadError(config),
+              HasSubstr("this is a queues.yaml (it has partitions:), not a scenario: validate it "
+                        "with `allocore check`, or name it in a scenario's config_file:"));
+  EXPECT_THAT(LoadError("apiVersion: v1\nkind: ConfigMap\ndata: {}\n"),
+              HasSubstr("this is a Kubernetes object, not a scenario"));
+  // A scenario that has steps keeps the usual message for a stray key.
+  EXPECT_THAT(LoadError(config + "steps: []\n"), HasSubstr("unknown key \"partitions\""));
   absl::StatusOr<Scenario> scenario =
       LoadScenarioText(config, "q.yaml", {.allow_bare_config = true});
   ASSERT_TRUE(scenario.ok()) << Message(scenario.status());

@@ -156,5 +156,19 @@ TEST_F(CheckCommandTest, QueueNameRuleSaysWhichReleaseItFollows) {
                                  "releases also accept ':', '#', '/' and '@'"));
 }
 
+TEST_F(CheckCommandTest, ConfigMapsAreReadWithTheirOwnLines) {
+  std::string file = File("valid/configmap-yunikorn.yaml");
+  CommandResult run = Check(file);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr(file + ":21:15: warning: partition default, queue root: "
+                                        "unknown property 'application.sort.polcy'"));
+  EXPECT_THAT(run.out, HasSubstr("placement rules: tag value=namespace create"));
+  std::string broken = File("invalid/configmap-error-location.yaml");
+  CommandResult error = Check(broken);
+  EXPECT_EQ(error.status, 2);
+  EXPECT_THAT(error.out, HasSubstr(broken + ":14:34: partition default, queue root.a: "
+                                            "maxapplications must be an unsigned integer"));
+}
+
 }  // namespace
 }  // namespace allocore
