@@ -211,4 +211,19 @@ TEST_F(CliTest, VersionIsTheProjectVersion) {
   EXPECT_STREQ(allocore_version(), ALLOCORE_VERSION_STRING);
 }
 
+TEST_F(CliTest, OutputThatCannotBeWrittenFails) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  const std::string config =
+      std::string(ALLOCORE_SOURCE_DIR) + "/tests/configs/valid/seed002-blue-queue.yaml";
+  for (const std::string& args :
+       {"check " + config, "tree " + config, std::string("--help"), std::string("--version"),
+        std::string("run --format jsonl"), std::string("gen yunikorn-shape --nodes 2 --pods 4")}) {
+    const fs::path err = dir_ / "stderr";
+    std::string command = binary_.string() + " " + args + " >/dev/full 2>" + err.string();
+    int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << args;
+    EXPECT_THAT(ReadFile(err), HasSubstr("error writing the output")) << args;
+  }
+}
+
 }  // namespace

@@ -294,7 +294,10 @@ int CheckCommand(int argc, char** argv) {
     Write(out);
   }
   if (json && many) Write("]\n");
-  std::fflush(stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    std::fprintf(stderr, "allocore check: error writing the output\n");
+    return 2;
+  }
   return all_valid ? 0 : 2;
 }
 

@@ -56,7 +56,7 @@ int Write(const std::string& text, const std::string& path) {
   }
   bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
   ok = (file == stdout ? std::fflush(file) : std::fclose(file)) == 0 && ok;
-  if (!ok) return Fail("could not write the output");
+  if (!ok) return Fail("error writing the output");
   return 0;
 }
 
@@ -101,7 +101,7 @@ int GenAlibaba(int argc, char** argv) {
     std::string message(written.status().message().data(), written.status().message().size());
     return Fail(message.c_str());
   }
-  if (!closed) return Fail("could not write the output");
+  if (!closed) return Fail("error writing the output");
   std::fprintf(stderr, "allocore gen alibaba: %lld nodes, %lld pods, %lld steps\n",
                static_cast<long long>(written->nodes), static_cast<long long>(written->pods),
                static_cast<long long>(written->steps));

@@ -26,7 +26,9 @@ void PrintUsage(std::FILE* to) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int Dispatch(int argc, char** argv) {
   if (argc < 2) {
     PrintUsage(stderr);
     return 2;
@@ -47,4 +49,17 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "allocore: unknown command '%s'\n\n", argv[1]);
   PrintUsage(stderr);
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int status = Dispatch(argc, argv);
+  // Output that could not be written (a full disk, a closed pipe) is a failure, whatever the
+  // command: commands that report it themselves have returned non-zero already.
+  if ((std::fflush(stdout) != 0 || std::ferror(stdout) != 0) && status == 0) {
+    std::fprintf(stderr, "allocore: error writing the output\n");
+    return 2;
+  }
+  return status;
 }

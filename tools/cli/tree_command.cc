@@ -135,7 +135,11 @@ int TreeCommand(int argc, char** argv) {
     std::fprintf(stderr, "allocore tree: note: %zu step(s) were refused by the kernel\n",
                  run->errors.size());
   }
-  return output.ok() ? 0 : 2;
+  if (!output.ok()) {
+    std::fprintf(stderr, "allocore tree: error writing the output\n");
+    return 2;
+  }
+  return 0;
 }
 
 }  // namespace allocore::cli
