@@ -20,6 +20,31 @@ std::vector<std::string_view> SplitLines(std::string_view cell) {
   }
 }
 
+// Control characters (names may hold any byte: NUL, ESC) would reach the terminal raw and
+// could rewrite it; they are shown as \xNN instead.
+std::string Printable(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (char c : line) {
+    auto byte = static_cast<uint8_t>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> PrintableLines(std::string_view cell) {
+  std::vector<std::string> lines;
+  for (std::string_view line : SplitLines(cell)) lines.push_back(Printable(line));
+  return lines;
+}
+
 void AppendPadding(std::string* out, size_t count) { out->append(count, ' '); }
 
 void TrimTrailingBlanks(std::string* out, size_t line_start) {
@@ -55,9 +80,13 @@ void TextTable::Render(std::string* out, std::string_view indent) const {
   const size_t n = columns_.size();
   std::vector<size_t> widths(n);
   for (size_t c = 0; c < n; ++c) widths[c] = DisplayWidth(columns_[c].header);
-  for (const std::vector<std::string>& row : rows_) {
+  // Every cell as printable lines, once.
+  std::vector<std::vector<std::vector<std::string>>> printable(rows_.size());
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    printable[r].resize(n);
     for (size_t c = 0; c < n; ++c) {
-      for (std::string_view line : SplitLines(row[c])) {
+      printable[r][c] = PrintableLines(rows_[r][c]);
+      for (const std::string& line : printable[r][c]) {
         widths[c] = std::max(widths[c], DisplayWidth(line));
       }
     }
@@ -78,15 +107,13 @@ void TextTable::Render(std::string* out, std::string_view indent) const {
   std::vector<std::string_view> cells(n);
   for (size_t c = 0; c < n; ++c) cells[c] = columns_[c].header;
   emit_line(cells);
-  for (const std::vector<std::string>& row : rows_) {
-    std::vector<std::vector<std::string_view>> lines(n);
+  for (const std::vector<std::vector<std::string>>& lines : printable) {
     size_t height = 1;
-    for (size_t c = 0; c < n; ++c) {
-      lines[c] = SplitLines(row[c]);
-      height = std::max(height, lines[c].size());
-    }
+    for (size_t c = 0; c < n; ++c) height = std::max(height, lines[c].size());
     for (size_t l = 0; l < height; ++l) {
-      for (size_t c = 0; c < n; ++c) cells[c] = l < lines[c].size() ? lines[c][l] : "";
+      for (size_t c = 0; c < n; ++c) {
+        cells[c] = l < lines[c].size() ? std::string_view(lines[c][l]) : std::string_view();
+      }
       emit_line(cells);
     }
   }

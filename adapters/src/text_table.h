@@ -3,7 +3,7 @@
 // Columns are separated by two spaces and padded to the widest cell (display width counts
 // UTF-8 code points, so box-drawing characters line up). A cell may hold several lines
 // ('\n'): the row then spans that many lines, the other cells blank. Trailing blanks are
-// trimmed from every line.
+// trimmed from every line. Control characters in cells are shown as \xNN.
 #ifndef ALLOCORE_ADAPTERS_SRC_TEXT_TABLE_H_
 #define ALLOCORE_ADAPTERS_SRC_TEXT_TABLE_H_
 

@@ -226,4 +226,25 @@ TEST_F(CliTest, OutputThatCannotBeWrittenFails) {
   }
 }
 
+TEST_F(CliTest, TablesEscapeControlCharactersAndCountInWords) {
+  // A node and an application whose names hold ESC and BEL: a terminal must not receive them.
+  fs::path scenario = Write("escape.yaml", R"(nodes: [{id: "n\e[2J", resources: {memory: 10}}]
+steps:
+  - add_app: {id: "app\a1", user: u, tags: {namespace: ns}}
+  - add_ask: {app: "app\a1", id: k, resources: {memory: 5}}
+  - schedule: {}
+)");
+  Result r = Run("run " + scenario.string() + " --format table");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(r.out.find('\a'), std::string::npos);
+  EXPECT_THAT(r.out, HasSubstr("n\\x1b[2J"));
+  EXPECT_THAT(r.out, HasSubstr("app\\x071"));
+  EXPECT_THAT(r.out, HasSubstr(": 3 steps, 1 node\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n1 allocation, 0 errors, "));
+
+  r = Run("run " + scenario.string() + " --quiet --stats");
+  EXPECT_THAT(r.err, HasSubstr("(1 allocation, 0 releases, "));
+}
+
 }  // namespace

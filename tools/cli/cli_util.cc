@@ -46,4 +46,11 @@ void OutputBuffer::Flush() {
   if (std::fflush(stream_) != 0) ok_ = false;
 }
 
+std::string Count(int64_t count, std::string_view noun, std::string_view plural) {
+  std::string out = std::to_string(count) + " ";
+  if (count == 1) return out.append(noun);
+  if (!plural.empty()) return out.append(plural);
+  return out.append(noun).append("s");
+}
+
 }  // namespace allocore::cli

@@ -18,6 +18,10 @@ std::optional<uint64_t> ParseUint64(std::string_view text);
 // True when `stream` is a terminal.
 bool IsTerminal(std::FILE* stream);
 
+// "1 node", "2 nodes": `count` and the noun, plural unless count is 1 (`plural` when the
+// noun does not just take an "s").
+std::string Count(int64_t count, std::string_view noun, std::string_view plural = {});
+
 // "850 ns", "12.3 us", "45.6 ms", "1.23 s".
 std::string FormatDuration(int64_t nanos);
 

@@ -238,16 +238,12 @@ void AppendStats(const Options& options, const adapters::RunResult& run, const R
                  int64_t wall_nanos, int64_t parse_nanos, int64_t output_nanos, std::string* out) {
   const int64_t allocations = sink.count(RecordType::kAllocation);
   char line[256];
-  std::snprintf(line, sizeof(line),
-                "stats: %lld decisions (%lld allocations, %lld releases, %lld app state changes, "
-                "%lld rejections, %lld errors) in %lld steps\n",
-                static_cast<long long>(run.records), static_cast<long long>(allocations),
-                static_cast<long long>(sink.count(RecordType::kRelease)),
-                static_cast<long long>(sink.count(RecordType::kAppState)),
-                static_cast<long long>(sink.count(RecordType::kAppRejected)),
-                static_cast<long long>(sink.count(RecordType::kError)),
-                static_cast<long long>(run.steps_run));
-  *out += line;
+  *out += "stats: " + Count(run.records, "decision") + " (" + Count(allocations, "allocation") +
+          ", " + Count(sink.count(RecordType::kRelease), "release") + ", " +
+          Count(sink.count(RecordType::kAppState), "app state change") + ", " +
+          Count(sink.count(RecordType::kAppRejected), "rejection") + ", " +
+          Count(sink.count(RecordType::kError), "error") + ") in " + Count(run.steps_run, "step") +
+          "\n";
   *out += "  wall time    " + FormatDuration(wall_nanos) + "\n";
 
   std::vector<int64_t> latencies = run.allocation_latency_nanos;
@@ -374,23 +370,23 @@ int RunCommand(int argc, char** argv) {
       AppendWalkthroughHeader(*table, *run->kernel, out);
     } else {
       *out += "scenario " + (scenario->name.empty() ? std::string("(unnamed)") : scenario->name) +
-              " (" + scenario->source_name + "): " + std::to_string(step_count) + " steps, " +
-              std::to_string(scenario->nodes.size()) + " nodes\n\n";
+              " (" + scenario->source_name + "): " + Count(step_count, "step") + ", " +
+              Count(static_cast<int64_t>(scenario->nodes.size()), "node") + "\n\n";
     }
     table->Render(out, walkthrough ? "  " : "");
     if (table->rows() > 0) *out += "\n";
-    *out += std::to_string(sink.count(RecordType::kAllocation)) + " allocations";
+    *out += Count(sink.count(RecordType::kAllocation), "allocation");
     if (walkthrough) {
-      *out += "; " + std::to_string(table->hidden_records()) +
-              " other records not shown (`allocore run --format jsonl` lists every one).\n";
+      *out += "; " + Count(table->hidden_records(), "other record") +
+              " not shown (`allocore run --format jsonl` lists every one).\n";
       if (scenario->expect) {
         adapters::CheckResult seed = adapters::CheckExpectations(*scenario->expect, *run);
         *out += seed.ok ? "The order matches the seed's walk-through.\n"
                         : "The order DIFFERS from the seed's walk-through:\n" + seed.diff;
       }
     } else {
-      *out += ", " + std::to_string(sink.count(RecordType::kError)) + " errors, " +
-              std::to_string(run->records) + " records in all.\n";
+      *out += ", " + Count(sink.count(RecordType::kError), "error") + ", " +
+              Count(run->records, "record") + " in all.\n";
     }
   }
   if (options.explain) {
@@ -414,10 +410,10 @@ int RunCommand(int argc, char** argv) {
   if (run->budget_blocked_steps > 0) {
     std::fprintf(stderr,
                  "allocore run: %s: the live allocation budget (--max-allocations %lld) was full "
-                 "in %lld schedule step(s) while asks were pending (see the error records); "
+                 "in %s while asks were pending (see the error records); "
                  "raise it with --max-allocations N or 0 for none\n",
                  scenario->source_name.c_str(), static_cast<long long>(options.max_allocations),
-                 static_cast<long long>(run->budget_blocked_steps));
+                 Count(run->budget_blocked_steps, "schedule step").c_str());
   }
   int exit_code = 0;
   if (options.check) {

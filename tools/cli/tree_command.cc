@@ -132,8 +132,10 @@ int TreeCommand(int argc, char** argv) {
   }
   output.Flush();
   if (!run->errors.empty()) {
-    std::fprintf(stderr, "allocore tree: note: %zu step(s) were refused by the kernel\n",
-                 run->errors.size());
+    std::fprintf(stderr, "allocore tree: note: %s refused by the kernel\n",
+                 (run->errors.size() == 1 ? std::string("1 step was")
+                                          : std::to_string(run->errors.size()) + " steps were")
+                     .c_str());
   }
   if (!output.ok()) {
     std::fprintf(stderr, "allocore tree: error writing the output\n");
