@@ -247,4 +247,35 @@ steps:
   EXPECT_THAT(r.err, HasSubstr("(1 allocation, 0 releases, "));
 }
 
+TEST_F(CliTest, OneOptionParserForEveryCommand) {
+  // --x=y and --x y alike.
+  Result a = Run("gen yunikorn-shape --nodes=2 --pods=4");
+  Result b = Run("gen yunikorn-shape --nodes 2 --pods 4");
+  EXPECT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  const std::string config =
+      std::string(ALLOCORE_SOURCE_DIR) + "/tests/configs/valid/seed002-blue-queue.yaml";
+  EXPECT_EQ(Run("check --format=json " + config).out, Run("check --format json " + config).out);
+  EXPECT_EQ(Run("tree --format=dot " + config).out, Run("tree --format dot " + config).out);
+  // Unknown options, missing values and stray arguments: exit 2 with the command's name.
+  for (const std::string& args :
+       {std::string("run --bogus"), std::string("check --bogus " + config),
+        std::string("tree --bogus " + config), std::string("gen random --seed 1 --bogus 3")}) {
+    Result r = Run(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr("unknown option '--bogus'")) << args;
+  }
+  Result missing = Run("run --format");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("allocore run: --format needs a value"));
+  Result stray = Run("tree " + config + " " + config);
+  EXPECT_EQ(stray.exit_code, 2);
+  EXPECT_THAT(stray.err, HasSubstr("unexpected argument"));
+  // `--` ends the options: what follows is a file name, even when it starts with a dash.
+  Result dashed = Run("check -- --not-an-option.yaml");
+  EXPECT_EQ(dashed.exit_code, 2);
+  EXPECT_THAT(dashed.out + dashed.err, HasSubstr("--not-an-option.yaml"));
+  EXPECT_THAT(dashed.err, ::testing::Not(HasSubstr("unknown option")));
+}
+
 }  // namespace

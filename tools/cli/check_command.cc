@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,7 @@
 #include "allocore/adapters/json.h"
 #include "allocore/adapters/text_input.h"
 #include "allocore/config.h"
+#include "cli_util.h"
 #include "commands.h"
 
 namespace allocore::cli {
@@ -206,42 +208,18 @@ int CheckCommand(int argc, char** argv) {
   std::string format = "text";
   bool strict = false;
   bool quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (arg == "--format" || arg.starts_with("--format=")) {
-      if (arg == "--format") {
-        if (i + 1 >= argc) {
-          std::fprintf(stderr, "allocore check: --format needs a value (text or json)\n");
-          return 2;
-        }
-        format = argv[++i];
-      } else {
-        format = std::string(arg.substr(9));
-      }
-      if (format != "text" && format != "json") {
-        std::fprintf(stderr, "allocore check: unknown format '%s' (use text or json)\n",
-                     format.c_str());
-        return 2;
-      }
-      continue;
-    }
-    if (arg == "--strict") {
-      strict = true;
-      continue;
-    }
-    if (arg == "--quiet" || arg == "-q") {
-      quiet = true;
-      continue;
-    }
-    if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "allocore check: unknown option '%s'\n\n%s", argv[i], kUsage);
-      return 2;
-    }
-    files.emplace_back(arg);
+  CLI::App app;
+  app.add_option("--format", format);
+  app.add_flag("--strict", strict);
+  app.add_flag("-q,--quiet", quiet);
+  app.add_option("files", files);
+  if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "check", kUsage)) {
+    return *exit_code;
+  }
+  if (format != "text" && format != "json") {
+    std::fprintf(stderr, "allocore check: unknown format '%s' (use text or json)\n",
+                 format.c_str());
+    return 2;
   }
   if (files.empty()) {
     std::fprintf(stderr, "allocore check: no FILE given\n\n%s", kUsage);

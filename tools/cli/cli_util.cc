@@ -3,6 +3,10 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
 
 namespace allocore::cli {
 
@@ -51,6 +55,39 @@ std::string Count(int64_t count, std::string_view noun, std::string_view plural)
   if (count == 1) return out.append(noun);
   if (!plural.empty()) return out.append(plural);
   return out.append(noun).append("s");
+}
+
+std::optional<int> ParseOptions(CLI::App* app, int argc, char** argv, std::string_view command,
+                                std::string_view usage) {
+  bool help = false;
+  app->set_help_flag();  // the commands' own --help texts, not CLI11's
+  app->add_flag("-h,--help", help);
+  app->allow_windows_style_options(false);
+  std::string message;
+  try {
+    app->parse(argc, argv);
+  } catch (const CLI::ExtrasError&) {
+    // Say which argument, in the words of the other commands' errors.
+    std::vector<std::string> extras = app->remaining(/*recurse=*/true);
+    std::string first = extras.empty() ? std::string() : extras.front();
+    message = first.size() > 1 && first[0] == '-' ? "unknown option '" + first + "'"
+                                                  : "unexpected argument '" + first + "'";
+  } catch (const CLI::ArgumentMismatch& error) {
+    std::string what = error.what();  // "--format: 1 required TEXT missing"
+    message = what.substr(0, what.find(':')) + " needs a value";
+  } catch (const CLI::ParseError& error) {
+    message = error.what();
+  }
+  if (!message.empty()) {
+    std::fprintf(stderr, "allocore %.*s: %s\n\n%.*s", static_cast<int>(command.size()),
+                 command.data(), message.c_str(), static_cast<int>(usage.size()), usage.data());
+    return 2;
+  }
+  if (help) {
+    std::fwrite(usage.data(), 1, usage.size(), stdout);
+    return 0;
+  }
+  return std::nullopt;
 }
 
 }  // namespace allocore::cli

@@ -9,7 +9,18 @@
 #include <string>
 #include <string_view>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace allocore::cli {
+
+// Parses a command's arguments with CLI11, the one option parser of every command:
+// `--x=y` and `--x y`, `--` ends the options, an unknown option or a bad value is refused.
+// `-h`/`--help` prints `usage` on stdout. Returns nullopt to go on, or the exit code: 0 after
+// --help, 2 after an error (`allocore COMMAND: message` and the usage on stderr).
+std::optional<int> ParseOptions(CLI::App* app, int argc, char** argv, std::string_view command,
+                                std::string_view usage);
 
 // A decimal integer with an optional sign and nothing else; nullopt otherwise.
 std::optional<int64_t> ParseInt64(std::string_view text);

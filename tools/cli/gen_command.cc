@@ -1,9 +1,12 @@
 // allocore gen — write synthetic scenario files (adapters/workload_gen.h does the work).
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "CLI/CLI.hpp"
 #include "allocore/adapters/alibaba_trace.h"
 #include "allocore/adapters/workload_gen.h"
 #include "cli_util.h"
@@ -61,34 +64,7 @@ int Write(const std::string& text, const std::string& path) {
 }
 
 // allocore gen alibaba [--data DIR] [--scale N] [--policy fair|binpacking] [-o FILE]
-int GenAlibaba(int argc, char** argv) {
-  adapters::AlibabaTraceOptions options;
-  options.data_dir = kDefaultAlibabaData;
-  std::string output;
-  for (int i = 2; i < argc; ++i) {
-    std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (i + 1 >= argc) return Fail("missing value after", argv[i]);
-    const char* value = argv[++i];
-    if (flag == "-o" || flag == "--output") {
-      output = value;
-    } else if (flag == "--data") {
-      options.data_dir = value;
-    } else if (flag == "--policy") {
-      options.node_policy = value;
-    } else if (flag == "--scale") {
-      std::optional<int64_t> scale = ParseInt64(value);
-      if (!scale) return Fail("--scale needs an integer, got", value);
-      options.scale = *scale;
-    } else {
-      std::fprintf(stderr, "allocore gen alibaba: unknown option '%.*s'\n\n%s",
-                   static_cast<int>(flag.size()), flag.data(), kUsage);
-      return 2;
-    }
-  }
+int GenAlibaba(adapters::AlibabaTraceOptions options, const std::string& output) {
   std::FILE* file = output.empty() || output == "-" ? stdout : std::fopen(output.c_str(), "wb");
   if (file == nullptr) {
     std::perror(("allocore gen: " + output).c_str());
@@ -115,72 +91,89 @@ int GenCommand(int argc, char** argv) {
     std::fputs(kUsage, stderr);
     return 2;
   }
-  std::string_view kind = argv[1];
-  if (kind == "--help" || kind == "-h" || kind == "help") {
+  const std::string_view generator = argv[1];
+  if (generator == "help" || generator == "--help" || generator == "-h") {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  if (kind == "alibaba") return GenAlibaba(argc, argv);
-  if (kind != "yunikorn-shape" && kind != "random") {
-    std::fprintf(stderr, "allocore gen: unknown generator '%s'\n\n%s", argv[1], kUsage);
+  if (generator != "yunikorn-shape" && generator != "alibaba" && generator != "random") {
+    std::fprintf(
+        stderr,
+        "allocore gen: %s '%s': name a generator first (yunikorn-shape, alibaba or "
+        "random)\n\n%s",
+        generator.starts_with("-") ? "an option before the generator" : "unknown generator",
+        argv[1], kUsage);
     return 2;
   }
-  adapters::YunikornShapeOptions shape;
-  adapters::RandomScenarioOptions random;
-  bool has_nodes = false;
-  bool has_pods = false;
-  bool has_seed = false;
+  // One subcommand per generator, each with its own options (CLI11 refuses the others).
+  CLI::App app;
+  app.set_help_flag();
+  app.require_subcommand(1);
+  bool help = false;
   std::string output;
-  for (int i = 2; i < argc; ++i) {
-    std::string_view flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
+  std::map<std::string, std::string> values;  // option -> text, checked after parsing
+  auto add = [&](CLI::App* command, std::vector<std::string> options) {
+    command->set_help_flag();
+    command->add_flag("-h,--help", help);
+    command->add_option("-o,--output", output);
+    for (const std::string& option : options) command->add_option(option, values[option]);
+  };
+  CLI::App* shape = app.add_subcommand("yunikorn-shape");
+  add(shape, {"--nodes", "--pods"});
+  CLI::App* alibaba = app.add_subcommand("alibaba");
+  add(alibaba, {"--data", "--scale", "--policy"});
+  CLI::App* random = app.add_subcommand("random");
+  add(random, {"--seed", "--queues", "--apps", "--asks", "--nodes", "--steps"});
+  if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "gen", kUsage)) {
+    return *exit_code;
+  }
+  if (help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  // The integer `option` was given as (nullopt and an error printed when it is malformed).
+  bool malformed = false;
+  auto number = [&](const std::string& option, int64_t* out) {
+    const std::string& text = values[option];
+    if (text.empty()) return false;
+    std::optional<int64_t> n = ParseInt64(text);
+    if (!n) {
+      Fail((option + " needs an integer, got").c_str(), text.c_str());
+      malformed = true;
+      return false;
     }
-    if (i + 1 >= argc) return Fail("missing value after", argv[i]);
-    const char* value = argv[++i];
-    if (flag == "-o" || flag == "--output") {
-      output = value;
-      continue;
-    }
-    if (kind == "random" && flag == "--seed") {
-      std::optional<uint64_t> seed = ParseUint64(value);
-      if (!seed) return Fail("--seed needs an unsigned integer, got", value);
-      random.seed = *seed;
-      has_seed = true;
-      continue;
-    }
-    std::optional<int64_t> number = ParseInt64(value);
-    if (!number) return Fail("expected an integer, got", value);
-    if (kind == "yunikorn-shape" && flag == "--nodes") {
-      shape.nodes = *number;
-      has_nodes = true;
-    } else if (kind == "yunikorn-shape" && flag == "--pods") {
-      shape.pods = *number;
-      has_pods = true;
-    } else if (kind == "random" && flag == "--queues") {
-      random.queues = *number;
-    } else if (kind == "random" && flag == "--apps") {
-      random.apps = *number;
-    } else if (kind == "random" && flag == "--asks") {
-      random.asks = *number;
-    } else if (kind == "random" && flag == "--nodes") {
-      random.nodes = *number;
-    } else if (kind == "random" && flag == "--steps") {
-      random.steps = *number;
-    } else {
-      std::fprintf(stderr, "allocore gen %s: unknown option '%.*s'\n\n%s", argv[1],
-                   static_cast<int>(flag.size()), flag.data(), kUsage);
-      return 2;
-    }
+    *out = *n;
+    return true;
+  };
+  if (alibaba->parsed()) {
+    adapters::AlibabaTraceOptions options;
+    options.data_dir = values["--data"].empty() ? kDefaultAlibabaData : values["--data"];
+    if (!values["--policy"].empty()) options.node_policy = values["--policy"];
+    number("--scale", &options.scale);
+    if (malformed) return 2;
+    return GenAlibaba(options, output);
   }
   absl::StatusOr<std::string> text;
-  if (kind == "yunikorn-shape") {
+  if (shape->parsed()) {
+    adapters::YunikornShapeOptions options;
+    bool has_nodes = number("--nodes", &options.nodes);
+    bool has_pods = number("--pods", &options.pods);
+    if (malformed) return 2;
     if (!has_nodes || !has_pods) return Fail("yunikorn-shape needs --nodes and --pods");
-    text = adapters::GenerateYunikornShapeScenario(shape);
+    text = adapters::GenerateYunikornShapeScenario(options);
   } else {
-    if (!has_seed) return Fail("random needs --seed");
-    text = adapters::GenerateRandomScenario(random);
+    adapters::RandomScenarioOptions options;
+    if (values["--seed"].empty()) return Fail("random needs --seed");
+    std::optional<uint64_t> seed = ParseUint64(values["--seed"]);
+    if (!seed) return Fail("--seed needs an unsigned integer, got", values["--seed"].c_str());
+    options.seed = *seed;
+    number("--queues", &options.queues);
+    number("--apps", &options.apps);
+    number("--asks", &options.asks);
+    number("--nodes", &options.nodes);
+    number("--steps", &options.steps);
+    if (malformed) return 2;
+    text = adapters::GenerateRandomScenario(options);
   }
   if (!text.ok()) {
     std::string message(text.status().message().data(), text.status().message().size());

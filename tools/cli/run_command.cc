@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/queue_tree_format.h"
 #include "allocore/adapters/scenario.h"
@@ -144,72 +145,42 @@ class RunSink : public adapters::RunObserver {
   int64_t output_nanos_ = 0;
 };
 
-// Returns 0 and fills `options`, or the exit code to return (usage printed).
+// Returns 0 and fills `options`, -1 after --help, or the exit code to return (2: message
+// and usage printed).
 int ParseArgs(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return -1;
-    }
-    if (arg == "--check") {
-      options->check = true;
-    } else if (arg == "--quiet" || arg == "-q") {
-      options->quiet = true;
-    } else if (arg == "--stats") {
-      options->stats = true;
-    } else if (arg == "--explain") {
-      options->explain = true;
-    } else if (arg == "--format" || arg.starts_with("--format=")) {
-      std::string_view value;
-      if (arg == "--format") {
-        if (i + 1 >= argc) {
-          std::fprintf(stderr, "allocore run: --format needs a value (jsonl or table)\n");
-          return 2;
-        }
-        value = argv[++i];
-      } else {
-        value = arg.substr(std::string_view("--format=").size());
-      }
-      if (value == "jsonl") {
-        options->format = Format::kJsonl;
-      } else if (value == "table") {
-        options->format = Format::kTable;
-      } else {
-        std::fprintf(stderr, "allocore run: unknown format '%.*s' (jsonl or table)\n",
-                     static_cast<int>(value.size()), value.data());
-        return 2;
-      }
-    } else if (arg == "--max-allocations" || arg.starts_with("--max-allocations=")) {
-      std::string_view value;
-      if (arg == "--max-allocations") {
-        if (i + 1 >= argc) {
-          std::fprintf(stderr, "allocore run: --max-allocations needs a number\n");
-          return 2;
-        }
-        value = argv[++i];
-      } else {
-        value = arg.substr(std::string_view("--max-allocations=").size());
-      }
-      std::optional<int64_t> n = ParseInt64(value);
-      if (!n || *n < 0) {
-        std::fprintf(stderr,
-                     "allocore run: --max-allocations needs a number >= 0 (0: no budget), got "
-                     "'%.*s'\n",
-                     static_cast<int>(value.size()), value.data());
-        return 2;
-      }
-      options->max_allocations = *n;
-    } else if (arg.starts_with("-") && arg != "-") {
-      std::fprintf(stderr, "allocore run: unknown option '%s'\n\n%s", argv[i], kUsage);
-      return 2;
-    } else if (!options->scenario.empty()) {
-      std::fprintf(stderr, "allocore run: one scenario at a time ('%s' and '%s')\n",
-                   options->scenario.c_str(), argv[i]);
-      return 2;
+  CLI::App app;
+  std::string format;
+  std::string max_allocations;
+  app.add_flag("--check", options->check);
+  app.add_flag("-q,--quiet", options->quiet);
+  app.add_flag("--stats", options->stats);
+  app.add_flag("--explain", options->explain);
+  app.add_option("--format", format);
+  app.add_option("--max-allocations", max_allocations);
+  app.add_option("scenario", options->scenario);
+  if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "run", kUsage)) {
+    return *exit_code == 0 ? -1 : *exit_code;
+  }
+  if (!format.empty()) {
+    if (format == "jsonl") {
+      options->format = Format::kJsonl;
+    } else if (format == "table") {
+      options->format = Format::kTable;
     } else {
-      options->scenario = arg;
+      std::fprintf(stderr, "allocore run: unknown format '%s' (jsonl or table)\n", format.c_str());
+      return 2;
     }
+  }
+  if (!max_allocations.empty()) {
+    std::optional<int64_t> n = ParseInt64(max_allocations);
+    if (!n || *n < 0) {
+      std::fprintf(stderr,
+                   "allocore run: --max-allocations needs a number >= 0 (0: no budget), got "
+                   "'%s'\n",
+                   max_allocations.c_str());
+      return 2;
+    }
+    options->max_allocations = *n;
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "allocore/adapters/queue_tree_format.h"
 #include "allocore/adapters/scenario.h"
 #include "cli_util.h"
@@ -36,43 +37,28 @@ std::string View(const absl::Status& status) {
 int TreeCommand(int argc, char** argv) {
   std::string path;
   int64_t at_step = -1;
-  bool dot = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (arg == "--at-step" || arg == "--format") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "allocore tree: %s needs a value\n", argv[i]);
-        return 2;
-      }
-      std::string_view value = argv[++i];
-      if (arg == "--format") {
-        if (value != "text" && value != "dot") {
-          std::fprintf(stderr, "allocore tree: unknown format '%s' (text or dot)\n", argv[i]);
-          return 2;
-        }
-        dot = value == "dot";
-      } else {
-        std::optional<int64_t> step = ParseInt64(value);
-        if (!step || *step < 0) {
-          std::fprintf(stderr, "allocore tree: --at-step needs a step number >= 0, got '%s'\n",
-                       argv[i]);
-          return 2;
-        }
-        at_step = *step;
-      }
-    } else if (arg.starts_with("-") && arg != "-") {
-      std::fprintf(stderr, "allocore tree: unknown option '%s'\n\n%s", argv[i], kUsage);
+  std::string format = "text";
+  std::string at_step_text;
+  CLI::App app;
+  app.add_option("--at-step", at_step_text);
+  app.add_option("--format", format);
+  app.add_option("file", path);
+  if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "tree", kUsage)) {
+    return *exit_code;
+  }
+  if (format != "text" && format != "dot") {
+    std::fprintf(stderr, "allocore tree: unknown format '%s' (text or dot)\n", format.c_str());
+    return 2;
+  }
+  const bool dot = format == "dot";
+  if (!at_step_text.empty()) {
+    std::optional<int64_t> step = ParseInt64(at_step_text);
+    if (!step || *step < 0) {
+      std::fprintf(stderr, "allocore tree: --at-step needs a step number >= 0, got '%s'\n",
+                   at_step_text.c_str());
       return 2;
-    } else if (!path.empty()) {
-      std::fprintf(stderr, "allocore tree: one file at a time\n");
-      return 2;
-    } else {
-      path = arg;
     }
+    at_step = *step;
   }
   if (path.empty()) {
     std::fprintf(stderr, "%s", kUsage);
