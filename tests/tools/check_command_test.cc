@@ -14,6 +14,7 @@ namespace allocore {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 namespace fs = std::filesystem;
@@ -91,29 +92,48 @@ TEST_F(CheckCommandTest, UnreadableFile) {
   EXPECT_EQ(run.out, "/nonexistent/queues.yaml: cannot read file: No such file or directory\n");
 }
 
-TEST_F(CheckCommandTest, JsonOutputLoadsBack) {
+// The config of a one-file JSON verdict: its last member.
+std::string ConfigMember(const std::string& json) {
+  size_t start = json.find("\"config\": ");
+  size_t end = json.rfind('}');
+  if (start == std::string::npos || end == std::string::npos) return "";
+  start += std::string_view("\"config\": ").size();
+  return json.substr(start, end - start);
+}
+
+TEST_F(CheckCommandTest, JsonConfigLoadsBack) {
   std::string file = File("valid/seed003-child-template.yaml");
   CommandResult run = Check(file + " --format json");
   ASSERT_EQ(run.status, 0) << run.out;
-  adapters::ConfigLoadResult loaded = adapters::LoadConfigText(run.out, "out.json");
+  EXPECT_THAT(run.out, StartsWith("{\"file\": \"" + file +
+                                  "\", \"valid\": true, \"errors\": [], \"warnings\": [], "
+                                  "\"config\": {"));
+  adapters::ConfigLoadResult loaded = adapters::LoadConfigText(ConfigMember(run.out), "out.json");
   ASSERT_TRUE(loaded.config.has_value()) << run.out;
   adapters::ConfigLoadResult original = adapters::LoadConfigFile(file);
   EXPECT_EQ(adapters::ConfigToJson(*loaded.config), adapters::ConfigToJson(*original.config));
 }
 
-TEST_F(CheckCommandTest, JsonErrorsAndSeveralFiles) {
+TEST_F(CheckCommandTest, JsonHasOneShapeWhateverTheVerdict) {
   CommandResult run = Check(File("invalid/maxapplications-child.yaml") + " --format=json");
   EXPECT_EQ(run.status, 2);
   EXPECT_THAT(run.out, StartsWith("{\"file\": "));
-  EXPECT_THAT(run.out, HasSubstr("{\"line\": 9, \"column\": 13, \"severity\": \"error\", "
-                                 "\"partition\": \"default\", \"queue\": \"root.a.more\", "
-                                 "\"field\": \"maxapplications\", \"message\": "
+  EXPECT_THAT(run.out, HasSubstr("\"valid\": false, \"errors\": [\n  {\"line\": 9, "
+                                 "\"column\": 13, \"partition\": \"default\", \"queue\": "
+                                 "\"root.a.more\", \"field\": \"maxapplications\", \"message\": "
                                  "\"maxapplications 11 exceeds the parent's 10"));
+  EXPECT_THAT(run.out, HasSubstr("\"warnings\": []}"));
+  EXPECT_THAT(run.out, Not(HasSubstr("\"config\"")));
+  // Warnings of a valid file are in the object, not on stderr.
+  run = Check(File("valid/property-fallbacks.yaml") + " --format json");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_THAT(run.out, HasSubstr("\"errors\": [], \"warnings\": [\n  {\"line\": 10, "));
   run = Check(File("valid/seed002-blue-queue.yaml") + " " +
               File("invalid/maxapplications-child.yaml") + " --format json");
   EXPECT_EQ(run.status, 2);
   EXPECT_THAT(run.out, StartsWith("[\n  {\"file\": "));
-  EXPECT_THAT(run.out, HasSubstr("\"valid\": true, \"config\": {"));
+  EXPECT_THAT(run.out, HasSubstr("\"valid\": true, \"errors\": [], \"warnings\": [], "
+                                 "\"config\": {"));
   EXPECT_THAT(run.out, HasSubstr("\"valid\": false, \"errors\": ["));
 }
 
@@ -145,7 +165,7 @@ TEST_F(CheckCommandTest, QuietPrintsOnlyFindings) {
   CommandResult run = Check("--quiet " + file);
   EXPECT_EQ(run.status, 0);
   EXPECT_THAT(run.out, HasSubstr("warning: "));
-  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("valid, 1 partition")));
+  EXPECT_THAT(run.out, Not(HasSubstr("valid, 1 partition")));
   EXPECT_EQ(Check("--quiet " + File("valid/seed002-blue-queue.yaml")).out, "");
 }
 

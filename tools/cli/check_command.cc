@@ -33,9 +33,10 @@ constexpr char kUsage[] =
     "options:\n"
     "  --format text   (default) a summary of each valid file: partitions and the queue\n"
     "                  tree with leaf/parent type and effective properties\n"
-    "  --format json   one file: the loaded config as JSON (loadable again), or\n"
-    "                  {\"file\": ..., \"errors\": [...]}; several files: a JSON array of\n"
-    "                  {\"file\", \"valid\", \"config\" | \"errors\"} objects\n"
+    "  --format json   one object per file, whatever the verdict: {\"file\", \"valid\",\n"
+    "                  \"errors\": [...], \"warnings\": [...], \"config\"} with \"config\" (the\n"
+    "                  loaded config, loadable again) only for a valid file; several files\n"
+    "                  give a JSON array of them\n"
     "  --strict        warnings count as errors (exit 2): unknown property keys, values\n"
     "                  that fall back to a default, settings that have no effect\n"
     "  --quiet         text format: errors and warnings only, no summary\n"
@@ -174,18 +175,18 @@ std::string Summary(const std::string& path, const SchedulerConfig& config) {
 }
 
 // ---- JSON ------------------------------------------------------------------------------------
-std::string ErrorsJson(const std::string& path, const std::vector<ConfigError>& errors,
-                       int indent) {
-  std::string pad(static_cast<size_t>(indent), ' ');
-  std::string out = pad + "{\"file\": ";
-  adapters::AppendJsonString(&out, path);
-  out += ", \"valid\": false, \"errors\": [";
-  for (size_t i = 0; i < errors.size(); ++i) {
-    const ConfigError& e = errors[i];
-    absl::StrAppend(&out, i > 0 ? "," : "", "\n", pad, "  {\"line\": ", e.location.line,
-                    ", \"column\": ", e.location.column,
-                    ", \"severity\": ", e.warning ? "\"warning\"" : "\"error\"",
-                    ", \"partition\": ");
+// One shape whatever the verdict:
+//   {"file": ..., "valid": ..., "errors": [...], "warnings": [...], "config": {...}}
+// with "config" (the loaded config, loadable again) only when the file is valid.
+std::string FindingsJson(const std::vector<ConfigError>& findings, bool warnings,
+                         const std::string& pad) {
+  std::string out = "[";
+  bool first = true;
+  for (const ConfigError& e : findings) {
+    if (e.warning != warnings) continue;
+    absl::StrAppend(&out, first ? "" : ",", "\n", pad, "  {\"line\": ", e.location.line,
+                    ", \"column\": ", e.location.column, ", \"partition\": ");
+    first = false;
     adapters::AppendJsonString(&out, e.partition);
     out += ", \"queue\": ";
     adapters::AppendJsonString(&out, e.queue_path);
@@ -195,8 +196,30 @@ std::string ErrorsJson(const std::string& path, const std::vector<ConfigError>& 
     adapters::AppendJsonString(&out, e.message);
     out += "}";
   }
-  absl::StrAppend(&out, "\n", pad, "]}");
-  return out;
+  if (!first) absl::StrAppend(&out, "\n", pad);
+  return out + "]";
+}
+
+std::string FileJson(const std::string& path, const adapters::ConfigLoadResult& loaded,
+                     int indent) {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  std::string out = pad + "{\"file\": ";
+  adapters::AppendJsonString(&out, path);
+  absl::StrAppend(&out, ", \"valid\": ", loaded.config ? "true" : "false",
+                  ", \"errors\": ", FindingsJson(loaded.errors, false, pad),
+                  ", \"warnings\": ", FindingsJson(loaded.errors, true, pad));
+  if (loaded.config) {
+    std::string config = adapters::ConfigToJson(*loaded.config);
+    while (!config.empty() && config.back() == '\n') config.pop_back();
+    // Indented with the object, so that several files read well.
+    std::string indented;
+    for (char c : config) {
+      indented += c;
+      if (c == '\n') indented += pad;
+    }
+    out += ", \"config\": " + indented;
+  }
+  return out + "}";
 }
 
 void Write(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
@@ -245,30 +268,8 @@ int CheckCommand(int argc, char** argv) {
       Write(out);
       continue;
     }
-    // JSON: warnings of valid files go to stderr so that stdout stays a loadable config.
-    if (valid) {
-      for (const ConfigError& e : loaded.errors) {
-        std::fprintf(stderr, "%s\n", e.ToString(path).c_str());
-      }
-    }
-    std::string out;
-    if (!many) {
-      out = valid ? adapters::ConfigToJson(*loaded.config) : ErrorsJson(path, loaded.errors, 0);
-      if (!valid) out += "\n";
-    } else {
-      if (valid) {
-        out = "  {\"file\": ";
-        adapters::AppendJsonString(&out, path);
-        out += ", \"valid\": true, \"config\": ";
-        std::string config = adapters::ConfigToJson(*loaded.config);
-        while (!config.empty() && config.back() == '\n') config.pop_back();
-        out += config;
-        out += "}";
-      } else {
-        out = ErrorsJson(path, loaded.errors, 2);
-      }
-      out += f + 1 < files.size() ? ",\n" : "\n";
-    }
+    std::string out = FileJson(path, loaded, many ? 2 : 0);
+    out += many && f + 1 < files.size() ? ",\n" : "\n";
     Write(out);
   }
   if (json && many) Write("]\n");
