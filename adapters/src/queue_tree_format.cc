@@ -112,8 +112,8 @@ void AppendQueueTreeText(const std::vector<QueueInfo>& queues, const ResourceTyp
     open[depth] = !is_last[i];
     std::vector<std::string> row = {name, EffectivePriorityText(q), Offset(q), Notes(q)};
     if (full) {
-      row.insert(row.end(), {SortText(q), q.guaranteed ? ToString(*q.guaranteed, types) : "",
-                             q.max ? ToString(*q.max, types) : "", ResourceText(q.allocated, types),
+      row.insert(row.end(), {SortText(q), q.guaranteed ? LimitToString(*q.guaranteed, types) : "",
+                             q.max ? LimitToString(*q.max, types) : "", ResourceText(q.allocated, types),
                              ResourceText(q.pending, types), Applications(q)});
     }
     table.AddRow(std::move(row));
@@ -145,8 +145,8 @@ void AppendQueueTreeDot(const std::vector<PartitionQueues>& partitions, const Re
       lines.push_back(priority);
       lines.push_back(internal::Cat("sort ", SortText(q)));
       if (q.guaranteed)
-        lines.push_back(internal::Cat("guaranteed ", ToString(*q.guaranteed, types)));
-      if (q.max) lines.push_back(internal::Cat("max ", ToString(*q.max, types)));
+        lines.push_back(internal::Cat("guaranteed ", LimitToString(*q.guaranteed, types)));
+      if (q.max) lines.push_back(internal::Cat("max ", LimitToString(*q.max, types)));
       if (!IsZero(q.allocated))
         lines.push_back(internal::Cat("allocated ", ToString(q.allocated, types)));
       if (!IsZero(q.pending))

@@ -1,6 +1,8 @@
 #include "allocore/resource.h"
 
 #include <limits>
+#include <string_view>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -169,16 +171,61 @@ int ResourceTypes::Find(std::string_view name) const {
   return -1;
 }
 
-std::string ToString(const Resource& r, const ResourceTypes& types) {
+std::string FormatQuantity(std::string_view type, int64_t value) {
+  if (type == "vcore") {
+    return value % 1000 == 0 ? absl::StrCat(value / 1000) : absl::StrCat(value, "m");
+  }
+  if (type == "memory" && value != 0) {
+    // The shortest exact form: a binary suffix as memory is usually sized ("512Mi"), a
+    // decimal one for the round decimal sizes ("1T", not "976562500Ki"), else the number.
+    static constexpr std::pair<int64_t, std::string_view> kSuffixes[] = {
+        {int64_t{1} << 60, "Ei"},
+        {int64_t{1} << 50, "Pi"},
+        {int64_t{1} << 40, "Ti"},
+        {int64_t{1} << 30, "Gi"},
+        {int64_t{1} << 20, "Mi"},
+        {int64_t{1} << 10, "Ki"},
+        {1'000'000'000'000'000'000, "E"},
+        {1'000'000'000'000'000, "P"},
+        {1'000'000'000'000, "T"},
+        {1'000'000'000, "G"},
+        {1'000'000, "M"},
+        {1'000, "k"}};
+    std::string best = absl::StrCat(value);
+    for (const auto& [unit, suffix] : kSuffixes) {
+      if (value % unit != 0) continue;
+      std::string form =
+          absl::StrCat(value / unit, absl::string_view(suffix.data(), suffix.size()));
+      if (form.size() < best.size()) best = std::move(form);
+    }
+    return best;
+  }
+  return absl::StrCat(value);
+}
+
+namespace {
+
+std::string Render(const Resource& r, const ResourceTypes& types, bool keep_zero) {
   std::string out = "{";
   bool first = true;
   ForEachType(r.present, [&](int k) {
-    if (!first) out += ",";
+    if (!keep_zero && r.Get(k) == 0) return;
+    const std::string name = k < types.size() ? types.Name(k) : absl::StrCat("#", k);
+    absl::StrAppend(&out, first ? "" : ", ", name, ": ", FormatQuantity(name, r.Get(k)));
     first = false;
-    absl::StrAppend(&out, k < types.size() ? types.Name(k) : absl::StrCat("#", k), ":", r.Get(k));
   });
   out += "}";
   return out;
+}
+
+}  // namespace
+
+std::string ToString(const Resource& r, const ResourceTypes& types) {
+  return Render(r, types, /*keep_zero=*/false);
+}
+
+std::string LimitToString(const Resource& r, const ResourceTypes& types) {
+  return Render(r, types, /*keep_zero=*/true);
 }
 
 }  // namespace allocore

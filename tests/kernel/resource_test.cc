@@ -107,5 +107,34 @@ TEST(ResourceTypesTest, InternsInFirstSeenOrderAndRefusesTooMany) {
   EXPECT_EQ(types.size(), kMaxResourceTypes);
 }
 
+TEST(ResourceTest, QuantitiesAreWrittenAsTheConfigurationReadsThem) {
+  EXPECT_EQ(FormatQuantity("vcore", 2000), "2");
+  EXPECT_EQ(FormatQuantity("vcore", 1500), "1500m");
+  EXPECT_EQ(FormatQuantity("vcore", 0), "0");
+  EXPECT_EQ(FormatQuantity("vcore", -250), "-250m");
+  EXPECT_EQ(FormatQuantity("memory", int64_t{1} << 30), "1Gi");
+  EXPECT_EQ(FormatQuantity("memory", 1536 * 1024), "1536Ki");
+  EXPECT_EQ(FormatQuantity("memory", 3 * (int64_t{1} << 20)), "3Mi");
+  EXPECT_EQ(FormatQuantity("memory", 1000), "1k");
+  EXPECT_EQ(FormatQuantity("memory", 1'000'000'000'000), "1T");  // not 976562500Ki
+  EXPECT_EQ(FormatQuantity("memory", 1001), "1001");
+  EXPECT_EQ(FormatQuantity("memory", 0), "0");
+  EXPECT_EQ(FormatQuantity("gpu", 2048), "2048");
+}
+
+TEST(ResourceTest, ToStringDropsZeroEntriesLimitToStringKeepsThem) {
+  ResourceTypes types;
+  int vcore = *types.Intern("vcore");
+  int memory = *types.Intern("memory");
+  int gpu = *types.Intern("gpu");
+  Resource r;
+  r.Set(vcore, 0);
+  r.Set(memory, int64_t{512} << 20);
+  r.Set(gpu, 1);
+  EXPECT_EQ(ToString(r, types), "{memory: 512Mi, gpu: 1}");
+  EXPECT_EQ(LimitToString(r, types), "{vcore: 0, memory: 512Mi, gpu: 1}");
+  EXPECT_EQ(ToString(Resource{}, types), "{}");
+}
+
 }  // namespace
 }  // namespace allocore

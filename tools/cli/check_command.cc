@@ -16,6 +16,7 @@
 #include "allocore/adapters/json.h"
 #include "allocore/adapters/text_input.h"
 #include "allocore/config.h"
+#include "allocore/resource.h"
 #include "cli_util.h"
 #include "commands.h"
 
@@ -103,7 +104,7 @@ std::string FormatQuantities(const std::optional<QuantityMap>& q) {
   std::string out = "{";
   for (size_t i = 0; i < q->size(); ++i) {
     const auto& [name, value] = (*q)[i];
-    absl::StrAppend(&out, i > 0 ? ", " : "", name, ": ", value, name == "vcore" ? "m" : "");
+    absl::StrAppend(&out, i > 0 ? ", " : "", name, ": ", FormatQuantity(name, value));
   }
   return out + "}";
 }

@@ -138,8 +138,17 @@ class ALLOCORE_EXPORT ResourceTypes {
   std::vector<std::string> names_;
 };
 
-// "{memory:10,vcore:1}" using the registry's names, in type id order.
+// A quantity as people read it and as YuniKorn's configuration accepts it back: vcore
+// (milli-cores) in cores, with `m` when not whole ("2", "1500m"); memory (bytes) in its
+// shortest exact form, binary or decimal suffix ("512Mi", "1536Ki", "1T", "10"); any other
+// type as the number.
+ALLOCORE_EXPORT std::string FormatQuantity(std::string_view type, int64_t value);
+
+// "{memory: 1Gi, vcore: 2}" with the registry's names, in type id order, every quantity as
+// FormatQuantity writes it. ToString drops zero entries ("{}" when nothing is left): for
+// usage and shortfalls. LimitToString keeps them: a limit of 0 is a limit.
 ALLOCORE_EXPORT std::string ToString(const Resource& r, const ResourceTypes& types);
+ALLOCORE_EXPORT std::string LimitToString(const Resource& r, const ResourceTypes& types);
 
 }  // namespace allocore
 
