@@ -128,7 +128,8 @@ def print_anchor(rs, glibc):
     return rows
 
 
-def print_scaling(rs):
+def scaling_curves(rs):
+    """(family, policy, parameter) -> [(value, depth, label, entry)] sorted by value, depth."""
     curves = {}
     for name, b in rs.items():
         m = re.match(r"BM_Scale_([A-Za-z]+)_([a-z]+)/([a-z]+):(\d+)(?:/depth:(\d+))?", name)
@@ -138,6 +139,13 @@ def print_scaling(rs):
         label = value + (f"/d{depth}" if depth else "")
         curves.setdefault((family, policy, param), []).append(
             (int(value), int(depth or 0), label, b))
+    for points in curves.values():
+        points.sort(key=lambda p: (p[0], p[1]))
+    return curves
+
+
+def print_scaling(rs):
+    curves = scaling_curves(rs)
     if not curves:
         return
     section("scaling curves: ns per allocation (wall; * = time-boxed), exponent e of cost ~ x^e")

@@ -11,6 +11,7 @@
 // decisions are the same as with one call per step; only the timing granularity changes).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -35,7 +36,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr char kUsage[] =
     "usage: allocore run [SCENARIO.yaml|-] [--check] [--format jsonl|table] [--quiet] [--stats]\n"
-    "                    [--explain] [--max-allocations N]\n"
+    "                    [--explain] [--max-allocations N] [--latency-csv FILE]\n"
     "\n"
     "Replays a scenario (shared/docs/scenario-format.md) through the allocation kernel and\n"
     "prints every decision. Without SCENARIO it runs the built-in priority-tree walk-through\n"
@@ -53,6 +54,9 @@ constexpr char kUsage[] =
     "                    parsing, kernel and output\n"
     "  --explain         after the run, why every still-pending ask is pending (JSON lines of\n"
     "                    type \"pending\" in jsonl format)\n"
+    "  --latency-csv FILE\n"
+    "                    write the per-allocation latency histogram (CSV upper_ns,count;\n"
+    "                    bench/plot.py --latency-csv FILE OUT.svg draws it)\n"
     "  --max-allocations N\n"
     "                    the kernel's budget of live allocations (default 500000; 0: none):\n"
     "                    once it is full a schedule step allocates nothing more and gets an\n"
@@ -76,6 +80,7 @@ struct Options {
   bool quiet = false;
   bool stats = false;
   bool explain = false;
+  std::string latency_csv;  // write the per-allocation latency histogram here
   Format format = Format::kAuto;
   int64_t max_allocations = kDefaultMaxAllocations;
 };
@@ -145,6 +150,33 @@ class RunSink : public adapters::RunObserver {
   int64_t output_nanos_ = 0;
 };
 
+// The per-allocation latencies as a histogram, CSV "upper_ns,count": buckets a quarter of a
+// power of two wide (about 19% each), empty ones left out. bench/plot.py --latency-csv draws it.
+bool WriteLatencyHistogram(const adapters::RunResult& run, const std::string& path) {
+  std::vector<int64_t> counts;
+  auto bucket = [](int64_t nanos) {
+    double position = 4.0 * std::log2(static_cast<double>(std::max<int64_t>(nanos, 1)));
+    return static_cast<size_t>(std::ceil(position));
+  };
+  for (int64_t nanos : run.allocation_latency_nanos) {
+    size_t b = bucket(nanos);
+    if (b >= counts.size()) counts.resize(b + 1);
+    ++counts[b];
+  }
+  std::string text = "upper_ns,count\n";
+  for (size_t b = 0; b < counts.size(); ++b) {
+    if (counts[b] == 0) continue;
+    text +=
+        std::to_string(static_cast<int64_t>(std::floor(std::exp2(static_cast<double>(b) / 4.0)))) +
+        "," + std::to_string(counts[b]) + "\n";
+  }
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  bool ok = file != nullptr && std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  if (file != nullptr) ok = std::fclose(file) == 0 && ok;
+  if (!ok) std::fprintf(stderr, "allocore run: cannot write %s\n", path.c_str());
+  return ok;
+}
+
 // Returns 0 and fills `options`, -1 after --help, or the exit code to return (2: message
 // and usage printed).
 int ParseArgs(int argc, char** argv, Options* options) {
@@ -157,6 +189,7 @@ int ParseArgs(int argc, char** argv, Options* options) {
   app.add_flag("--explain", options->explain);
   app.add_option("--format", format);
   app.add_option("--max-allocations", max_allocations);
+  app.add_option("--latency-csv", options->latency_csv);
   app.add_option("scenario", options->scenario);
   if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "run", kUsage)) {
     return *exit_code == 0 ? -1 : *exit_code;
@@ -313,13 +346,14 @@ int RunCommand(int argc, char** argv) {
                progress, start);
 
   adapters::RunOptions run_options;
-  run_options.collect_latencies = options.stats;
+  run_options.collect_latencies = options.stats || !options.latency_csv.empty();
   run_options.keep_allocations = options.check || walkthrough;
   run_options.kernel_options.max_live_allocations = options.max_allocations;
   // One allocation per Schedule call where it matters (exact priority changes per row, exact
   // per-allocation latency); otherwise bounded calls, so that a long step shows progress and
   // its decisions are written as they come instead of piling up in one call's list.
-  run_options.schedule_chunk = table_mode || options.stats ? 1 : 4096;
+  run_options.schedule_chunk =
+      table_mode || options.stats || !options.latency_csv.empty() ? 1 : 4096;
 
   // --- run -----------------------------------------------------------------------------------
   absl::StatusOr<adapters::RunResult> run =
@@ -394,6 +428,9 @@ int RunCommand(int argc, char** argv) {
                    scenario->source_name.c_str(), check.diff.c_str());
       exit_code = 1;
     }
+  }
+  if (!options.latency_csv.empty() && !WriteLatencyHistogram(*run, options.latency_csv)) {
+    return 2;
   }
   if (options.stats) {
     std::string stats;

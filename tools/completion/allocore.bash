@@ -29,7 +29,7 @@ _allocore() {
   esac
   local options
   case "$command" in
-    run) options="--check --format --quiet --stats --explain --max-allocations --help" ;;
+    run) options="--check --format --quiet --stats --explain --max-allocations --latency-csv --help" ;;
     check) options="--format --strict --quiet --help" ;;
     tree) options="--at-step --format --help" ;;
     gen)
