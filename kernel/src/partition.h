@@ -169,6 +169,7 @@ struct Ask {
   int64_t pending = 0;  // pending repeats
   int64_t create_time = 0;
   int64_t add_seq = 0;
+  int64_t first_add_seq = 0;          // its key in App::asks (a re-add keeps it)
   std::vector<uint32_t> allocations;  // live allocations, oldest first
   int32_t reservations = 0;
   bool alive = false;
@@ -216,7 +217,15 @@ struct App {
   int32_t priority = kNoPriority;
   absl::btree_set<AskKey> ask_order;
   absl::flat_hash_map<std::string_view, uint32_t> asks_by_id;
-  std::vector<uint32_t> asks;  // every live ask slot, in add order
+  // Every live ask, in the order its id was first added: first-add seq -> slot (a btree, so
+  // that removing one of 100,000 asks does not shift the others).
+  absl::btree_map<int64_t, uint32_t> asks;
+  std::vector<uint32_t> AskSlots() const {
+    std::vector<uint32_t> slots;
+    slots.reserve(asks.size());
+    for (const auto& [seq, slot] : asks) slots.push_back(slot);
+    return slots;
+  }
   std::vector<Reservation> reservations;
   std::optional<OrderKey> key_in_leaf;
   int64_t live_allocations = 0;

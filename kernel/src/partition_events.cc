@@ -313,7 +313,7 @@ absl::Status Partition::RemoveApplication(std::string_view id, std::vector<Decis
   ReportRemovalStates(app, out);
   // Oldest allocation first.
   std::vector<std::pair<int64_t, uint32_t>> live;
-  for (uint32_t ask : apps_[app].asks) {
+  for (const auto& [first_seq, ask] : apps_[app].asks) {
     for (uint32_t alloc : asks_[ask].allocations) live.push_back({allocations_[alloc].seq, alloc});
   }
   std::sort(live.begin(), live.end());
@@ -335,8 +335,10 @@ void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
     AppState s = apps_[app].state;
     return s == AppState::kAccepted || s == AppState::kStarting || s == AppState::kRunning;
   };
-  bool has_asks =
-      std::any_of(a.asks.begin(), a.asks.end(), [&](uint32_t ask) { return !asks_[ask].removed; });
+  bool has_asks = std::any_of(a.asks.begin(), a.asks.end(),
+                              [&](const std::pair<const int64_t, uint32_t>& entry) {
+                                return !asks_[entry.second].removed;
+                              });
   if (has_asks && a.live_allocations == 0 && working()) {
     Transition(app, AppState::kCompleting, out);
   }
@@ -350,7 +352,7 @@ void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
 void Partition::DetachApp(uint32_t app) {
   App& a = apps_[app];
   while (!a.reservations.empty()) Unreserve(app, a.reservations.size() - 1);
-  for (uint32_t ask : std::vector<uint32_t>(a.asks)) RemoveAskSlot(ask);
+  for (uint32_t ask : a.AskSlots()) RemoveAskSlot(ask);
   if (!a.in_queue) return;
   Queue& leaf = queues_[a.queue];
   if (a.state == AppState::kStarting || a.state == AppState::kRunning) {
@@ -448,7 +450,8 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
     asks_[ask].app = app;
     asks_[ask].alive = true;
     apps_[app].asks_by_id[asks_[ask].id] = ask;
-    apps_[app].asks.push_back(ask);
+    asks_[ask].first_add_seq = context_->next_ask_seq;  // the add_seq it takes below
+    apps_[app].asks.emplace(asks_[ask].first_add_seq, ask);
   }
   Ask& k = asks_[ask];
   k.removed = false;
@@ -511,7 +514,7 @@ void Partition::RemoveAskSlot(uint32_t ask) {
   Ask& k = asks_[ask];
   App& a = apps_[k.app];
   a.asks_by_id.erase(k.id);
-  std::erase(a.asks, ask);
+  a.asks.erase(k.first_add_seq);
   // Live allocations keep pointing at the slot until released; free it only when unused.
   k.alive = false;
   if (k.allocations.empty()) free_asks_.push_back(ask);

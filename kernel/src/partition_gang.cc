@@ -58,7 +58,7 @@ void Partition::SetPlaceholderTimer(uint32_t app, bool on, int64_t due) {
 
 std::vector<uint32_t> Partition::PlaceholderAllocations(uint32_t app) const {
   std::vector<std::pair<int64_t, uint32_t>> found;
-  for (uint32_t ask : apps_[app].asks) {
+  for (const auto& [first_seq, ask] : apps_[app].asks) {
     for (uint32_t alloc : asks_[ask].allocations) {
       if (allocations_[alloc].placeholder) found.push_back({allocations_[alloc].seq, alloc});
     }
@@ -231,7 +231,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     Transition(app, AppState::kResuming, out);
   }
   std::vector<uint32_t> dropped;  // in the order the current asks were added
-  for (uint32_t ask : apps_[app].asks) {
+  for (const auto& [first_seq, ask] : apps_[app].asks) {
     if (!asks_[ask].removed && asks_[ask].pending > 0) dropped.push_back(ask);
   }
   std::sort(dropped.begin(), dropped.end(),
@@ -261,7 +261,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
 }
 
 void Partition::RemoveAllAsks(uint32_t app) {
-  for (uint32_t ask : std::vector<uint32_t>(apps_[app].asks)) {
+  for (uint32_t ask : apps_[app].AskSlots()) {
     if (!asks_[ask].removed) DropAsk(ask);
   }
   AppChanged(app);

@@ -277,7 +277,7 @@ absl::Status Partition::CheckConsistency() const {
     int64_t live_allocations = 0;
     int32_t priority = kNoPriority;
     size_t pending_asks = 0;
-    for (uint32_t ask : a.asks) {
+    for (const auto& [first_seq, ask] : a.asks) {
       const Ask& k = asks_[ask];
       if (k.pending > 0) {
         ++pending_asks;
