@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Pictures of the benchmarks (Debian python3-matplotlib).
 
-usage: plot.py BENCH_JSON OUT_DIR            scaling.svg, latency.svg, yunikorn.svg
+usage: plot.py BENCH_JSON OUT_DIR [svg|png]  scaling, latency and yunikorn figures
        plot.py --latency-csv CSV OUT_FILE    a latency histogram (allocore run --latency-csv)
 
 BENCH_JSON is the Google Benchmark JSON that bench/run writes (build-bench/bench.json); the
@@ -33,13 +33,19 @@ def scaling(rs, path):
         for (f, policy, p), points in sorted(curves.items()):
             if (f, p) != (family, param):
                 continue
-            # One line per depth variant (Leaves has a deep one), cpu time per allocation.
-            for depth in sorted({d for _, d, _, _ in points}):
-                xs = [v for v, d, _, _ in points if d == depth]
-                ys = [b.get("cpu_ns_per_alloc", b["ns_per_alloc"]) for _, d, _, b in points
-                      if d == depth]
-                label = policy + (f", depth {depth}" if depth else "")
-                ax.plot(xs, ys, marker="o", label=label)
+            # One line per policy through the shallowest variant of each size (Leaves grows
+            # deeper as it grows wider); deeper variants of the same size as crosses.
+            cost = lambda b: b.get("cpu_ns_per_alloc", b["ns_per_alloc"])  # noqa: E731
+            line = {}
+            for v, d, _, b in points:
+                if v not in line or d < line[v][0]:
+                    line[v] = (d, b)
+            xs = sorted(line)
+            (drawn,) = ax.plot(xs, [cost(line[v][1]) for v in xs], marker="o", label=policy)
+            extra = [(v, cost(b)) for v, d, _, b in points if d != line[v][0]]
+            if extra:
+                ax.plot([v for v, _ in extra], [c for _, c in extra], marker="x", linestyle="",
+                        color=drawn.get_color())
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(f"{family} ({param})", fontsize=10)
@@ -51,7 +57,7 @@ def scaling(rs, path):
         ax.set_visible(False)
     fig.suptitle("allocore scaling curves (flat is good)")
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, dpi=90)
     plt.close(fig)
     return True
 
@@ -75,7 +81,7 @@ def latency(rs, path):
     ax.set_title("Schedule(1) latency with churn")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, dpi=90)
     plt.close(fig)
     return True
 
@@ -93,14 +99,15 @@ def yunikorn(rs, path):
     ax.bar([x + 0.2 for x in xs], ours, width=0.4, label="allocore")
     for x, a, y in zip(xs, ours, theirs):
         ax.annotate(f"{a / y:.0f}x", (x + 0.2, a), ha="center", va="bottom", fontsize=8)
+    ax.set_ylim(top=max(ours) * 4)  # room for the ratios above the bars
     ax.set_xticks(list(xs))
     ax.set_xticklabels([f"{n} nodes" for n in nodes])
     ax.set_yscale("log")
     ax.set_ylabel("allocations per second")
     ax.set_title("YuniKorn's BenchmarkScheduling shape (10,000 pods)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower left")
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, dpi=90)
     plt.close(fig)
     return True
 
@@ -121,7 +128,7 @@ def histogram(csv_path, path):
     ax.set_ylabel("allocations")
     ax.set_title(os.path.basename(csv_path))
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, dpi=90)
     plt.close(fig)
     return True
 
@@ -129,9 +136,10 @@ def histogram(csv_path, path):
 def main(argv):
     if len(argv) == 4 and argv[1] == "--latency-csv":
         return 0 if histogram(argv[2], argv[3]) else 1
-    if len(argv) != 3:
+    if len(argv) not in (3, 4) or (len(argv) == 4 and argv[3] not in ("svg", "png")):
         print(__doc__, file=sys.stderr)
         return 2
+    suffix = argv[3] if len(argv) == 4 else "svg"
     doc = summarize.load(argv[1])
     if doc is None:
         print(f"plot.py: cannot read {argv[1]}", file=sys.stderr)
@@ -139,7 +147,8 @@ def main(argv):
     rs, _ = summarize.runs(doc)
     os.makedirs(argv[2], exist_ok=True)
     made = []
-    for name, fn in (("scaling.svg", scaling), ("latency.svg", latency), ("yunikorn.svg", yunikorn)):
+    for name, fn in (("scaling", scaling), ("latency", latency), ("yunikorn", yunikorn)):
+        name = f"{name}.{suffix}"
         if fn(rs, os.path.join(argv[2], name)):
             made.append(name)
     print("plot.py: wrote " + (", ".join(made) if made else "nothing (no matching benchmarks)"))
