@@ -1,0 +1,205 @@
+// KernelService: producers on many threads, one scheduler thread, snapshot readers; the decision
+// stream equals the one a single-threaded kernel gives for the same events in submission order
+// with Schedule() after each batch. Run under ThreadSanitizer by the tsan preset (.ci/run).
+#include "allocore/adapters/kernel_service.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+
+namespace allocore::adapters {
+namespace {
+
+using Event = KernelService::Event;
+
+SchedulerConfig TwoQueues() {
+  SchedulerConfig config;
+  PartitionConfig& partition = config.partitions.emplace_back();
+  partition.name = "default";
+  QueueConfig& root = partition.queues.emplace_back();
+  root.name = "root";
+  root.parent = true;
+  root.submit_acl = "*";
+  for (const char* name : {"a", "b"}) {
+    QueueConfig& leaf = root.queues.emplace_back();
+    leaf.name = name;
+    leaf.resources.guaranteed = QuantityMap{{"memory", 100}};
+  }
+  return config;
+}
+
+std::string Text(const Decision& d) {
+  std::ostringstream out;
+  out << static_cast<int>(d.type) << ' ' << d.partition << ' ' << d.queue << ' ' << d.app << ' '
+      << d.ask << ' ' << d.node << ' ' << d.seq << ' ' << d.priority << ' ' << AppStateName(d.from)
+      << '>' << AppStateName(d.to) << ' ' << d.reason << ' ' << ReleaseReasonName(d.release_reason)
+      << ' ' << d.count;
+  return out.str();
+}
+
+// What one producer thread submits: its own applications and asks, releases of what it may
+// have got, and a node now and then.
+std::vector<Event> ProducerEvents(int producer) {
+  std::vector<Event> events;
+  const std::string queue = producer % 2 == 0 ? "root.a" : "root.b";
+  for (int i = 0; i < 40; ++i) {
+    const std::string app = absl::StrCat("app-", producer, "-", i);
+    if (i % 10 == 0) {
+      events.push_back(NodeSpec{.id = absl::StrCat("node-", producer, "-", i),
+                                .capacity = {{"memory", 64}, {"vcore", 8000}}});
+    }
+    events.push_back(AppSpec{.id = app, .queue = queue, .user = "u"});
+    events.push_back(AskSpec{.app = app,
+                             .id = "ask",
+                             .resources = {{"memory", 4 + i % 5}, {"vcore", 100}},
+                             .priority = i % 3,
+                             .count = 2});
+    if (i % 4 == 3) {
+      events.push_back(KernelService::ReleaseAllocation{
+          .app = absl::StrCat("app-", producer, "-", i - 1), .ask = "ask"});
+    }
+    if (i % 6 == 5) {
+      events.push_back(
+          KernelService::RemoveApplication{.id = absl::StrCat("app-", producer, "-", i - 4)});
+    }
+    if (i % 8 == 7) events.push_back(KernelService::AdvanceClock{.millis = 1000});
+  }
+  return events;
+}
+
+absl::Status ApplyDirect(Kernel& k, const Event& event, std::vector<Decision>* out) {
+  if (const auto* e = std::get_if<NodeSpec>(&event)) return k.AddNode(*e, out);
+  if (const auto* e = std::get_if<NodeUpdate>(&event)) return k.UpdateNode(*e, out);
+  if (const auto* e = std::get_if<KernelService::RemoveNode>(&event)) {
+    return k.RemoveNode(e->partition, e->id, out);
+  }
+  if (const auto* e = std::get_if<AppSpec>(&event)) return k.AddApplication(*e, out);
+  if (const auto* e = std::get_if<KernelService::RemoveApplication>(&event)) {
+    return k.RemoveApplication(e->partition, e->id, out);
+  }
+  if (const auto* e = std::get_if<AskSpec>(&event)) return k.AddAsk(*e, out);
+  if (const auto* e = std::get_if<KernelService::RemoveAsk>(&event)) {
+    return k.RemoveAsk(e->partition, e->app, e->ask, out);
+  }
+  if (const auto* e = std::get_if<KernelService::ReleaseAllocation>(&event)) {
+    return k.ReleaseAllocation(e->partition, e->app, e->ask, e->node, out);
+  }
+  return k.Advance(std::get<KernelService::AdvanceClock>(event).millis, out);
+}
+
+TEST(KernelServiceTest, ConcurrentProducersGiveTheStreamOfTheSameEventsInOrder) {
+  struct Seen {
+    uint64_t first_seq;
+    uint64_t last_seq;
+    std::vector<std::string> decisions;
+    size_t refused;
+  };
+  std::vector<Seen> batches;  // written by the scheduler thread only, read after Stop()
+  int64_t allocations = 0;
+  auto service =
+      KernelService::Create(TwoQueues(), {},
+                            [&](const KernelService::Batch& batch) {
+                              Seen seen{batch.first_seq, batch.last_seq, {}, batch.refused.size()};
+                              for (const Decision& d : batch.decisions)
+                                seen.decisions.push_back(Text(d));
+                              batches.push_back(std::move(seen));
+                              allocations += batch.allocations;
+                            },
+                            {.max_batch = 16});
+  ASSERT_TRUE(service.ok()) << service.status();
+  KernelService& svc = **service;
+  svc.Start();
+
+  constexpr int kProducers = 4;
+  std::mutex log_mutex;
+  std::vector<std::pair<uint64_t, Event>> log;  // every submitted event with its seq
+  std::atomic<bool> producing{true};
+  std::atomic<int64_t> snapshots_read{0};
+  std::thread reader([&] {
+    uint64_t last = 0;
+    while (producing.load()) {
+      std::shared_ptr<const KernelService::Snapshot> s = svc.snapshot();
+      EXPECT_GE(s->applied_seq, last) << "snapshots go back in time";
+      last = s->applied_seq;
+      EXPECT_EQ(s->queues.count("default"), 1u);
+      ++snapshots_read;
+    }
+  });
+  std::vector<std::thread> producers;
+  for (int p = 0; p < kProducers; ++p) {
+    producers.emplace_back([&, p] {
+      for (Event& event : ProducerEvents(p)) {
+        Event copy = event;
+        uint64_t seq = svc.Submit(std::move(event));
+        std::lock_guard<std::mutex> lock(log_mutex);
+        log.emplace_back(seq, std::move(copy));
+      }
+    });
+  }
+  for (std::thread& t : producers) t.join();
+  svc.Stop();
+  producing = false;
+  reader.join();
+
+  std::sort(log.begin(), log.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  ASSERT_FALSE(log.empty());
+  EXPECT_EQ(svc.snapshot()->applied_seq, log.back().first);
+  EXPECT_GT(allocations, 0);
+  EXPECT_GT(snapshots_read.load(), 0);
+
+  // The same events, in submission order, batch by batch, on one thread.
+  auto reference = Kernel::Create(TwoQueues());
+  ASSERT_TRUE(reference.ok());
+  size_t next = 0;
+  uint64_t expected_first = 1;
+  for (const Seen& batch : batches) {
+    ASSERT_EQ(batch.first_seq, expected_first) << "batches are contiguous and in order";
+    expected_first = batch.last_seq + 1;
+    std::vector<Decision> out;
+    size_t refused = 0;
+    for (; next < log.size() && log[next].first <= batch.last_seq; ++next) {
+      if (!ApplyDirect(**reference, log[next].second, &out).ok()) ++refused;
+    }
+    ASSERT_TRUE((*reference)->Schedule(0, "", &out).ok());
+    std::vector<std::string> texts;
+    for (const Decision& d : out) texts.push_back(Text(d));
+    ASSERT_EQ(texts, batch.decisions) << "batch " << batch.first_seq << ".." << batch.last_seq;
+    EXPECT_EQ(refused, batch.refused);
+  }
+  EXPECT_EQ(next, log.size());
+  EXPECT_TRUE((*reference)->CheckConsistency().ok());
+}
+
+TEST(KernelServiceTest, SnapshotsFollowTheBatchesAndForgetRemovedApplications) {
+  auto service = KernelService::Create(TwoQueues(), {}, nullptr);
+  ASSERT_TRUE(service.ok());
+  KernelService& svc = **service;
+  EXPECT_EQ(svc.snapshot()->applied_seq, 0u);
+  EXPECT_FALSE(svc.RunOnce());
+  svc.Submit(NodeSpec{.id = "n", .capacity = {{"memory", 100}}});
+  svc.Submit(AppSpec{.id = "x", .queue = "root.a", .user = "u"});
+  uint64_t last = svc.Submit(AskSpec{.app = "x", .id = "k", .resources = {{"memory", 10}}});
+  EXPECT_TRUE(svc.RunOnce());
+  std::shared_ptr<const KernelService::Snapshot> s = svc.snapshot();
+  EXPECT_EQ(s->applied_seq, last);
+  ASSERT_EQ(s->apps.count({"default", "x"}), 1u);
+  EXPECT_EQ(s->apps.at({"default", "x"}), AppState::kStarting);
+  EXPECT_EQ(s->usage.live_allocations, 1);
+  svc.Submit(KernelService::RemoveApplication{.id = "x"});
+  EXPECT_TRUE(svc.RunOnce());
+  EXPECT_EQ(svc.snapshot()->apps.count({"default", "x"}), 0u);
+  EXPECT_EQ(svc.snapshot()->usage.live_allocations, 0);
+  // The earlier snapshot is unchanged: readers keep a consistent picture.
+  EXPECT_EQ(s->usage.live_allocations, 1);
+}
+
+}  // namespace
+}  // namespace allocore::adapters
