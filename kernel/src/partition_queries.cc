@@ -219,6 +219,13 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
         e.reason = ExplainRequiredNode(key.slot);
       } else if (k.reservations > 0) {
         e.reason = "holds a reservation and waits for the reserved node to free up";
+      } else if (uint32_t fits = node_index_.FirstFit(
+                     k.resource,
+                     [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
+                 fits != NodeIndex::kNotFound) {
+        // The node the walk's own search (TryNodes) would take.
+        e.reason =
+            Cat("fits node ", nodes_[fits].id, " now: will be allocated by the next schedule");
       } else {
         // No node fits: the closest node and what it lacks.
         uint32_t closest = kNoSlot;
@@ -246,9 +253,6 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
         });
         if (closest == kNoSlot) {
           e.reason = "no schedulable node without a reservation";
-        } else if (best_gap == 0) {
-          e.reason =
-              Cat("fits node ", nodes_[closest].id, " now: will be allocated by the next schedule");
         } else {
           e.reason = Cat("no node fits; closest is ", nodes_[closest].id, ", which lacks ",
                          ToString(best_lack, types));

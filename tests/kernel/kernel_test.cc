@@ -327,6 +327,28 @@ TEST_F(KernelTest, MaxApplicationsGatesAcceptedApps) {
   EXPECT_THAT(explanations[0].reason, ::testing::HasSubstr("maxapplications"));
 }
 
+TEST_F(KernelTest, ExplainNamesTheNodeTheWalkTakesOrTheClosestOne) {
+  Start(Config({Leaf("q")}));
+  Node("node-1", 100, 10);
+  Node("node-2", 1000, 100);  // the fair order puts the less used first; both are empty
+  App("x", "root.q");
+  Ask("x", "small", 50, 1, 0, 1);
+  Ask("x", "huge", 1050, 1, 0, 1);  // within the cluster (1100), above every node
+  // Before scheduling, the explanation names the node the walk then takes.
+  std::string node_named;
+  for (const PendingExplanation& e : kernel_->ExplainPending()) {
+    if (e.ask == "small") node_named = e.reason;
+    if (e.ask == "huge") {
+      EXPECT_THAT(e.reason, ::testing::HasSubstr("no node fits; closest is node-2, which lacks "
+                                                 "{memory: 50}"));
+    }
+  }
+  Schedule();
+  ASSERT_THAT(Allocations(), ElementsAre(::testing::StartsWith("x/small@")));
+  const std::string taken = Allocations()[0].substr(std::string("x/small@").size());
+  EXPECT_EQ(node_named, "fits node " + taken + " now: will be allocated by the next schedule");
+}
+
 TEST_F(KernelTest, ReloadChangesOffsetsAtOnceAndRefusedReloadChangesNothing) {
   Start(Config({Leaf("a"), Leaf("b")}));
   Node("node-1", 1000, 100);
