@@ -112,9 +112,10 @@ void AppendQueueTreeText(const std::vector<QueueInfo>& queues, const ResourceTyp
     open[depth] = !is_last[i];
     std::vector<std::string> row = {name, EffectivePriorityText(q), Offset(q), Notes(q)};
     if (full) {
-      row.insert(row.end(), {SortText(q), q.guaranteed ? LimitToString(*q.guaranteed, types) : "",
-                             q.max ? LimitToString(*q.max, types) : "", ResourceText(q.allocated, types),
-                             ResourceText(q.pending, types), Applications(q)});
+      row.insert(row.end(),
+                 {SortText(q), q.guaranteed ? LimitToString(*q.guaranteed, types) : "",
+                  q.max ? LimitToString(*q.max, types) : "", ResourceText(q.allocated, types),
+                  ResourceText(q.pending, types), Applications(q)});
     }
     table.AddRow(std::move(row));
   }
