@@ -55,7 +55,10 @@ internal::YamlTree::Id Lookup(const internal::YamlTree& tree, internal::YamlTree
   return Tree::kNone;
 }
 
-ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name);
+// `in_config_map`: the text is a ConfigMap's data."queues.yaml"; a ConfigMap inside it is not
+// unwrapped again (each level would cost a parse on the stack: a hostile file could nest many).
+ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name,
+                               bool in_config_map = false);
 
 // YuniKorn's configuration lives in a Kubernetes ConfigMap (data."queues.yaml"), and people
 // pass the ConfigMap file or a `kubectl get configmap -o yaml` dump of it. Returns nullopt
@@ -114,7 +117,7 @@ std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, st
     line_offset = value_at.line;
     exact = true;
   }
-  ConfigLoadResult inner = LoadUnchecked(tree.scalar(value), source_name);
+  ConfigLoadResult inner = LoadUnchecked(tree.scalar(value), source_name, /*in_config_map=*/true);
   for (ConfigError& e : inner.errors) {
     if (exact && e.location.line > 0) {
       e.location.line += line_offset;
@@ -126,7 +129,8 @@ std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, st
   return inner;
 }
 
-ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name) {
+ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name,
+                               bool in_config_map) {
   if (std::optional<internal::YamlTextIssue> issue = internal::ScanYamlText(text, nullptr)) {
     return Failure({issue->line, issue->column}, std::move(issue->message));
   }
@@ -136,7 +140,8 @@ ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_
           internal::YamlTree::Parse(text, &tree, &more_documents)) {
     return Failure({issue->line, issue->column}, std::move(issue->message));
   }
-  if (std::optional<ConfigLoadResult> config_map = LoadConfigMap(tree, text, source_name)) {
+  if (std::optional<ConfigLoadResult> config_map =
+          in_config_map ? std::nullopt : LoadConfigMap(tree, text, source_name)) {
     if (config_map->config) config_map->config->source_name = source_name;
     return *std::move(config_map);
   }
