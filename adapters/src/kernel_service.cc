@@ -42,6 +42,7 @@ uint64_t KernelService::Submit(Event event) {
   uint64_t seq;
   {
     std::lock_guard<std::mutex> lock(queue_mutex_);
+    if (options_.max_queued != 0 && queue_.size() >= options_.max_queued) return 0;
     seq = next_seq_++;
     queue_.emplace_back(seq, std::move(event));
   }

@@ -201,5 +201,20 @@ TEST(KernelServiceTest, SnapshotsFollowTheBatchesAndForgetRemovedApplications) {
   EXPECT_EQ(s->usage.live_allocations, 1);
 }
 
+TEST(KernelServiceTest, AFullQueueRefusesEventsAndKeepsTheSequenceDense) {
+  KernelService::Options options;
+  options.max_queued = 2;
+  auto service = KernelService::Create(TwoQueues(), {}, nullptr, options);
+  ASSERT_TRUE(service.ok());
+  KernelService& svc = **service;
+  EXPECT_EQ(svc.Submit(NodeSpec{.id = "n1", .capacity = {{"memory", 10}}}), 1u);
+  EXPECT_EQ(svc.Submit(NodeSpec{.id = "n2", .capacity = {{"memory", 10}}}), 2u);
+  EXPECT_EQ(svc.Submit(NodeSpec{.id = "n3", .capacity = {{"memory", 10}}}), 0u);  // refused
+  EXPECT_TRUE(svc.RunOnce());
+  EXPECT_EQ(svc.snapshot()->applied_seq, 2u);
+  // Room again: the next event takes the next number, no gap where the refused one was.
+  EXPECT_EQ(svc.Submit(NodeSpec{.id = "n3", .capacity = {{"memory", 10}}}), 3u);
+}
+
 }  // namespace
 }  // namespace allocore::adapters

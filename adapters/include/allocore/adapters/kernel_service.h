@@ -89,6 +89,9 @@ class ALLOCORE_EXPORT KernelService {
   struct Options {
     // At most this many events per batch (0: everything queued).
     size_t max_batch = 0;
+    // At most this many events waiting (0: no cap): producers faster than the scheduler are
+    // refused rather than allowed to take the process's memory.
+    size_t max_queued = 0;
   };
 
   // The sink runs on the scheduler thread, once per batch, in order.
@@ -104,7 +107,8 @@ class ALLOCORE_EXPORT KernelService {
   KernelService(const KernelService&) = delete;
   KernelService& operator=(const KernelService&) = delete;
 
-  // Any thread. Returns the event's submission sequence number (1, 2, 3, ...).
+  // Any thread. Returns the event's submission sequence number (1, 2, 3, ...), or 0 when
+  // Options::max_queued events are already waiting (the event is dropped; nothing changed).
   uint64_t Submit(Event event);
   // Any thread: the latest snapshot (never null).
   std::shared_ptr<const Snapshot> snapshot() const;
