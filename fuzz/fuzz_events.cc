@@ -151,6 +151,7 @@ class Checker {
 
   void Step(const Call& call) {
     const std::string before = Digest();
+    if (call.kind == CallKind::kAddAsk) CheckProbe(call.ask, before);
     std::vector<Decision> out;
     int64_t allocations = -1;
     absl::Status status = ApplyCall(kernel_, call, &out, &allocations);
@@ -282,6 +283,25 @@ class Checker {
     // (ASan) or differs in the next decisions.
     out.clear();
     kernel_.ReleaseUnusedNames();
+  }
+
+  // The what-if of the ask about to be added: it must change nothing (state, names, types) and
+  // may only name a node the partition has.
+  void CheckProbe(const AskSpec& ask, const std::string& before) {
+    const int64_t names = kernel_.name_count();
+    const int types = kernel_.resource_types().size();
+    absl::StatusOr<ProbeResult> answer = kernel_.Probe(ask);
+    Expect(Digest() == before, "a probe changed the state");
+    Expect(kernel_.name_count() == names, "a probe registered a name");
+    Expect(kernel_.resource_types().size() == types, "a probe registered a resource type");
+    if (!answer.ok()) {
+      Expect(!answer.status().message().empty(), "a refused probe carries no message");
+      return;
+    }
+    Expect(answer->node.empty() != answer->reason.empty(),
+           "a probe answered both a node and a reason, or neither");
+    Expect(answer->node.empty() || nodes_.contains({ask.partition, answer->node}),
+           "a probe named node " + answer->node + ", which the partition does not have");
   }
 
   void ForgetRemovedPartitions() {

@@ -50,6 +50,10 @@ struct allocore_explanations_t {
   std::vector<allocore::PendingExplanation> explanations;
 };
 
+struct allocore_probe_t {
+  allocore::ProbeResult result;
+};
+
 namespace {
 
 using allocore::Decision;
@@ -520,6 +524,26 @@ int64_t allocore_app_info_allocated(const allocore_app_info_t* info, const char*
 int64_t allocore_app_info_pending(const allocore_app_info_t* info, const char* type,
                                   unsigned char* present) {
   return Quantity(&info->info.pending, info->types, type, present);
+}
+
+allocore_probe_t* allocore_probe(const allocore_kernel_t* kernel, const allocore_ask_t* ask,
+                                 char** errptr) {
+  absl::StatusOr<allocore::ProbeResult> result = kernel->kernel->Probe(ask->spec);
+  if (!Ok(result.status(), errptr)) return nullptr;
+  return new allocore_probe_t{*std::move(result)};
+}
+void allocore_probe_destroy(allocore_probe_t* probe) { delete probe; }
+const char* allocore_probe_queue(const allocore_probe_t* probe) {
+  return probe->result.queue.c_str();
+}
+const char* allocore_probe_node(const allocore_probe_t* probe) {
+  return probe->result.node.empty() ? nullptr : probe->result.node.c_str();
+}
+const char* allocore_probe_reason(const allocore_probe_t* probe) {
+  return probe->result.reason.empty() ? nullptr : probe->result.reason.c_str();
+}
+int64_t allocore_probe_preemption_victims(const allocore_probe_t* probe) {
+  return probe->result.preemption_victims;
 }
 
 allocore_explanations_t* allocore_explain_pending(const allocore_kernel_t* kernel) {

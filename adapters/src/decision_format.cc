@@ -52,6 +52,18 @@ void AppendJsonLine(const Record& record, std::string* out) {
     out->append("}\n");
     return;
   }
+  if (record.type == RecordType::kProbe) {
+    const ProbeResult& answer = *record.probe;
+    AppendStringField(out, "partition", answer.partition);
+    AppendStringField(out, "queue", answer.queue);
+    AppendStringField(out, "app", record.probed->app);
+    if (!record.probed->id.empty()) AppendStringField(out, "ask", record.probed->id);
+    if (!answer.node.empty()) AppendStringField(out, "node", answer.node);
+    if (!answer.reason.empty()) AppendStringField(out, "reason", answer.reason);
+    if (answer.preemption_victims > 0) AppendIntField(out, "victims", answer.preemption_victims);
+    out->append("}\n");
+    return;
+  }
   const Decision& d = *record.decision;
   switch (record.type) {
     case RecordType::kAllocation:
@@ -88,6 +100,7 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendStringField(out, "reason", ReleaseReasonName(d.release_reason));
       break;
     case RecordType::kError:
+    case RecordType::kProbe:
       break;
   }
   out->append("}\n");
@@ -174,6 +187,16 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
     rows_.push_back(std::move(row));
     return;
   }
+  if (record.type == RecordType::kProbe) {
+    row.partition = record.probe->partition;
+    row.queue = record.probe->queue;
+    row.app = record.probed->app;
+    row.ask = record.probed->id;
+    row.node = record.probe->node;
+    row.detail = record.probe->node.empty() ? record.probe->reason : "would be placed";
+    rows_.push_back(std::move(row));
+    return;
+  }
   const Decision& d = *record.decision;
   row.partition = d.partition;
   row.app = d.app;
@@ -220,6 +243,7 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
           internal::Cat(d.count, " pending dropped (", ReleaseReasonName(d.release_reason), ")");
       break;
     case RecordType::kError:
+    case RecordType::kProbe:
       break;
   }
   rows_.push_back(std::move(row));

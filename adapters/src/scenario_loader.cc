@@ -503,7 +503,7 @@ class ScenarioDecoder {
 
 constexpr std::string_view kStepKindNames[] = {
     "add_app",  "add_ask",     "schedule",    "release",       "remove_ask", "remove_app",
-    "add_node", "update_node", "remove_node", "update_config", "advance",
+    "add_node", "update_node", "remove_node", "update_config", "advance",    "probe",
 };
 
 std::optional<StepKind> StepKindFromName(std::string_view name) {
@@ -725,7 +725,9 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
       if (partition) app.partition = *partition;
       return finish(std::move(app), {"id"});
     }
-    case StepKind::kAddAsk: {
+    case StepKind::kAddAsk:
+    case StepKind::kProbe: {
+      // A probe is an ask that is not submitted: the same fields, the id optional.
       AskSpec ask;
       if (!ForEachField(body, what,
                         {"app", "id", "resources", "priority", "count", "partition", "task_group",
@@ -756,6 +758,7 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
         return std::nullopt;
       }
       if (partition) ask.partition = *partition;
+      if (kind == StepKind::kProbe) return finish(ProbeStep{std::move(ask)}, {"app", "resources"});
       return finish(std::move(ask), {"app", "id", "resources"});
     }
     case StepKind::kSchedule: {

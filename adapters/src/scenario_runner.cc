@@ -229,6 +229,20 @@ class Runner {
     }
   }
 
+  // A question, not an event: its answer is a record of its own, and nothing changes.
+  void Probe(const AskSpec& ask) {
+    Clock::time_point start = Clock::now();
+    absl::StatusOr<ProbeResult> answer = kernel_->Probe(ask);
+    result_.kernel_nanos += NanosSince(start);
+    if (!answer.ok()) {
+      Report(StepKind::kProbe, answer.status());
+      return;
+    }
+    Record record{.type = RecordType::kProbe, .step = step_, .probed = &ask, .probe = &*answer};
+    ++result_.records;
+    if (observer_) observer_->OnRecord(record, *kernel_);
+  }
+
   void Apply(const ScenarioStep& step) {
     const StepKind kind = step.kind();
     std::visit(
@@ -262,6 +276,8 @@ class Runner {
             Timed(kind, [&] { return kernel_->UpdateConfig(action.config, &out_); });
           } else if constexpr (std::is_same_v<T, AdvanceStep>) {
             Timed(kind, [&] { return kernel_->Advance(action.millis, &out_); });
+          } else if constexpr (std::is_same_v<T, ProbeStep>) {
+            Probe(action.ask);
           }
         },
         step.action);
@@ -295,6 +311,8 @@ std::string_view RecordTypeName(RecordType type) {
       return "error";
     case RecordType::kAskRemoved:
       return "ask_removed";
+    case RecordType::kProbe:
+      return "probe";
   }
   return "unknown";
 }

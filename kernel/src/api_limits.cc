@@ -95,19 +95,18 @@ absl::Status CheckAppSpec(const AppSpec& app) {
   return CheckQuantities(kCall, "placeholder_ask", app.placeholder_ask);
 }
 
-absl::Status CheckAskSpec(const AskSpec& ask) {
-  constexpr std::string_view kCall = "add_ask";
-  absl::Status status = CheckNameLengths(kCall, {{"partition", ask.partition},
-                                                 {"application id", ask.app},
-                                                 {"ask id", ask.id},
-                                                 {"task_group", ask.task_group},
-                                                 {"required_node", ask.required_node}});
+absl::Status CheckAskSpec(const AskSpec& ask, std::string_view call) {
+  absl::Status status = CheckNameLengths(call, {{"partition", ask.partition},
+                                                {"application id", ask.app},
+                                                {"ask id", ask.id},
+                                                {"task_group", ask.task_group},
+                                                {"required_node", ask.required_node}});
   if (!status.ok()) return status;
   if (ask.count > ApiLimits::kMaxAskCount) {
-    return OverLimit(kCall, "count", static_cast<uint64_t>(ask.count), ApiLimits::kMaxAskCount,
+    return OverLimit(call, "count", static_cast<uint64_t>(ask.count), ApiLimits::kMaxAskCount,
                      "kMaxAskCount");
   }
-  return CheckQuantities(kCall, "resources", ask.resources);
+  return CheckQuantities(call, "resources", ask.resources);
 }
 
 }  // namespace allocore::internal

@@ -19,7 +19,7 @@ absl::Status CheckNameLengths(std::string_view call, NamedFields fields);
 absl::Status CheckNodeSpec(const NodeSpec& node);
 absl::Status CheckNodeUpdate(const NodeUpdate& update);
 absl::Status CheckAppSpec(const AppSpec& app);
-absl::Status CheckAskSpec(const AskSpec& ask);
+absl::Status CheckAskSpec(const AskSpec& ask, std::string_view call = "add_ask");
 
 }  // namespace allocore::internal
 

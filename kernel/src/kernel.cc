@@ -402,6 +402,23 @@ std::vector<PendingExplanation> Kernel::ExplainPending() const {
   return out;
 }
 
+absl::StatusOr<ProbeResult> Kernel::Probe(const AskSpec& ask) const {
+  if (absl::Status limit = internal::CheckAskSpec(ask, "probe"); !limit.ok()) return limit;
+  const Partition* p = impl_->Find(ask.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", ask.partition));
+  absl::StatusOr<ProbeResult> result = p->Probe(ask);
+  // Schedule stops before any partition's walk when the budget is full (as ExplainPending).
+  if (result.ok() && impl_->AllocationBudgetFull()) {
+    result->reason =
+        Cat("the kernel's live allocation budget is full (", impl_->usage().live_allocations,
+            " live allocations, KernelOptions::max_live_allocations = ",
+            impl_->options.max_live_allocations, ")", result->reason.empty() ? "" : "; ",
+            result->reason);
+    result->node.clear();
+  }
+  return result;
+}
+
 Kernel::Usage Kernel::usage() const { return impl_->usage(); }
 const KernelOptions& Kernel::options() const { return impl_->options; }
 

@@ -322,6 +322,8 @@ class Partition {
   absl::StatusOr<QueueInfo> GetQueue(std::string_view path) const;
   absl::StatusOr<AppInfo> GetApplication(std::string_view id) const;
   void ExplainPending(std::vector<PendingExplanation>* out) const;
+  // Where `ask` (never submitted) would go now, or what stops it (partition_verdict.cc).
+  absl::StatusOr<ProbeResult> Probe(const AskSpec& ask) const;
   // Records in use (slots taken and not freed), for the kernel's memory budget.
   Kernel::Usage Usage() const;
   bool HasAsk(std::string_view app, std::string_view ask) const;
@@ -391,6 +393,7 @@ class Partition {
   TaskGroup* FindTaskGroup(uint32_t app, std::string_view name);
   // A real ask of a task group whose placeholders still hold its place (YuniKorn canReplace).
   bool WaitsForReplacement(uint32_t ask) const;
+  bool WaitsForReplacement(uint32_t app, std::string_view task_group, bool placeholder) const;
   void SetPlaceholderTimer(uint32_t app, bool on, int64_t due);
   void PlaceholderAllocated(uint32_t app, const Resource& resource, std::vector<Decision>* out);
   // The app's live placeholder allocations, oldest first.
@@ -414,9 +417,37 @@ class Partition {
   // Chooses victims on the reserved node (YuniKorn's required-node preemptor); they are
   // released at the end of the cycle. Returns true when victims were chosen.
   bool TryPreemption(uint32_t ask, uint32_t node);
-  std::vector<uint32_t> PreemptionVictims(uint32_t ask, uint32_t node) const;
+  std::vector<uint32_t> PreemptionVictims(const Resource& wanted, int32_t priority,
+                                          uint32_t node) const;
   void ReleasePreempted(std::vector<Decision>* out);
-  std::string ExplainRequiredNode(uint32_t ask) const;
+
+  // --- the walk's verdict on one ask (partition_verdict.cc) --------------------------------
+  // What the gates read of an ask: one of the partition's (ViewOf) or a probe's (slot kNoSlot).
+  struct AskView {
+    uint32_t app = kNoSlot;
+    uint32_t slot = kNoSlot;
+    Resource resource;
+    int32_t priority = 0;
+    std::string_view required_node;
+    std::string_view task_group;
+    bool placeholder = false;
+    int64_t reservations = 0;
+    bool preemption_triggered = false;
+  };
+  struct Verdict {
+    uint32_t node = kNoSlot;  // the node the next scheduling attempt would give the ask
+    int64_t victims = 0;      // required node: allocations the preemptor would release there
+    std::string reason;       // the rule that stops it (or, with a node, that it fits)
+  };
+  AskView ViewOf(uint32_t ask) const;
+  // The gates of the walk in the walk's order, as if `ask` were the next one it tried.
+  Verdict Judge(const AskView& ask) const;
+  Verdict JudgeRequiredNode(const AskView& ask) const;
+  // Stateaware: an application of the leaf that is Starting, or an older Accepted one with
+  // pending asks, goes before `app`.
+  bool StateAwareWaits(uint32_t app) const;
+  std::string HeadroomBlocker(uint32_t leaf, const Resource& wanted) const;
+  std::string ClosestNode(const Resource& wanted) const;
 
   // --- scheduling ---------------------------------------------------------------------
   Resource Headroom(uint32_t leaf) const;

@@ -39,9 +39,14 @@ TaskGroup* Partition::FindTaskGroup(uint32_t app, std::string_view name) {
 
 bool Partition::WaitsForReplacement(uint32_t ask) const {
   const Ask& k = asks_[ask];
-  if (k.placeholder || k.task_group.empty()) return false;
-  for (const TaskGroup& group : apps_[k.app].task_groups) {
-    if (group.name == k.task_group) return group.count > group.replaced + group.timed_out;
+  return WaitsForReplacement(k.app, k.task_group, k.placeholder);
+}
+
+bool Partition::WaitsForReplacement(uint32_t app, std::string_view task_group,
+                                    bool placeholder) const {
+  if (placeholder || task_group.empty()) return false;
+  for (const TaskGroup& group : apps_[app].task_groups) {
+    if (group.name == task_group) return group.count > group.replaced + group.timed_out;
   }
   return false;
 }

@@ -1,5 +1,5 @@
-// Read-only views of a partition, the "why pending" explanation, and the from-scratch
-// consistency check of every cached value.
+// Read-only views of a partition and the from-scratch consistency check of every cached
+// value.
 #include "message.h"
 #include "partition.h"
 
@@ -89,39 +89,6 @@ absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
   return info;
 }
 
-// Why a required-node ask waits, from the predicates the walk and the preemptor use.
-std::string Partition::ExplainRequiredNode(uint32_t ask) const {
-  const Ask& k = asks_[ask];
-  const ResourceTypes& types = context_->types;
-  auto it = nodes_by_id_.find(k.required_node);
-  if (it == nodes_by_id_.end()) return Cat("required node ", k.required_node, " is not registered");
-  const uint32_t node = it->second;
-  const Node& n = nodes_[node];
-  if (n.reservation && n.reservation->second != ask &&
-      !asks_[n.reservation->second].required_node.empty()) {
-    return Cat("required node ", n.id, " is reserved for ", apps_[n.reservation->first].id, "/",
-               asks_[n.reservation->second].id, ", another required-node ask");
-  }
-  if (FitIn(n.Available(), k.resource)) {
-    return Cat("fits required node ", n.id, " now: will be allocated by the next schedule");
-  }
-  std::string lacks = Cat("required node ", n.id, " lacks ",
-                          ToString(SubClampNegative(k.resource, n.Available()), types));
-  if (k.preemption_triggered) {
-    return Cat(lacks,
-               "; its preemption already ran there and the ask keeps the node reserved "
-               "(YuniKorn does not preempt twice for one ask)");
-  }
-  std::vector<uint32_t> victims = PreemptionVictims(ask, node);
-  if (victims.empty()) {
-    return Cat(lacks,
-               "; no allocation there may be preempted for it (higher priority, "
-               "required-node, or too little even all together)");
-  }
-  return Cat(lacks, "; preempting ", victims.size(), " allocation(s) on ", n.id,
-             " at the next schedule");
-}
-
 Kernel::Usage Partition::Usage() const {
   return {.applications = static_cast<int64_t>(apps_.size() - free_apps_.size()),
           .asks = static_cast<int64_t>(asks_.size() - free_asks_.size()),
@@ -135,132 +102,6 @@ bool Partition::HasAsk(std::string_view app, std::string_view ask) const {
 
 bool Partition::HasPending() const {
   return root_ != kNoSlot && StrictlyGreaterThanZero(queues_[root_].pending);
-}
-
-void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
-  const ResourceTypes& types = context_->types;
-  std::vector<std::pair<int64_t, uint32_t>> apps;
-  for (const auto& [id, app] : apps_by_id_) apps.push_back({apps_[app].submission_seq, app});
-  std::sort(apps.begin(), apps.end());
-  for (auto [seq, app] : apps) {
-    const App& a = apps_[app];
-    const Queue& leaf = queues_[a.queue];
-    Resource headroom = Headroom(a.queue);
-    for (const AskKey& key : a.ask_order) {
-      const Ask& k = asks_[key.slot];
-      PendingExplanation e;
-      e.partition = std::string(name_);
-      e.queue = std::string(leaf.path);
-      e.app = std::string(a.id);
-      e.ask = std::string(k.id);
-      e.pending_count = k.pending;
-      if (!has_nodes_ever_) {
-        e.reason = "no nodes registered in the partition";
-      } else if (WaitsForReplacement(key.slot)) {
-        e.reason =
-            a.live_placeholders > 0
-                ? Cat("waiting for placeholder replacement: task group ", k.task_group,
-                      " still holds placeholders (", a.live_placeholders, " allocated in the app)")
-                : Cat("waiting for placeholder replacement: no placeholder of task group ",
-                      k.task_group, " is allocated yet");
-      } else if (a.state == AppState::kAccepted &&
-                 leaf.props.sort_policy == AppSortPolicy::kStateAware &&
-                 AdmittedAcceptedApp(leaf) != app) {
-        e.reason = leaf.starting_apps > 0
-                       ? "stateaware: another application of the queue is Starting"
-                       : "stateaware: an older Accepted application of the queue goes first";
-      } else if (a.state == AppState::kAccepted && !CanRunApp(app)) {
-        for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
-          const Queue& queue = queues_[q];
-          if (queue.max_apps != 0 &&
-              queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) {
-            e.reason = Cat("maxapplications ", queue.max_apps, " of queue ", queue.path,
-                           " reached (", queue.running_apps, " running)");
-            break;
-          }
-        }
-      } else if (std::string why; a.state == AppState::kAccepted && !LimitsAllowNewApp(app, &why)) {
-        e.reason = why;
-      } else if (auto lh = LimitHeadroom(app); lh && !FitInMaxUndef(*lh, k.resource)) {
-        e.reason = Cat("user/group maxresources reached: the ask needs ",
-                       ToString(k.resource, types), ", the limits leave ", ToString(*lh, types));
-      } else if (uint32_t over = OverMaxLevel(a.queue, k.resource);
-                 over != kNoSlot && FitInMaxUndef(headroom, k.resource)) {
-        e.reason = Cat("queue ", queues_[over].path,
-                       " cannot take the ask: its allocated plus the ask exceeds its max ",
-                       over == root_ ? "(the cluster capacity)" : "", " on some resource type");
-      } else if (!FitInMaxUndef(headroom, k.resource)) {
-        // Name the highest queue whose own remaining limit is too small.
-        std::string blocker = "root (cluster capacity)";
-        Resource lacking;
-        std::vector<uint32_t> path = PathToRoot(a.queue);
-        for (auto it = path.rbegin(); it != path.rend(); ++it) {
-          const Queue& queue = queues_[*it];
-          const Resource* max =
-              *it == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
-          if (max == nullptr) continue;
-          Resource remaining;
-          for (int t = 0; t < kMaxResourceTypes; ++t) {
-            if (max->Has(t)) remaining.Set(t, SaturatingSub(max->Get(t), queue.allocated.Get(t)));
-          }
-          if (!FitInMaxUndef(remaining, k.resource)) {
-            blocker = std::string(queue.path);
-            lacking = SubClampNegative(k.resource, remaining);
-            for (int t = 0; t < kMaxResourceTypes; ++t) {
-              if (!remaining.Has(t))
-                lacking.present &= ~(ResourceMask{1} << t),
-                    lacking.value[static_cast<size_t>(t)] = 0;
-            }
-            break;
-          }
-        }
-        e.reason = Cat("queue ", blocker, " headroom too small: lacks ", ToString(lacking, types));
-      } else if (!k.required_node.empty()) {
-        e.reason = ExplainRequiredNode(key.slot);
-      } else if (k.reservations > 0) {
-        e.reason = "holds a reservation and waits for the reserved node to free up";
-      } else if (uint32_t fits = node_index_.FirstFit(
-                     k.resource,
-                     [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
-                 fits != NodeIndex::kNotFound) {
-        // The node the walk's own search (TryNodes) would take.
-        e.reason =
-            Cat("fits node ", nodes_[fits].id, " now: will be allocated by the next schedule");
-      } else {
-        // No node fits: the closest node and what it lacks.
-        uint32_t closest = kNoSlot;
-        WideInt best_gap = 0;
-        Resource best_lack;
-        node_index_.ForEach([&](const NodeKey& nk) {
-          const Node& n = nodes_[nk.slot];
-          Resource available = n.Available();
-          Resource lack;
-          WideInt gap = 0;
-          for (int t = 0; t < kMaxResourceTypes; ++t) {
-            if (!k.resource.Has(t)) continue;
-            int64_t have = available.Get(t) > 0 ? available.Get(t) : 0;
-            if (k.resource.Get(t) > have) {
-              lack.Set(t, k.resource.Get(t) - have);
-              gap += k.resource.Get(t) - have;
-            }
-          }
-          if (!n.Eligible()) return;
-          if (closest == kNoSlot || gap < best_gap) {
-            closest = nk.slot;
-            best_gap = gap;
-            best_lack = lack;
-          }
-        });
-        if (closest == kNoSlot) {
-          e.reason = "no schedulable node without a reservation";
-        } else {
-          e.reason = Cat("no node fits; closest is ", nodes_[closest].id, ", which lacks ",
-                         ToString(best_lack, types));
-        }
-      }
-      out->push_back(std::move(e));
-    }
-  }
 }
 
 absl::Status Partition::CheckConsistency() const {

@@ -46,8 +46,8 @@ Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision
 // first, younger ask first. Victims are added until they alone cover the ask
 // (the node's free space is ignored while adding, as in YuniKorn); the set is taken when
 // victims plus free space cover it.
-std::vector<uint32_t> Partition::PreemptionVictims(uint32_t ask, uint32_t node) const {
-  const Ask& k = asks_[ask];
+std::vector<uint32_t> Partition::PreemptionVictims(const Resource& wanted, int32_t priority,
+                                                   uint32_t node) const {
   struct Candidate {
     int rank;
     int32_t priority;
@@ -59,8 +59,8 @@ std::vector<uint32_t> Partition::PreemptionVictims(uint32_t ask, uint32_t node) 
   for (uint32_t alloc : nodes_[node].allocations) {
     const Allocation& a = allocations_[alloc];
     if (a.required_node) continue;
-    if (a.priority > k.priority) continue;
-    if ((a.resource.present & k.resource.present) == 0) continue;
+    if (a.priority > priority) continue;
+    if ((a.resource.present & wanted.present) == 0) continue;
     if (std::any_of(preempted_.begin(), preempted_.end(),
                     [&](const Victim& v) { return v.allocation == alloc && v.seq == a.seq; })) {
       continue;
@@ -78,7 +78,7 @@ std::vector<uint32_t> Partition::PreemptionVictims(uint32_t ask, uint32_t node) 
   });
   auto covers = [&](const Resource& have) {
     for (int t = 0; t < kMaxResourceTypes; ++t) {
-      if (k.resource.Has(t) && have.Get(t) < k.resource.Get(t)) return false;
+      if (wanted.Has(t) && have.Get(t) < wanted.Get(t)) return false;
     }
     return true;
   };
@@ -94,7 +94,7 @@ std::vector<uint32_t> Partition::PreemptionVictims(uint32_t ask, uint32_t node) 
 }
 
 bool Partition::TryPreemption(uint32_t ask, uint32_t node) {
-  std::vector<uint32_t> victims = PreemptionVictims(ask, node);
+  std::vector<uint32_t> victims = PreemptionVictims(asks_[ask].resource, asks_[ask].priority, node);
   if (victims.empty()) return false;  // tried again next cycle
   asks_[ask].preemption_triggered = true;
   for (uint32_t victim : victims) preempted_.push_back({victim, allocations_[victim].seq, ask});

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -415,6 +417,54 @@ steps:
   EXPECT_THAT(run->errors[1].message, Not(StartsWith("add_ask: add_ask:")));
   EXPECT_EQ(run->allocations.size(), 1u);
   EXPECT_EQ(run->steps_run, 4);
+}
+
+// A probe step is a question: its answer is a `probe` record, nothing else changes, and a
+// refused one is an error record like any refused call.
+TEST(ScenarioRunnerTest, ProbeStepsAnswerWithAProbeRecordAndChangeNothing) {
+  const std::string steps = R"(steps:
+  - add_app: {id: app-1, queue: root.a, user: u}
+  - probe: {app: app-1, resources: {memory: 60}}
+  - add_ask: {app: app-1, id: x, resources: {memory: 60}}
+  - schedule
+  - probe: {app: app-1, id: y, resources: {memory: 60}}
+  - probe: {app: app-1, resources: {gpu: 1}}
+  - probe: {app: ghost, resources: {memory: 1}}
+)";
+  Scenario s = Load(std::string(kConfig) + steps);
+  ASSERT_EQ(s.steps.size(), 7u);
+  EXPECT_EQ(s.steps[1].kind(), StepKind::kProbe);
+  EXPECT_EQ(std::get<ProbeStep>(s.steps[4].action).ask.id, "y");
+  std::string json = RunJson(s);
+  EXPECT_THAT(json, HasSubstr("{\"type\":\"probe\",\"step\":2,\"partition\":\"default\","
+                              "\"queue\":\"root.a\",\"app\":\"app-1\",\"node\":\"node-1\"}\n"));
+  EXPECT_THAT(json,
+              HasSubstr("{\"type\":\"probe\",\"step\":5,\"partition\":\"default\","
+                        "\"queue\":\"root.a\",\"app\":\"app-1\",\"ask\":\"y\","
+                        "\"reason\":\"queue root headroom too small: lacks {memory: 20}\"}\n"));
+  EXPECT_THAT(json, HasSubstr("\"reason\":\"no node has resource type gpu\"}\n"));
+  EXPECT_THAT(json, HasSubstr("{\"type\":\"error\",\"step\":7,\"message\":\"probe: unknown "
+                              "application ghost\"}\n"));
+  // Without the probes, every other record is the same.
+  Scenario plain = Load(std::string(kConfig) + steps);
+  std::erase_if(plain.steps,
+                [](const ScenarioStep& step) { return step.kind() == StepKind::kProbe; });
+  std::string without = RunJson(plain);
+  std::string kept;
+  std::istringstream lines(json);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"type\":\"probe\"") != std::string::npos ||
+        line.find("\"type\":\"error\"") != std::string::npos) {
+      continue;
+    }
+    kept += line + "\n";
+  }
+  // Step numbers differ (the probes took steps); compare the records with their steps dropped.
+  auto strip_steps = [](std::string text) {
+    return std::regex_replace(text, std::regex("\"step\":[0-9]+,"), "");
+  };
+  EXPECT_EQ(strip_steps(kept), strip_steps(without));
+  EXPECT_THAT(without, HasSubstr("allocation"));
 }
 
 TEST(ScenarioRunnerTest, EveryStepAdvancesTheClockByOneMillisecond) {

@@ -57,6 +57,7 @@ int main(void) {
   allocore_queues_t* queues;
   allocore_app_info_t* info;
   allocore_explanations_t* explanations;
+  allocore_probe_t* probe;
   long i;
   size_t q;
   int64_t made;
@@ -200,6 +201,31 @@ int main(void) {
   EXPECT(strlen(allocore_explanation_reason(explanations, 0)) > 0);
   allocore_explanations_destroy(explanations);
 
+  /* The pending repeat's twin, asked about without submitting it: the same reason. */
+  ask = allocore_ask_create("app-1", NULL);
+  allocore_ask_add_resource(ask, "memory", 30);
+  allocore_ask_add_resource(ask, "vcore", 1);
+  probe = allocore_probe(kernel, ask, &err);
+  EXPECT_OK(err);
+  if (probe != NULL) {
+    EXPECT(strcmp(allocore_probe_queue(probe), "root.a") == 0);
+    EXPECT(allocore_probe_node(probe) == NULL);
+    explanations = allocore_explain_pending(kernel);
+    EXPECT(allocore_probe_reason(probe) != NULL &&
+           strcmp(allocore_probe_reason(probe), allocore_explanation_reason(explanations, 0)) == 0);
+    EXPECT(allocore_probe_preemption_victims(probe) == 0);
+    allocore_explanations_destroy(explanations);
+    allocore_probe_destroy(probe);
+  }
+  allocore_ask_destroy(ask);
+  ask = allocore_ask_create("nobody", NULL);
+  allocore_ask_add_resource(ask, "vcore", 1);
+  EXPECT(allocore_probe(kernel, ask, &err) == NULL);
+  EXPECT(err != NULL && strstr(err, "nobody") != NULL);
+  allocore_free(err);
+  err = NULL;
+  allocore_ask_destroy(ask);
+
   /* Release one allocation: the last repeat then fits. */
   allocore_decisions_clear(out);
   allocore_release_allocation(kernel, NULL, "app-1", "ask-1", NULL, out, &err);
@@ -207,6 +233,17 @@ int main(void) {
   i = find_decision(out, ALLOCORE_RELEASE, 0);
   EXPECT(i >= 0);
   if (i >= 0) EXPECT(strcmp(allocore_decision_release_reason(out, (size_t)i), "released") == 0);
+  ask = allocore_ask_create("app-1", NULL);
+  allocore_ask_add_resource(ask, "memory", 30);
+  allocore_ask_add_resource(ask, "vcore", 1);
+  probe = allocore_probe(kernel, ask, &err);
+  EXPECT_OK(err);
+  if (probe != NULL) {
+    EXPECT(allocore_probe_node(probe) != NULL && strcmp(allocore_probe_node(probe), "node-1") == 0);
+    EXPECT(allocore_probe_reason(probe) == NULL);
+    allocore_probe_destroy(probe);
+  }
+  allocore_ask_destroy(ask);
   EXPECT(allocore_schedule(kernel, 0, NULL, out, &err) == 1);
   EXPECT_OK(err);
 

@@ -41,7 +41,10 @@ constexpr char kUsage[] =
     "Replays a scenario (shared/docs/scenario-format.md) through the allocation kernel and\n"
     "prints every decision. Without SCENARIO it runs the built-in priority-tree walk-through\n"
     "(seeds/000_1ea72efb359d03ff.txt) and prints it as a table; `-` reads the scenario from\n"
-    "stdin (config_file: paths are then relative to the working directory).\n"
+    "stdin (config_file: paths are then relative to the working directory). Besides the\n"
+    "contract's steps, `- probe: {app: A, resources: {...}}` asks where an ask that is not\n"
+    "submitted would go now (fields as add_ask, id optional); the answer is a \"probe\" record\n"
+    "with the node, or the reason it would not be placed, and nothing changes.\n"
     "\n"
     "  --check           compare the run with the scenario's expect: block; on a mismatch print\n"
     "                    a diff on stderr and exit 1\n"
@@ -146,7 +149,7 @@ class RunSink : public adapters::RunObserver {
   Clock::time_point start_;
   Clock::time_point last_draw_;
   bool drawn_ = false;
-  int64_t counts_[5] = {};
+  int64_t counts_[adapters::kRecordTypeCount] = {};
   int64_t output_nanos_ = 0;
 };
 

@@ -45,6 +45,7 @@ typedef struct allocore_ask_t allocore_ask_t;
 typedef struct allocore_queues_t allocore_queues_t;
 typedef struct allocore_app_info_t allocore_app_info_t;
 typedef struct allocore_explanations_t allocore_explanations_t;
+typedef struct allocore_probe_t allocore_probe_t;
 
 /* Caps on what a kernel holds (0: no cap); see KernelOptions in allocore/kernel.h. */
 typedef struct allocore_options_t {
@@ -251,6 +252,20 @@ ALLOCORE_EXPORT int64_t
 allocore_explanation_pending_count(const allocore_explanations_t* explanations, size_t i);
 ALLOCORE_EXPORT const char* allocore_explanation_reason(const allocore_explanations_t* explanations,
                                                         size_t i);
+
+/* What-if: where `ask` (not submitted; its id may be empty) would be placed now, or the rule
+ * that stops it (Kernel::Probe). Changes nothing. Fails as allocore_add_ask would (unknown
+ * application, zero resources, ...). */
+ALLOCORE_EXPORT allocore_probe_t* allocore_probe(const allocore_kernel_t* kernel,
+                                                 const allocore_ask_t* ask, char** errptr);
+ALLOCORE_EXPORT void allocore_probe_destroy(allocore_probe_t* probe);
+ALLOCORE_EXPORT const char* allocore_probe_queue(const allocore_probe_t* probe);
+/* The node the next scheduling attempt would give the ask; NULL when it would not be placed. */
+ALLOCORE_EXPORT const char* allocore_probe_node(const allocore_probe_t* probe);
+/* Why it would not be placed (ExplainPending's words); NULL when it would. */
+ALLOCORE_EXPORT const char* allocore_probe_reason(const allocore_probe_t* probe);
+/* An ask for a required node that does not fit: the allocations the preemptor would release. */
+ALLOCORE_EXPORT int64_t allocore_probe_preemption_victims(const allocore_probe_t* probe);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -206,6 +206,15 @@ struct PendingExplanation {
   std::string reason;
 };
 
+// Where an ask that was not submitted would go now, as answered by Kernel::Probe.
+struct ProbeResult {
+  std::string partition;
+  std::string queue;   // the application's leaf queue
+  std::string node;    // the node the next scheduling attempt would give it; empty when stopped
+  std::string reason;  // when stopped: the rule, in ExplainPending's words
+  int64_t preemption_victims = 0;  // required node: allocations the preemptor would release
+};
+
 class ALLOCORE_EXPORT Kernel {
  public:
   // Validates and applies `config`. Errors carry every validation problem, one per line.
@@ -280,6 +289,14 @@ class ALLOCORE_EXPORT Kernel {
   absl::StatusOr<AppInfo> GetApplication(std::string_view partition, std::string_view id) const;
   // One entry per ask with pending repeats, with the reason it is not allocated now.
   std::vector<PendingExplanation> ExplainPending() const;
+  // What-if, for an ask that is not submitted (its id is not needed): the node the next
+  // scheduling attempt would give it, or the rule that stops it, judged by the gates the walk
+  // and ExplainPending use (application admission, queue max and headroom, user/group limits,
+  // placeholders, required node, node fit in policy order), as if it were the next ask the walk
+  // tried: asks ahead of it in the walk's order are not played out first. Changes nothing and
+  // registers no name or resource type. Errors: what AddAsk would refuse for the same spec
+  // (unknown partition or application, a limit, count < 1, a zero or negative resource).
+  absl::StatusOr<ProbeResult> Probe(const AskSpec& ask) const;
   const ResourceTypes& resource_types() const;
 
   // Recomputes every cached value (priorities, orders, usage, pending) from scratch and

@@ -59,6 +59,7 @@ enum class StepKind : uint8_t {
   kRemoveNode,
   kUpdateConfig,
   kAdvance,
+  kProbe,  // an extension of the contract: a what-if question, answered by a `probe` record
 };
 // The YAML key of the step kind: "add_app", "schedule", ...
 ALLOCORE_EXPORT std::string_view StepKindName(StepKind kind);
@@ -96,11 +97,15 @@ struct UpdateConfigStep {
 struct AdvanceStep {
   int64_t millis = 0;
 };
+// Kernel::Probe of an ask that is not submitted (`id` optional); changes nothing.
+struct ProbeStep {
+  AskSpec ask;
+};
 
 // One alternative per StepKind, in the same order.
 using StepAction =
     std::variant<AppSpec, AskSpec, ScheduleStep, ReleaseStep, RemoveAskStep, RemoveAppStep,
-                 AddNodeStep, NodeUpdate, RemoveNodeStep, UpdateConfigStep, AdvanceStep>;
+                 AddNodeStep, NodeUpdate, RemoveNodeStep, UpdateConfigStep, AdvanceStep, ProbeStep>;
 
 struct ScenarioStep {
   StepAction action;
@@ -173,7 +178,9 @@ enum class RecordType : uint8_t {
   kRelease,
   kError,
   kAskRemoved,
+  kProbe,  // an extension of the contract (consumers ignore types they do not know)
 };
+inline constexpr size_t kRecordTypeCount = 7;
 // The `type` value of the decision stream: "allocation", "app_rejected", ...
 ALLOCORE_EXPORT std::string_view RecordTypeName(RecordType type);
 
@@ -181,8 +188,10 @@ ALLOCORE_EXPORT std::string_view RecordTypeName(RecordType type);
 struct Record {
   RecordType type = RecordType::kAllocation;
   int64_t step = 0;                    // 1-based step index; 0 for nodes registered up front
-  const Decision* decision = nullptr;  // every type but kError
+  const Decision* decision = nullptr;  // every type but kError and kProbe
   std::string_view message;            // kError: "add_ask: unknown application app-9"
+  const AskSpec* probed = nullptr;     // kProbe: the question
+  const ProbeResult* probe = nullptr;  // kProbe: the kernel's answer
 };
 
 // Receives the records of a run as they are produced.

@@ -1,4 +1,5 @@
-// The README's embedding example, compiled against an installed allocore with -Werror.
+// A manager's view of allocore: one queue, one node, one application asking for four
+// containers; schedule and print the allocations.
 #include <cstdio>
 #include <vector>
 
@@ -6,7 +7,6 @@
 #include "allocore/version.h"
 
 int main() {
-  // README: embedding
   allocore::SchedulerConfig config;  // or allocore::adapters::LoadConfigFile("queues.yaml")
   allocore::PartitionConfig& partition = config.partitions.emplace_back();
   partition.name = "default";
@@ -26,15 +26,26 @@ int main() {
     status = kernel.AddApplication({.id = "app-1", .queue = "root.a", .user = "alice"}, &out);
   }
   if (status.ok()) {
-    status = kernel.AddAsk(
-        {.app = "app-1", .id = "ask-1", .resources = {{"memory", 1 << 20}}, .count = 4}, &out);
+    status = kernel.AddAsk({.app = "app-1",
+                            .id = "ask-1",
+                            .resources = {{"memory", 1 << 20}, {"vcore", 500}},
+                            .count = 4},
+                           &out);
   }
-  if (!status.ok()) return 1;
+  if (!status.ok()) {
+    std::fprintf(stderr, "%s\n", status.ToString().c_str());
+    return 1;
+  }
   absl::StatusOr<int64_t> allocated = kernel.Schedule(/*max=*/0, /*partition=*/"", &out);
   if (!allocated.ok()) return 1;
-  // `out` holds the decisions: app state changes and four allocations on node-1.
-  // README: end
-  std::printf("allocore %s: %lld allocations\n", allocore_version(),
-              static_cast<long long>(*allocated));
+
+  std::printf("allocore %s\n", allocore_version());
+  for (const allocore::Decision& d : out) {
+    if (d.type != allocore::DecisionType::kAllocation) continue;
+    std::printf("allocation %lld: %.*s/%.*s on %.*s (queue %.*s)\n", static_cast<long long>(d.seq),
+                static_cast<int>(d.app.size()), d.app.data(), static_cast<int>(d.ask.size()),
+                d.ask.data(), static_cast<int>(d.node.size()), d.node.data(),
+                static_cast<int>(d.queue.size()), d.queue.data());
+  }
   return *allocated == 4 ? 0 : 1;
 }

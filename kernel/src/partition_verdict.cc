@@ -1,0 +1,254 @@
+// The walk's gates as one verdict per ask: the node the next scheduling attempt would give it,
+// or the rule that stops it. ExplainPending reports it for every pending ask, Probe for an ask
+// that was never submitted; both read the predicates the walk itself calls (CanRunApp,
+// LimitsAllowNewApp, LimitHeadroom, Headroom, OverMaxLevel, WaitsForReplacement, the node
+// index's FirstFit, PreemptionVictims), so neither can drift from what Schedule does.
+#include "message.h"
+#include "partition.h"
+
+namespace allocore::internal {
+
+Partition::AskView Partition::ViewOf(uint32_t ask) const {
+  const Ask& k = asks_[ask];
+  return {.app = k.app,
+          .slot = ask,
+          .resource = k.resource,
+          .priority = k.priority,
+          .required_node = k.required_node,
+          .task_group = k.task_group,
+          .placeholder = k.placeholder,
+          .reservations = k.reservations,
+          .preemption_triggered = k.preemption_triggered};
+}
+
+bool Partition::StateAwareWaits(uint32_t app) const {
+  const App& a = apps_[app];
+  const Queue& leaf = queues_[a.queue];
+  if (leaf.props.sort_policy != AppSortPolicy::kStateAware) return false;
+  if (leaf.starting_apps > 0) return true;
+  // The oldest Accepted application with pending asks goes first; an application not yet in
+  // the set (a probe's) would take its place by submission order.
+  if (leaf.accepted_with_pending.empty()) return false;
+  const auto& [first_seq, first_app] = *leaf.accepted_with_pending.begin();
+  return first_app != app && first_seq < a.submission_seq;
+}
+
+Partition::Verdict Partition::Judge(const AskView& k) const {
+  const ResourceTypes& types = context_->types;
+  const App& a = apps_[k.app];
+  const Queue& leaf = queues_[a.queue];
+  // An application without asks (New) turns Accepted with its first one.
+  const bool accepted = a.state == AppState::kAccepted || a.state == AppState::kNew;
+  if (!has_nodes_ever_) return {.reason = "no nodes registered in the partition"};
+  if (WaitsForReplacement(k.app, k.task_group, k.placeholder)) {
+    return {.reason = a.live_placeholders > 0
+                          ? Cat("waiting for placeholder replacement: task group ", k.task_group,
+                                " still holds placeholders (", a.live_placeholders,
+                                " allocated in the app)")
+                          : Cat("waiting for placeholder replacement: no placeholder of task "
+                                "group ",
+                                k.task_group, " is allocated yet")};
+  }
+  if (accepted && StateAwareWaits(k.app)) {
+    return {.reason = leaf.starting_apps > 0
+                          ? "stateaware: another application of the queue is Starting"
+                          : "stateaware: an older Accepted application of the queue goes first"};
+  }
+  if (accepted && !CanRunApp(k.app)) {
+    for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
+      const Queue& queue = queues_[q];
+      if (queue.max_apps != 0 &&
+          queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) {
+        return {.reason = Cat("maxapplications ", queue.max_apps, " of queue ", queue.path,
+                              " reached (", queue.running_apps, " running)")};
+      }
+    }
+  }
+  if (std::string why; accepted && !LimitsAllowNewApp(k.app, &why)) return {.reason = why};
+  if (auto lh = LimitHeadroom(k.app); lh && !FitInMaxUndef(*lh, k.resource)) {
+    return {.reason =
+                Cat("user/group maxresources reached: the ask needs ", ToString(k.resource, types),
+                    ", the limits leave ", ToString(*lh, types))};
+  }
+  Resource headroom = Headroom(a.queue);
+  if (uint32_t over = OverMaxLevel(a.queue, k.resource);
+      over != kNoSlot && FitInMaxUndef(headroom, k.resource)) {
+    return {.reason = Cat("queue ", queues_[over].path,
+                          " cannot take the ask: its allocated plus the ask exceeds its max ",
+                          over == root_ ? "(the cluster capacity)" : "", " on some resource type")};
+  }
+  if (!FitInMaxUndef(headroom, k.resource)) return {.reason = HeadroomBlocker(a.queue, k.resource)};
+  if (!k.required_node.empty()) return JudgeRequiredNode(k);
+  if (k.reservations > 0) {
+    return {.reason = "holds a reservation and waits for the reserved node to free up"};
+  }
+  // The node the walk's own search (TryNodes) would take.
+  if (uint32_t fits = node_index_.FirstFit(
+          k.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
+      fits != NodeIndex::kNotFound) {
+    return {.node = fits,
+            .reason =
+                Cat("fits node ", nodes_[fits].id, " now: will be allocated by the next schedule")};
+  }
+  return {.reason = ClosestNode(k.resource)};
+}
+
+// Names the highest queue whose own remaining limit is too small, and what it lacks.
+std::string Partition::HeadroomBlocker(uint32_t leaf, const Resource& wanted) const {
+  std::vector<uint32_t> path = PathToRoot(leaf);
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    const Queue& queue = queues_[*it];
+    const Resource* max = *it == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
+    if (max == nullptr) continue;
+    Resource remaining;
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (max->Has(t)) remaining.Set(t, SaturatingSub(max->Get(t), queue.allocated.Get(t)));
+    }
+    if (FitInMaxUndef(remaining, wanted)) continue;
+    Resource lacking;
+    Resource over = SubClampNegative(wanted, remaining);
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (remaining.Has(t) && over.Has(t)) lacking.Set(t, over.Get(t));
+    }
+    return Cat("queue ", queue.path, " headroom too small: lacks ",
+               ToString(lacking, context_->types));
+  }
+  return "queue root (cluster capacity) headroom too small: lacks " +
+         ToString(Resource(), context_->types);
+}
+
+// No node fits: the closest eligible node and what it lacks.
+std::string Partition::ClosestNode(const Resource& wanted) const {
+  uint32_t closest = kNoSlot;
+  WideInt best_gap = 0;
+  Resource best_lack;
+  node_index_.ForEach([&](const NodeKey& nk) {
+    const Node& n = nodes_[nk.slot];
+    if (!n.Eligible()) return;
+    Resource available = n.Available();
+    Resource lack;
+    WideInt gap = 0;
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (!wanted.Has(t)) continue;
+      int64_t have = available.Get(t) > 0 ? available.Get(t) : 0;
+      if (wanted.Get(t) > have) {
+        lack.Set(t, wanted.Get(t) - have);
+        gap += wanted.Get(t) - have;
+      }
+    }
+    if (closest == kNoSlot || gap < best_gap) {
+      closest = nk.slot;
+      best_gap = gap;
+      best_lack = lack;
+    }
+  });
+  if (closest == kNoSlot) return "no schedulable node without a reservation";
+  return Cat("no node fits; closest is ", nodes_[closest].id, ", which lacks ",
+             ToString(best_lack, context_->types));
+}
+
+// Why a required-node ask waits, from the predicates the walk and the preemptor use.
+Partition::Verdict Partition::JudgeRequiredNode(const AskView& k) const {
+  const ResourceTypes& types = context_->types;
+  auto it = nodes_by_id_.find(k.required_node);
+  if (it == nodes_by_id_.end()) {
+    return {.reason = Cat("required node ", k.required_node, " is not registered")};
+  }
+  const uint32_t node = it->second;
+  const Node& n = nodes_[node];
+  if (n.reservation && n.reservation->second != k.slot &&
+      !asks_[n.reservation->second].required_node.empty()) {
+    return {.reason =
+                Cat("required node ", n.id, " is reserved for ", apps_[n.reservation->first].id,
+                    "/", asks_[n.reservation->second].id, ", another required-node ask")};
+  }
+  if (FitIn(n.Available(), k.resource)) {
+    return {
+        .node = node,
+        .reason = Cat("fits required node ", n.id, " now: will be allocated by the next schedule")};
+  }
+  std::string lacks = Cat("required node ", n.id, " lacks ",
+                          ToString(SubClampNegative(k.resource, n.Available()), types));
+  if (k.preemption_triggered) {
+    return {.reason = Cat(lacks,
+                          "; its preemption already ran there and the ask keeps the node "
+                          "reserved (YuniKorn does not preempt twice for one ask)")};
+  }
+  std::vector<uint32_t> victims = PreemptionVictims(k.resource, k.priority, node);
+  if (victims.empty()) {
+    return {.reason = Cat(lacks,
+                          "; no allocation there may be preempted for it (higher priority, "
+                          "required-node, or too little even all together)")};
+  }
+  return {.victims = static_cast<int64_t>(victims.size()),
+          .reason = Cat(lacks, "; preempting ", victims.size(), " allocation(s) on ", n.id,
+                        " at the next schedule")};
+}
+
+void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
+  std::vector<std::pair<int64_t, uint32_t>> apps;
+  for (const auto& [id, app] : apps_by_id_) apps.push_back({apps_[app].submission_seq, app});
+  std::sort(apps.begin(), apps.end());
+  for (auto [seq, app] : apps) {
+    const App& a = apps_[app];
+    for (const AskKey& key : a.ask_order) {
+      const Ask& k = asks_[key.slot];
+      out->push_back({.partition = std::string(name_),
+                      .queue = std::string(queues_[a.queue].path),
+                      .app = std::string(a.id),
+                      .ask = std::string(k.id),
+                      .pending_count = k.pending,
+                      .reason = Judge(ViewOf(key.slot)).reason});
+    }
+  }
+}
+
+absl::StatusOr<ProbeResult> Partition::Probe(const AskSpec& spec) const {
+  uint32_t app = FindApp(spec.app);
+  if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", spec.app));
+  if (spec.count <= 0) {
+    return absl::InvalidArgumentError(Cat("probe: count must be at least 1, got ", spec.count));
+  }
+  if (spec.placeholder && spec.task_group.empty()) {
+    return absl::InvalidArgumentError("probe: a placeholder needs a task_group");
+  }
+  ProbeResult result{.partition = std::string(name_),
+                     .queue = std::string(queues_[apps_[app].queue].path)};
+  // Types are looked up, never registered: a type no node or queue has ever named is one no
+  // node has, and nothing may change.
+  AskView view{.app = app,
+               .priority = spec.priority,
+               .required_node = spec.required_node,
+               .task_group = spec.task_group,
+               .placeholder = spec.placeholder};
+  std::string_view unknown_type;
+  for (const auto& [name, value] : spec.resources) {
+    if (value < 0) {
+      return absl::InvalidArgumentError(
+          Cat("probe: negative quantity ", value, " for resource '", name, "'"));
+    }
+    int type = context_->types.Find(name);
+    if (type < 0) {
+      if (value > 0 && unknown_type.empty()) unknown_type = name;
+      continue;
+    }
+    view.resource.Set(type, value);
+  }
+  if (IsZero(view.resource) && unknown_type.empty()) {
+    return absl::InvalidArgumentError("probe: resources must not be zero");
+  }
+  if (!unknown_type.empty()) {
+    result.reason = Cat("no node has resource type ", unknown_type);
+    return result;
+  }
+  Verdict verdict = Judge(view);
+  if (verdict.node != kNoSlot) {
+    result.node = std::string(nodes_[verdict.node].id);
+  } else {
+    result.reason = std::move(verdict.reason);
+    result.preemption_victims = verdict.victims;
+  }
+  return result;
+}
+
+}  // namespace allocore::internal
