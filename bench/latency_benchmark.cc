@@ -8,6 +8,9 @@
 // AddAsk and ReleaseAllocation latencies are reported alongside.
 //
 // Counters: p50/p99/p999/max in ns of Schedule(1) (and p50/p99 of add/release).
+// BM_Latency_Probe runs the same steps and times, instead of Schedule(1), a Kernel::Probe of
+// the ask that arrives next (before it arrives): the what-if query against one scheduling
+// attempt.
 // Verification: the same driver at 40 nodes / 400 pending asks / 1,000 steps records its calls,
 // which are replayed on the reference model; the measured kernel passes CheckConsistency().
 #include <algorithm>
@@ -85,6 +88,14 @@ class ChurnDriver {
   }
 
   int64_t Schedule(int64_t max) { return Call(ScheduleOp{max}); }
+  // The next ask, asked about without submitting it (the next NextAsk() is another one).
+  absl::StatusOr<ProbeResult> ProbeNext() {
+    const int64_t shape = static_cast<int64_t>(probe_rng_() % 4) + 1;
+    probe_spec_.app = apps_[static_cast<size_t>(next_ask_) % apps_.size()];
+    probe_spec_.resources = {{"memory", 10 * shape}, {"vcore", 1000 * shape}};
+    probe_spec_.priority = static_cast<int32_t>(probe_rng_() % 4);
+    return kernel_->Probe(probe_spec_);
+  }
   void AddAsk() { Call(NextAsk()); }
   void ReleaseOldest() {
     ReleaseOp r = std::move(live_.front());
@@ -112,6 +123,8 @@ class ChurnDriver {
   std::deque<ReleaseOp> live_;
   std::vector<Decision> out_;
   std::mt19937_64 rng_{42};
+  std::mt19937_64 probe_rng_{7};
+  AskSpec probe_spec_;
   int64_t next_ask_ = 0;
 };
 
@@ -189,6 +202,44 @@ void BM_Latency_ScheduleOne(benchmark::State& state, const std::string& app_poli
   state.counters["release_p99_ns"] = ns(Percentile(release_ns, 99));
 }
 
+void BM_Latency_Probe(benchmark::State& state) {
+  ChurnParams p;
+  p.nodes = state.range(0);
+  p.pending = state.range(1);
+  ChurnDriver driver(p, nullptr);
+  driver.WarmUp();
+  std::vector<int64_t> probe_ns;
+  probe_ns.reserve(static_cast<size_t>(state.max_iterations));
+  int64_t placed = 0;
+  for (auto _ : state) {
+    driver.AddAsk();
+    driver.ReleaseOldest();
+    Clock::time_point t0 = Clock::now();
+    absl::StatusOr<ProbeResult> answer = driver.ProbeNext();
+    Clock::time_point t1 = Clock::now();
+    state.SetIterationTime(Seconds(t1 - t0));
+    probe_ns.push_back(Nanos(t1 - t0));
+    if (!answer.ok()) {
+      state.SkipWithError(("Probe: " + std::string(answer.status().message())).c_str());
+      break;
+    }
+    placed += answer->node.empty() ? 0 : 1;
+    driver.Schedule(1);
+  }
+  std::sort(probe_ns.begin(), probe_ns.end());
+  state.SetItemsProcessed(static_cast<int64_t>(probe_ns.size()));
+  state.counters["p50_ns"] = static_cast<double>(Percentile(probe_ns, 50));
+  state.counters["p99_ns"] = static_cast<double>(Percentile(probe_ns, 99));
+  state.counters["placed_share"] =
+      probe_ns.empty() ? 0.0 : static_cast<double>(placed) / static_cast<double>(probe_ns.size());
+}
+
+BENCHMARK(BM_Latency_Probe)
+    ->ArgNames({"nodes", "pending"})
+    ->Args({5000, 100000})
+    ->UseManualTime()
+    ->Unit(benchmark::kNanosecond)
+    ->Iterations(200000);
 BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fair, std::string("fair"))
     ->ArgNames({"nodes", "pending"})
     ->Args({5000, 100000})

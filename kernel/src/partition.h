@@ -437,7 +437,7 @@ class Partition {
   struct Verdict {
     uint32_t node = kNoSlot;  // the node the next scheduling attempt would give the ask
     int64_t victims = 0;      // required node: allocations the preemptor would release there
-    std::string reason;       // the rule that stops it (or, with a node, that it fits)
+    std::string reason;       // without a node: the rule that stops it
   };
   AskView ViewOf(uint32_t ask) const;
   // The gates of the walk in the walk's order, as if `ask` were the next one it tried.

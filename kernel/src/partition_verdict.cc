@@ -86,9 +86,7 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
   if (uint32_t fits = node_index_.FirstFit(
           k.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
       fits != NodeIndex::kNotFound) {
-    return {.node = fits,
-            .reason =
-                Cat("fits node ", nodes_[fits].id, " now: will be allocated by the next schedule")};
+    return {.node = fits};
   }
   return {.reason = ClosestNode(k.resource)};
 }
@@ -162,11 +160,7 @@ Partition::Verdict Partition::JudgeRequiredNode(const AskView& k) const {
                 Cat("required node ", n.id, " is reserved for ", apps_[n.reservation->first].id,
                     "/", asks_[n.reservation->second].id, ", another required-node ask")};
   }
-  if (FitIn(n.Available(), k.resource)) {
-    return {
-        .node = node,
-        .reason = Cat("fits required node ", n.id, " now: will be allocated by the next schedule")};
-  }
+  if (FitIn(n.Available(), k.resource)) return {.node = node};
   std::string lacks = Cat("required node ", n.id, " lacks ",
                           ToString(SubClampNegative(k.resource, n.Available()), types));
   if (k.preemption_triggered) {
@@ -193,12 +187,18 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
     const App& a = apps_[app];
     for (const AskKey& key : a.ask_order) {
       const Ask& k = asks_[key.slot];
+      Verdict verdict = Judge(ViewOf(key.slot));
+      if (verdict.node != kNoSlot) {
+        verdict.reason =
+            Cat("fits ", k.required_node.empty() ? "" : "required ", "node ",
+                nodes_[verdict.node].id, " now: will be allocated by the next schedule");
+      }
       out->push_back({.partition = std::string(name_),
                       .queue = std::string(queues_[a.queue].path),
                       .app = std::string(a.id),
                       .ask = std::string(k.id),
                       .pending_count = k.pending,
-                      .reason = Judge(ViewOf(key.slot)).reason});
+                      .reason = std::move(verdict.reason)});
     }
   }
 }
