@@ -844,8 +844,70 @@ Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options) {
   return seq;
 }
 
+namespace {
+
+// The handle API's version of the call, or nullopt when it takes the call by name.
+std::optional<absl::Status> ApplyByHandle(Kernel& kernel, const Call& c,
+                                          std::vector<Decision>* out) {
+  const std::string& partition_name = c.kind == CallKind::kAddAsk ? c.ask.partition : c.partition;
+  absl::StatusOr<PartitionHandle> partition = kernel.FindPartition(partition_name);
+  if (!partition.ok()) return std::nullopt;
+  switch (c.kind) {
+    case CallKind::kAddAsk: {
+      absl::StatusOr<AppHandle> app = kernel.FindApplication(*partition, c.ask.app);
+      if (!app.ok() || c.ask.resources.size() > ApiLimits::kMaxQuantityEntries) return std::nullopt;
+      AskArgs args{.id = c.ask.id,
+                   .priority = c.ask.priority,
+                   .count = c.ask.count,
+                   .task_group = c.ask.task_group,
+                   .placeholder = c.ask.placeholder,
+                   .required_node = c.ask.required_node,
+                   .allow_preemption = c.ask.allow_preemption,
+                   .originator = c.ask.originator};
+      for (const auto& [type, value] : c.ask.resources) {
+        const int id = kernel.resource_types().Find(type);
+        if (id < 0) return std::nullopt;  // by name, a refused ask registers no type
+        args.resources.Set(id, value);
+      }
+      return kernel.AddAsk(*app, args, out).status();
+    }
+    case CallKind::kRemoveAsk:
+    case CallKind::kRelease: {
+      absl::StatusOr<AppHandle> app = kernel.FindApplication(*partition, c.id);
+      if (!app.ok()) return std::nullopt;
+      absl::StatusOr<AskHandle> ask = kernel.FindAsk(*app, c.ask_id);
+      if (!ask.ok()) return std::nullopt;
+      if (c.kind == CallKind::kRemoveAsk) return kernel.RemoveAsk(*ask, out);
+      NodeHandle node;
+      if (!c.node_id.empty()) {
+        absl::StatusOr<NodeHandle> found = kernel.FindNode(*partition, c.node_id);
+        if (!found.ok()) return std::nullopt;
+        node = *found;
+      }
+      return kernel.ReleaseAllocation(*ask, node, out);
+    }
+    case CallKind::kRemoveApp: {
+      absl::StatusOr<AppHandle> app = kernel.FindApplication(*partition, c.id);
+      if (!app.ok()) return std::nullopt;
+      return kernel.RemoveApplication(*app, out);
+    }
+    case CallKind::kRemoveNode: {
+      absl::StatusOr<NodeHandle> node = kernel.FindNode(*partition, c.id);
+      if (!node.ok()) return std::nullopt;
+      return kernel.RemoveNode(*node, out);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 absl::Status ApplyCall(Kernel& kernel, const Call& c, std::vector<Decision>* out,
-                       int64_t* allocations) {
+                       int64_t* allocations, bool by_handle) {
+  if (by_handle) {
+    if (std::optional<absl::Status> status = ApplyByHandle(kernel, c, out)) return *status;
+  }
   switch (c.kind) {
     case CallKind::kAddNode:
       return kernel.AddNode(c.node, out);

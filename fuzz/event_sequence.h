@@ -84,9 +84,12 @@ Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options);
 
 // Makes the call on `kernel`, appending its decisions to `out`. `allocations` (may be null)
 // receives Schedule's result. The scenario runner's 1 ms tick before every step is the
-// caller's: kernel.Advance(1, ...) first.
+// caller's: kernel.Advance(1, ...) first. `by_handle`: the calls the handle API has (add,
+// remove and release asks, remove applications and nodes) go through it, with handles
+// resolved by Find* just before; a lookup that fails, or an ask naming a resource type not
+// yet registered, takes the call by name (so the verdict is the same either way).
 absl::Status ApplyCall(Kernel& kernel, const Call& call, std::vector<Decision>* out,
-                       int64_t* allocations);
+                       int64_t* allocations, bool by_handle = false);
 
 // The call as one `steps:` entry of a scenario ("add_ask: {app: app1, id: k1, ...}").
 std::string DescribeCall(const Call& call);

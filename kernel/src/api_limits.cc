@@ -95,17 +95,25 @@ absl::Status CheckAppSpec(const AppSpec& app) {
   return CheckQuantities(kCall, "placeholder_ask", app.placeholder_ask);
 }
 
-absl::Status CheckAskSpec(const AskSpec& ask, std::string_view call) {
-  absl::Status status = CheckNameLengths(call, {{"partition", ask.partition},
-                                                {"application id", ask.app},
-                                                {"ask id", ask.id},
-                                                {"task_group", ask.task_group},
-                                                {"required_node", ask.required_node}});
+absl::Status CheckAskFields(std::string_view call, std::string_view id, std::string_view task_group,
+                            std::string_view required_node, int64_t count) {
+  absl::Status status = CheckNameLengths(
+      call, {{"ask id", id}, {"task_group", task_group}, {"required_node", required_node}});
   if (!status.ok()) return status;
-  if (ask.count > ApiLimits::kMaxAskCount) {
-    return OverLimit(call, "count", static_cast<uint64_t>(ask.count), ApiLimits::kMaxAskCount,
+  if (count > ApiLimits::kMaxAskCount) {
+    return OverLimit(call, "count", static_cast<uint64_t>(count), ApiLimits::kMaxAskCount,
                      "kMaxAskCount");
   }
+  return absl::OkStatus();
+}
+
+absl::Status CheckAskSpec(const AskSpec& ask, std::string_view call) {
+  absl::Status status =
+      CheckNameLengths(call, {{"partition", ask.partition}, {"application id", ask.app}});
+  if (status.ok()) {
+    status = CheckAskFields(call, ask.id, ask.task_group, ask.required_node, ask.count);
+  }
+  if (!status.ok()) return status;
   return CheckQuantities(call, "resources", ask.resources);
 }
 

@@ -20,6 +20,9 @@ absl::Status CheckNodeSpec(const NodeSpec& node);
 absl::Status CheckNodeUpdate(const NodeUpdate& update);
 absl::Status CheckAppSpec(const AppSpec& app);
 absl::Status CheckAskSpec(const AskSpec& ask, std::string_view call = "add_ask");
+// The ask's own fields (the handle call's AskArgs; CheckAskSpec checks them too).
+absl::Status CheckAskFields(std::string_view call, std::string_view id, std::string_view task_group,
+                            std::string_view required_node, int64_t count);
 
 }  // namespace allocore::internal
 

@@ -11,6 +11,7 @@
 namespace allocore {
 
 using internal::Cat;
+using internal::kNoSlot;
 using internal::KernelContext;
 using internal::Partition;
 
@@ -71,6 +72,13 @@ class Kernel::Impl {
     return nullptr;
   }
   const Partition* Find(std::string_view name) const { return const_cast<Impl*>(this)->Find(name); }
+  // The partition a handle names, or FailedPrecondition when a reload replaced or removed it.
+  absl::StatusOr<Partition*> Resolve(PartitionHandle handle, std::string_view what) const {
+    if (handle.index < partitions.size() && partitions[handle.index]->serial() == handle.serial) {
+      return partitions[handle.index].get();
+    }
+    return absl::FailedPreconditionError(Cat(what, ": stale partition handle"));
+  }
   absl::StatusOr<Partition*> Require(std::string_view name, std::string_view what) {
     if (absl::Status limit = internal::CheckNameLengths(what, {{"partition", name}}); !limit.ok()) {
       return limit;
@@ -400,6 +408,132 @@ std::vector<PendingExplanation> Kernel::ExplainPending() const {
     }
   }
   return out;
+}
+
+// --- handles ---------------------------------------------------------------------------------
+
+namespace {
+
+absl::Status Stale(std::string_view what, std::string_view entity) {
+  return absl::FailedPreconditionError(
+      Cat(what, ": stale ", entity, " handle (the ", entity, " it named is gone)"));
+}
+
+}  // namespace
+
+absl::StatusOr<PartitionHandle> Kernel::FindPartition(std::string_view name) const {
+  for (size_t i = 0; i < impl_->partitions.size(); ++i) {
+    if (impl_->partitions[i]->name() == name) {
+      return PartitionHandle{.index = static_cast<uint32_t>(i),
+                             .serial = impl_->partitions[i]->serial()};
+    }
+  }
+  return absl::NotFoundError(Cat("unknown partition ", name));
+}
+
+absl::StatusOr<AppHandle> Kernel::FindApplication(PartitionHandle partition,
+                                                  std::string_view id) const {
+  auto p = impl_->Resolve(partition, "find_app");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->FindApp(id);
+  if (slot == kNoSlot) return absl::NotFoundError(Cat("unknown application ", id));
+  return AppHandle{.partition = partition, .slot = slot, .generation = (*p)->AppGeneration(slot)};
+}
+
+absl::StatusOr<AskHandle> Kernel::FindAsk(AppHandle app, std::string_view id) const {
+  auto p = impl_->Resolve(app.partition, "find_ask");
+  if (!p.ok()) return p.status();
+  uint32_t app_slot = (*p)->LiveApp(app.slot, app.generation);
+  if (app_slot == kNoSlot) return Stale("find_ask", "application");
+  uint32_t slot = (*p)->FindAsk(app_slot, id);
+  if (slot == kNoSlot || (*p)->LiveAsk(slot, (*p)->AskGeneration(slot)) == kNoSlot) {
+    return absl::NotFoundError(Cat("the application has no ask ", id));
+  }
+  return AskHandle{
+      .partition = app.partition, .slot = slot, .generation = (*p)->AskGeneration(slot)};
+}
+
+absl::StatusOr<NodeHandle> Kernel::FindNode(PartitionHandle partition, std::string_view id) const {
+  auto p = impl_->Resolve(partition, "find_node");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->FindNode(id);
+  if (slot == kNoSlot) return absl::NotFoundError(Cat("unknown node ", id));
+  return NodeHandle{.partition = partition, .slot = slot, .generation = (*p)->NodeGeneration(slot)};
+}
+
+absl::StatusOr<int> Kernel::ResourceTypeId(std::string_view name) {
+  if (absl::Status limit =
+          internal::CheckNameLengths("resource_type_id", {{"resource type", name}});
+      !limit.ok()) {
+    return limit;
+  }
+  return impl_->context.types.Intern(name);
+}
+
+absl::StatusOr<AskHandle> Kernel::AddAsk(AppHandle app, const AskArgs& ask,
+                                         std::vector<Decision>* out) {
+  auto p = impl_->Resolve(app.partition, "add_ask");
+  if (!p.ok()) return p.status();
+  uint32_t app_slot = (*p)->LiveApp(app.slot, app.generation);
+  if (app_slot == kNoSlot) return Stale("add_ask", "application");
+  if (absl::Status limit =
+          internal::CheckAskFields("add_ask", ask.id, ask.task_group, ask.required_node, ask.count);
+      !limit.ok()) {
+    return limit;
+  }
+  if ((*p)->FindAsk(app_slot, ask.id) == kNoSlot) {
+    if (absl::Status budget = Impl::Budget("add_ask", impl_->usage().asks, impl_->options.max_asks,
+                                           "asks", "max_asks");
+        !budget.ok()) {
+      return budget;
+    }
+  }
+  absl::StatusOr<uint32_t> slot = (*p)->AddAskTo(app_slot, ask, out);
+  if (!slot.ok()) return slot.status();
+  return AskHandle{
+      .partition = app.partition, .slot = *slot, .generation = (*p)->AskGeneration(*slot)};
+}
+
+absl::Status Kernel::RemoveAsk(AskHandle ask, std::vector<Decision>* out) {
+  auto p = impl_->Resolve(ask.partition, "remove_ask");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveAsk(ask.slot, ask.generation);
+  if (slot == kNoSlot) return Stale("remove_ask", "ask");
+  return (*p)->RemoveAskAt(slot, out);
+}
+
+absl::Status Kernel::ReleaseAllocation(AskHandle ask, NodeHandle node, std::vector<Decision>* out) {
+  auto p = impl_->Resolve(ask.partition, "release");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveAsk(ask.slot, ask.generation);
+  if (slot == kNoSlot) return Stale("release", "ask");
+  uint32_t node_slot = kNoSlot;
+  if (node.valid()) {
+    if (!(node.partition == ask.partition)) {
+      return absl::InvalidArgumentError("release: the node handle is of another partition");
+    }
+    node_slot = (*p)->LiveNode(node.slot, node.generation);
+    if (node_slot == kNoSlot) return Stale("release", "node");
+  }
+  return (*p)->ReleaseAllocationAt(slot, node_slot, "", out);
+}
+
+absl::Status Kernel::RemoveApplication(AppHandle app, std::vector<Decision>* out) {
+  auto p = impl_->Resolve(app.partition, "remove_app");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveApp(app.slot, app.generation);
+  if (slot == kNoSlot) return Stale("remove_app", "application");
+  (*p)->RemoveApplicationAt(slot, out);
+  return absl::OkStatus();
+}
+
+absl::Status Kernel::RemoveNode(NodeHandle node, std::vector<Decision>* out) {
+  auto p = impl_->Resolve(node.partition, "remove_node");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveNode(node.slot, node.generation);
+  if (slot == kNoSlot) return Stale("remove_node", "node");
+  (*p)->RemoveNodeAt(slot, out);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ProbeResult> Kernel::Probe(const AskSpec& ask) const {

@@ -37,6 +37,7 @@
 #include "absl/status/status.h"
 #include "acl.h"
 #include "allocore/config.h"
+#include "allocore/handles.h"
 #include "allocore/kernel.h"
 #include "allocore/resource.h"
 #include "names.h"
@@ -73,7 +74,8 @@ struct KernelContext {
   int64_t next_allocation_seq = 1;
   int64_t next_submission_seq = 1;
   int64_t next_ask_seq = 1;
-  int64_t next_timer_seq = 0;  // timers due together fire in start order, across partitions
+  int64_t next_timer_seq = 0;          // timers due together fire in start order, across partitions
+  uint32_t next_partition_serial = 1;  // PartitionHandle::serial
   // One user -> groups cache for every partition (§8.1), as YuniKorn keeps one per process.
   absl::flat_hash_map<std::string_view, CachedGroups> user_groups;
 
@@ -324,6 +326,30 @@ class Partition {
   void ExplainPending(std::vector<PendingExplanation>* out) const;
   // Where `ask` (never submitted) would go now, or what stops it (partition_verdict.cc).
   absl::StatusOr<ProbeResult> Probe(const AskSpec& ask) const;
+
+  // --- by slot: what the string calls do once they found their records, and what handles
+  // (allocore/handles.h) call directly. A slot's generation moves on when it is freed.
+  uint32_t serial() const { return serial_; }
+  uint32_t FindApp(std::string_view id) const;
+  uint32_t FindNode(std::string_view id) const;
+  uint32_t FindAsk(uint32_t app, std::string_view id) const;
+  uint32_t AppGeneration(uint32_t app) const { return GenerationOf(app_generations_, app); }
+  uint32_t AskGeneration(uint32_t ask) const { return GenerationOf(ask_generations_, ask); }
+  uint32_t NodeGeneration(uint32_t node) const { return GenerationOf(node_generations_, node); }
+  // The slot when it still holds the record a handle of `generation` named (an application in
+  // its queue, a live ask, a registered node), else kNoSlot.
+  uint32_t LiveApp(uint32_t app, uint32_t generation) const;
+  uint32_t LiveAsk(uint32_t ask, uint32_t generation) const;
+  uint32_t LiveNode(uint32_t node, uint32_t generation) const;
+  absl::Status CheckAskArgs(const AskArgs& args) const;
+  // `args.resources` holds registered type ids.
+  absl::StatusOr<uint32_t> AddAskTo(uint32_t app, const AskArgs& args, std::vector<Decision>* out);
+  absl::Status RemoveAskAt(uint32_t ask, std::vector<Decision>* out);
+  // `node`: kNoSlot for the oldest allocation anywhere; `node_id` names it in a refusal.
+  absl::Status ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
+                                   std::vector<Decision>* out);
+  void RemoveApplicationAt(uint32_t app, std::vector<Decision>* out);
+  void RemoveNodeAt(uint32_t node, std::vector<Decision>* out);
   // Records in use (slots taken and not freed), for the kernel's memory budget.
   Kernel::Usage Usage() const;
   bool HasAsk(std::string_view app, std::string_view ask) const;
@@ -389,7 +415,6 @@ class Partition {
   void CancelReservationOnNode(uint32_t node);
 
   // --- gang scheduling (partition_gang.cc) ------------------------------------------
-  absl::Status CheckGangAsk(const AskSpec& spec) const;
   TaskGroup* FindTaskGroup(uint32_t app, std::string_view name);
   // A real ask of a task group whose placeholders still hold its place (YuniKorn canReplace).
   bool WaitsForReplacement(uint32_t ask) const;
@@ -488,12 +513,26 @@ class Partition {
   // The refusal of a node whose capacity would take the partition's total past int64.
   absl::Status CapacityOverflow(std::string_view what, int type) const;
   absl::StatusOr<std::optional<Resource>> ToLimit(const std::optional<QuantityMap>& quantities);
-  uint32_t FindApp(std::string_view id) const;
   QueueInfo Info(uint32_t queue) const;
+  static uint32_t GenerationOf(const std::vector<uint32_t>& generations, uint32_t slot) {
+    return slot < generations.size() ? generations[slot] : 0;
+  }
+  // Returns the slot to its free list; handles issued for it go stale.
+  static void FreeSlot(uint32_t slot, std::vector<uint32_t>* free,
+                       std::vector<uint32_t>* generations) {
+    if (generations->size() <= slot) generations->resize(slot + 1, 0);
+    ++(*generations)[slot];
+    free->push_back(slot);
+  }
   void EmitState(uint32_t app, AppState from, AppState to, std::vector<Decision>* out) const;
 
   KernelContext* context_;
   std::string_view name_;
+  uint32_t serial_;
+  // Per slot, how often it was freed (cold: read by handle calls only).
+  std::vector<uint32_t> app_generations_;
+  std::vector<uint32_t> ask_generations_;
+  std::vector<uint32_t> node_generations_;
   uint32_t root_ = kNoSlot;
   std::vector<Queue> queues_;
   std::vector<App> apps_;

@@ -17,7 +17,9 @@ std::string Lower(std::string_view s) {
 }  // namespace
 
 Partition::Partition(KernelContext* context, std::string_view name)
-    : context_(context), name_(context->names.Intern(name)) {}
+    : context_(context),
+      name_(context->names.Intern(name)),
+      serial_(context->next_partition_serial++) {}
 
 uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynamic) {
   auto slot = static_cast<uint32_t>(queues_.size());

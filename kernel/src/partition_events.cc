@@ -9,6 +9,9 @@
 namespace allocore::internal {
 namespace {
 
+// Stands for a node id no node has (it matches no allocation).
+constexpr uint32_t kUnknownNode = kNoSlot - 1;
+
 template <typename T>
 uint32_t TakeSlot(std::vector<T>& slots, std::vector<uint32_t>& free) {
   if (!free.empty()) {
@@ -48,6 +51,31 @@ void Partition::SubFromPath(uint32_t queue, Resource Queue::*field, const Resour
 uint32_t Partition::FindApp(std::string_view id) const {
   auto it = apps_by_id_.find(id);
   return it == apps_by_id_.end() ? kNoSlot : it->second;
+}
+
+uint32_t Partition::FindNode(std::string_view id) const {
+  auto it = nodes_by_id_.find(id);
+  return it == nodes_by_id_.end() ? kNoSlot : it->second;
+}
+
+uint32_t Partition::FindAsk(uint32_t app, std::string_view id) const {
+  auto it = apps_[app].asks_by_id.find(id);
+  return it == apps_[app].asks_by_id.end() ? kNoSlot : it->second;
+}
+
+uint32_t Partition::LiveApp(uint32_t app, uint32_t generation) const {
+  if (app >= apps_.size() || AppGeneration(app) != generation) return kNoSlot;
+  return apps_[app].alive && apps_[app].in_queue ? app : kNoSlot;
+}
+
+uint32_t Partition::LiveAsk(uint32_t ask, uint32_t generation) const {
+  if (ask >= asks_.size() || AskGeneration(ask) != generation) return kNoSlot;
+  return asks_[ask].alive ? ask : kNoSlot;
+}
+
+uint32_t Partition::LiveNode(uint32_t node, uint32_t generation) const {
+  if (node >= nodes_.size() || NodeGeneration(node) != generation) return kNoSlot;
+  return nodes_[node].alive ? node : kNoSlot;
 }
 
 void Partition::EmitState(uint32_t app, AppState from, AppState to,
@@ -158,7 +186,11 @@ absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* o
   if (it == nodes_by_id_.end()) {
     return absl::NotFoundError(Cat("remove_node: unknown node ", id));
   }
-  uint32_t slot = it->second;
+  RemoveNodeAt(it->second, out);
+  return absl::OkStatus();
+}
+
+void Partition::RemoveNodeAt(uint32_t slot, std::vector<Decision>* out) {
   CancelReservationOnNode(slot);
   std::vector<uint32_t> allocations = nodes_[slot].allocations;
   std::vector<std::pair<uint32_t, bool>> touched_apps;  // (app, a placeholder was released)
@@ -177,10 +209,9 @@ absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* o
   Node& n = nodes_[slot];
   cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
   node_index_.Erase(n.key(slot));
-  nodes_by_id_.erase(it);
+  nodes_by_id_.erase(n.id);
   n.alive = false;
-  free_nodes_.push_back(slot);
-  return absl::OkStatus();
+  FreeSlot(slot, &free_nodes_, &node_generations_);
 }
 
 // --- applications -----------------------------------------------------------------------
@@ -310,6 +341,11 @@ absl::Status Partition::RemoveApplication(std::string_view id, std::vector<Decis
   if (app == kNoSlot) {
     return absl::NotFoundError(Cat("remove_app: unknown application ", id));
   }
+  RemoveApplicationAt(app, out);
+  return absl::OkStatus();
+}
+
+void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
   ReportRemovalStates(app, out);
   // Oldest allocation first.
   std::vector<std::pair<int64_t, uint32_t>> live;
@@ -323,7 +359,6 @@ absl::Status Partition::RemoveApplication(std::string_view id, std::vector<Decis
   DetachApp(app);
   FreeApp(app);
   if (leaf_may_go) RemoveDrainedQueues();
-  return absl::OkStatus();
 }
 
 // YuniKorn's removeApplication drops the asks first (an app with nothing allocated completes
@@ -389,40 +424,76 @@ void Partition::DetachApp(uint32_t app) {
 
 void Partition::FreeApp(uint32_t app) {
   apps_[app].alive = false;
-  free_apps_.push_back(app);
+  FreeSlot(app, &free_apps_, &app_generations_);
 }
 
 // --- asks -------------------------------------------------------------------------------
+
+absl::Status Partition::CheckAskArgs(const AskArgs& args) const {
+  if (args.id.empty()) return absl::InvalidArgumentError("empty ask id");
+  if (args.count <= 0) {
+    return absl::InvalidArgumentError(
+        Cat("ask ", args.id, ": count must be at least 1, got ", args.count));
+  }
+  if (args.placeholder && args.task_group.empty()) {
+    return absl::InvalidArgumentError(Cat("ask ", args.id, ": a placeholder needs a task_group"));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) {
   uint32_t app = FindApp(spec.app);
   if (app == kNoSlot) {
     return absl::NotFoundError(Cat("unknown application ", spec.app));
   }
-  if (spec.id.empty()) return absl::InvalidArgumentError("empty ask id");
-  if (spec.count <= 0) {
-    return absl::InvalidArgumentError(
-        Cat("ask ", spec.id, ": count must be at least 1, got ", spec.count));
-  }
-  if (spec.placeholder && spec.task_group.empty()) {
-    return absl::InvalidArgumentError(Cat("ask ", spec.id, ": a placeholder needs a task_group"));
-  }
+  AskArgs args{.id = spec.id,
+               .priority = spec.priority,
+               .count = spec.count,
+               .task_group = spec.task_group,
+               .placeholder = spec.placeholder,
+               .required_node = spec.required_node,
+               .allow_preemption = spec.allow_preemption,
+               .originator = spec.originator};
+  if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
+  // Names resolve to type ids here (a new name registers a type); a refused ask takes back the
+  // types it registered.
   ResourceTypes before = context_->types;
   auto resource = ToResource(spec.resources, Cat("ask ", spec.id));
   if (!resource.ok()) {
     context_->types = before;
     return resource.status();
   }
-  if (IsZero(*resource)) {
-    context_->types = before;
-    return absl::InvalidArgumentError(Cat("ask ", spec.id, ": resources must not be zero"));
+  args.resources = *resource;
+  absl::StatusOr<uint32_t> added = AddAskTo(app, args, out);
+  if (!added.ok()) context_->types = before;
+  return added.status();
+}
+
+absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
+                                             std::vector<Decision>* out) {
+  if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
+  const Resource& resource = args.resources;
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (!resource.Has(t)) continue;
+    if (t >= context_->types.size()) {
+      return absl::InvalidArgumentError(
+          Cat("ask ", args.id, ": resource type id ", t, " is not registered"));
+    }
+    if (resource.Get(t) < 0) {
+      return absl::InvalidArgumentError(Cat("ask ", args.id, ": negative quantity ",
+                                            resource.Get(t), " for resource '",
+                                            context_->types.Name(t), "'"));
+    }
+  }
+  if (IsZero(resource)) {
+    return absl::InvalidArgumentError(Cat("ask ", args.id, ": resources must not be zero"));
   }
   // Pending is kept exact (kernel/README.md decision 20): refuse what would not fit int64. The
   // root's pending bounds every app's and queue's, since quantities are never negative.
   App& a = apps_[app];
-  auto existing = a.asks_by_id.find(spec.id);
+  auto existing = a.asks_by_id.find(args.id);
   Resource total;
-  int type = MultiplyExact(*resource, spec.count, &total);
+  int type = MultiplyExact(resource, args.count, &total);
   if (type < 0) {
     Resource others = queues_[root_].pending;
     if (existing != a.asks_by_id.end()) {
@@ -432,11 +503,9 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
     type = AddExact(others, total, &total);
   }
   if (type >= 0) {
-    std::string name = context_->types.Name(type);
-    context_->types = before;
-    return absl::OutOfRangeError(Cat("ask ", spec.id, ": ", spec.count,
-                                     " repeat(s) would take the partition's pending ", name,
-                                     " past the int64 limit"));
+    return absl::OutOfRangeError(Cat("ask ", args.id, ": ", args.count,
+                                     " repeat(s) would take the partition's pending ",
+                                     context_->types.Name(type), " past the int64 limit"));
   }
   uint32_t ask;
   if (existing != a.asks_by_id.end()) {
@@ -446,7 +515,7 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
     SetPending(ask, 0);
   } else {
     ask = TakeSlot(asks_, free_asks_);
-    asks_[ask].id = context_->names.Intern(spec.id);
+    asks_[ask].id = context_->names.Intern(args.id);
     asks_[ask].app = app;
     asks_[ask].alive = true;
     apps_[app].asks_by_id[asks_[ask].id] = ask;
@@ -455,16 +524,16 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   }
   Ask& k = asks_[ask];
   k.removed = false;
-  k.resource = *resource;
-  k.priority = spec.priority;
-  k.placeholder = spec.placeholder;
-  k.allow_preemption = spec.allow_preemption;
-  k.originator = spec.originator;
+  k.resource = resource;
+  k.priority = args.priority;
+  k.placeholder = args.placeholder;
+  k.allow_preemption = args.allow_preemption;
+  k.originator = args.originator;
   k.preemption_triggered = false;  // a new ask object in YuniKorn, even under the same key
   k.task_group =
-      spec.task_group.empty() ? std::string_view() : context_->names.Intern(spec.task_group);
+      args.task_group.empty() ? std::string_view() : context_->names.Intern(args.task_group);
   k.required_node =
-      spec.required_node.empty() ? std::string_view() : context_->names.Intern(spec.required_node);
+      args.required_node.empty() ? std::string_view() : context_->names.Intern(args.required_node);
   if (k.placeholder) {
     TaskGroup* group = FindTaskGroup(app, k.task_group);
     if (group == nullptr) {
@@ -475,7 +544,7 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   }
   k.create_time = context_->now;
   k.add_seq = context_->next_ask_seq++;
-  SetPending(ask, spec.count);
+  SetPending(ask, args.count);
   App& owner = apps_[app];
   if (owner.state == AppState::kNew) {
     Transition(app, AppState::kAccepted, out);
@@ -483,7 +552,7 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
     Transition(app, AppState::kRunning, out);
   }
   AppChanged(app);
-  return absl::OkStatus();
+  return ask;
 }
 
 void Partition::SetPending(uint32_t ask, int64_t pending) {
@@ -517,7 +586,7 @@ void Partition::RemoveAskSlot(uint32_t ask) {
   a.asks.erase(k.first_add_seq);
   // Live allocations keep pointing at the slot until released; free it only when unused.
   k.alive = false;
-  if (k.allocations.empty()) free_asks_.push_back(ask);
+  if (k.allocations.empty()) FreeSlot(ask, &free_asks_, &ask_generations_);
 }
 
 absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_id,
@@ -528,10 +597,15 @@ absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_
   if (it == apps_[app].asks_by_id.end()) {
     return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
   }
-  uint32_t ask = it->second;
+  return RemoveAskAt(it->second, out);
+}
+
+absl::Status Partition::RemoveAskAt(uint32_t ask, std::vector<Decision>* out) {
   if (asks_[ask].removed) {
-    return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
+    return absl::NotFoundError(
+        Cat("application ", apps_[asks_[ask].app].id, " has no ask ", asks_[ask].id));
   }
+  const uint32_t app = asks_[ask].app;
   DropAsk(ask);
   AppChanged(app);
   CheckCompletion(app, out, /*ask_removal=*/true);
@@ -556,17 +630,28 @@ absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_v
   if (it == apps_[app].asks_by_id.end()) {
     return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
   }
-  uint32_t ask = it->second;
+  uint32_t node = kNoSlot;
+  if (!node_id.empty()) {
+    auto n = nodes_by_id_.find(node_id);
+    // An unknown node holds no allocation: the same refusal as a known node without one.
+    node = n == nodes_by_id_.end() ? kUnknownNode : n->second;
+  }
+  return ReleaseAllocationAt(it->second, node, node_id, out);
+}
+
+absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
+                                            std::vector<Decision>* out) {
+  const uint32_t app = asks_[ask].app;
   uint32_t chosen = kNoSlot;
   for (uint32_t alloc : asks_[ask].allocations) {
-    if (node_id.empty() || nodes_[allocations_[alloc].node].id == node_id) {
+    if (node == kNoSlot || allocations_[alloc].node == node) {
       chosen = alloc;
       break;
     }
   }
   if (chosen == kNoSlot) {
-    return absl::NotFoundError(Cat("ask ", ask_id, " of application ", app_id,
-                                   " has no live allocation", node_id.empty() ? "" : " on node ",
+    return absl::NotFoundError(Cat("ask ", asks_[ask].id, " of application ", apps_[app].id,
+                                   " has no live allocation", node == kNoSlot ? "" : " on node ",
                                    node_id));
   }
   // The ask stays (with no pending repeats) until it is removed or the app goes, as in

@@ -36,6 +36,7 @@
 #include "absl/status/statusor.h"
 #include "allocore/config.h"
 #include "allocore/export.h"
+#include "allocore/handles.h"
 #include "allocore/resource.h"
 
 namespace allocore {
@@ -249,6 +250,24 @@ class ALLOCORE_EXPORT Kernel {
   absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
                                  std::string_view ask, std::string_view node,
                                  std::vector<Decision>* out);
+
+  // --- By handle (allocore/handles.h): resolve once, then call without names --------------
+  // The same calls as by name, with the same decisions and refusals; a handle whose entity is
+  // gone (or a partition a reload replaced) is refused with FailedPrecondition, nothing changed.
+  absl::StatusOr<PartitionHandle> FindPartition(std::string_view name) const;
+  absl::StatusOr<AppHandle> FindApplication(PartitionHandle partition, std::string_view id) const;
+  absl::StatusOr<AskHandle> FindAsk(AppHandle app, std::string_view id) const;
+  absl::StatusOr<NodeHandle> FindNode(PartitionHandle partition, std::string_view id) const;
+  // The id of a resource type for AskArgs::resources, registered when new (as an AddAsk by
+  // name registers the types it names; at most kMaxResourceTypes).
+  absl::StatusOr<int> ResourceTypeId(std::string_view name);
+  // Adds (or, under an existing id, replaces) an ask; returns its handle.
+  absl::StatusOr<AskHandle> AddAsk(AppHandle app, const AskArgs& ask, std::vector<Decision>* out);
+  absl::Status RemoveAsk(AskHandle ask, std::vector<Decision>* out);
+  // Releases the oldest live allocation of the ask, on `node` when it is valid().
+  absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node, std::vector<Decision>* out);
+  absl::Status RemoveApplication(AppHandle app, std::vector<Decision>* out);
+  absl::Status RemoveNode(NodeHandle node, std::vector<Decision>* out);
 
   // Moves the logical clock forward and fires the timers that became due.
   absl::Status Advance(int64_t millis, std::vector<Decision>* out);
