@@ -126,6 +126,27 @@ absl::StatusOr<allocore::SchedulerConfig> ConfigFromYaml(const char* yaml, size_
   return *std::move(loaded.config);
 }
 
+constexpr allocore_handle_t kNoHandle = {0, 0, ALLOCORE_NO_HANDLE, 0};
+
+template <typename Tag>
+allocore_handle_t ToC(const allocore::EntityHandle<Tag>& h) {
+  return {h.partition.index, h.partition.serial, h.slot, h.generation};
+}
+
+template <typename Handle>
+Handle FromC(allocore_handle_t h) {
+  Handle handle;
+  handle.partition = {.index = h.partition_index, .serial = h.partition_serial};
+  handle.slot = h.slot;
+  handle.generation = h.generation;
+  return handle;
+}
+
+template <typename Handle>
+allocore_handle_t HandleOrError(const absl::StatusOr<Handle>& found, char** errptr) {
+  return Ok(found.status(), errptr) ? ToC(*found) : kNoHandle;
+}
+
 }  // namespace
 
 extern "C" {
@@ -524,6 +545,75 @@ int64_t allocore_app_info_allocated(const allocore_app_info_t* info, const char*
 int64_t allocore_app_info_pending(const allocore_app_info_t* info, const char* type,
                                   unsigned char* present) {
   return Quantity(&info->info.pending, info->types, type, present);
+}
+
+allocore_handle_t allocore_find_app(const allocore_kernel_t* kernel, const char* partition,
+                                    const char* id, char** errptr) {
+  auto p = kernel->kernel->FindPartition(Partition(partition));
+  if (!Ok(p.status(), errptr)) return kNoHandle;
+  return HandleOrError(kernel->kernel->FindApplication(*p, Text(id)), errptr);
+}
+allocore_handle_t allocore_find_ask(const allocore_kernel_t* kernel, allocore_handle_t app,
+                                    const char* id, char** errptr) {
+  return HandleOrError(kernel->kernel->FindAsk(FromC<allocore::AppHandle>(app), Text(id)), errptr);
+}
+allocore_handle_t allocore_find_node(const allocore_kernel_t* kernel, const char* partition,
+                                     const char* id, char** errptr) {
+  auto p = kernel->kernel->FindPartition(Partition(partition));
+  if (!Ok(p.status(), errptr)) return kNoHandle;
+  return HandleOrError(kernel->kernel->FindNode(*p, Text(id)), errptr);
+}
+int allocore_resource_type_id(allocore_kernel_t* kernel, const char* name, char** errptr) {
+  absl::StatusOr<int> id = kernel->kernel->ResourceTypeId(Text(name));
+  return Ok(id.status(), errptr) ? *id : -1;
+}
+allocore_handle_t allocore_add_ask_by_handle(allocore_kernel_t* kernel, allocore_handle_t app,
+                                             const char* id, const int64_t* quantities,
+                                             uint32_t mask, int32_t priority, int64_t count,
+                                             allocore_decisions_t* out, char** errptr) {
+  allocore::AskArgs args{.id = Text(id), .priority = priority, .count = count};
+  if ((mask >> allocore::kMaxResourceTypes) != 0) {
+    SetError(errptr, "add_ask: the quantity mask names a type id of 8 or more");
+    return kNoHandle;
+  }
+  for (int t = 0; t < allocore::kMaxResourceTypes; ++t) {
+    if ((mask >> t) & 1u) {
+      if (quantities == nullptr) {
+        SetError(errptr, "add_ask: a quantity mask without quantities");
+        return kNoHandle;
+      }
+      args.resources.Set(t, quantities[t]);
+    }
+  }
+  std::vector<Decision> scratch;
+  absl::StatusOr<allocore::AskHandle> added = kernel->kernel->AddAsk(
+      FromC<allocore::AppHandle>(app), args, out != nullptr ? &out->decisions : &scratch);
+  return HandleOrError(added, errptr);
+}
+void allocore_remove_ask_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask,
+                                   allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* o) {
+    return kernel->kernel->RemoveAsk(FromC<allocore::AskHandle>(ask), o);
+  });
+}
+void allocore_release_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask,
+                                allocore_handle_t node, allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* o) {
+    return kernel->kernel->ReleaseAllocation(FromC<allocore::AskHandle>(ask),
+                                             FromC<allocore::NodeHandle>(node), o);
+  });
+}
+void allocore_remove_app_by_handle(allocore_kernel_t* kernel, allocore_handle_t app,
+                                   allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* o) {
+    return kernel->kernel->RemoveApplication(FromC<allocore::AppHandle>(app), o);
+  });
+}
+void allocore_remove_node_by_handle(allocore_kernel_t* kernel, allocore_handle_t node,
+                                    allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* o) {
+    return kernel->kernel->RemoveNode(FromC<allocore::NodeHandle>(node), o);
+  });
 }
 
 allocore_probe_t* allocore_probe(const allocore_kernel_t* kernel, const allocore_ask_t* ask,

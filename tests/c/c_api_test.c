@@ -259,6 +259,46 @@ int main(void) {
     EXPECT(live == 3);
     EXPECT(asks == 1);
   }
+  /* By handle: found once, then no names; a handle whose ask is gone is stale. */
+  {
+    int64_t quantities[8] = {0};
+    allocore_handle_t app_h = allocore_find_app(kernel, NULL, "app-1", &err);
+    EXPECT_OK(err);
+    allocore_handle_t node_h = allocore_find_node(kernel, NULL, "node-1", &err);
+    EXPECT_OK(err);
+    allocore_handle_t ask_h = allocore_find_ask(kernel, app_h, "ask-1", &err);
+    EXPECT_OK(err);
+    int memory = allocore_resource_type_id(kernel, "memory", &err);
+    EXPECT_OK(err);
+    EXPECT(memory >= 0 && memory < 8);
+    if (memory >= 0 && memory < 8) quantities[memory] = 5;
+    allocore_handle_t extra = allocore_add_ask_by_handle(kernel, app_h, "extra", quantities,
+                                                         1u << memory, 0, 2, out, &err);
+    EXPECT_OK(err);
+    EXPECT(extra.slot != ALLOCORE_NO_HANDLE);
+    allocore_handle_t found = allocore_find_ask(kernel, app_h, "extra", &err);
+    EXPECT_OK(err);
+    EXPECT(found.slot == extra.slot && found.generation == extra.generation);
+    allocore_remove_ask_by_handle(kernel, extra, out, &err);
+    EXPECT_OK(err);
+    allocore_remove_ask_by_handle(kernel, extra, out, &err);
+    EXPECT(err != NULL && strstr(err, "stale") != NULL);
+    allocore_free(err);
+    err = NULL;
+    allocore_decisions_clear(out);
+    allocore_release_by_handle(kernel, ask_h, node_h, out, &err);
+    EXPECT_OK(err);
+    EXPECT(find_decision(out, ALLOCORE_RELEASE, 0) >= 0);
+    allocore_add_ask_by_handle(kernel, app_h, "zero", quantities, 0, 0, 1, out, &err);
+    EXPECT(err != NULL && strstr(err, "zero") != NULL);
+    allocore_free(err);
+    err = NULL;
+    EXPECT(allocore_find_app(kernel, NULL, "nobody", &err).slot == ALLOCORE_NO_HANDLE);
+    EXPECT(err != NULL);
+    allocore_free(err);
+    err = NULL;
+  }
+
   allocore_remove_ask(kernel, NULL, "app-1", "ask-1", out, &err);
   EXPECT_OK(err);
   allocore_remove_app(kernel, NULL, "app-1", out, &err);

@@ -48,6 +48,18 @@ typedef struct allocore_explanations_t allocore_explanations_t;
 typedef struct allocore_probe_t allocore_probe_t;
 
 /* Caps on what a kernel holds (0: no cap); see KernelOptions in allocore/kernel.h. */
+/* A generational handle (allocore/handles.h): an application, ask or node found once and
+ * then named without strings. A handle whose entity is gone is refused ("stale ... handle"),
+ * never reused. `slot` is ALLOCORE_NO_HANDLE for "none" (allocore_release_by_handle: the
+ * oldest allocation on any node). */
+typedef struct allocore_handle_t {
+  uint32_t partition_index;
+  uint32_t partition_serial;
+  uint32_t slot;
+  uint32_t generation;
+} allocore_handle_t;
+#define ALLOCORE_NO_HANDLE 0xffffffffu
+
 typedef struct allocore_options_t {
   int64_t max_applications;
   int64_t max_asks;
@@ -252,6 +264,36 @@ ALLOCORE_EXPORT int64_t
 allocore_explanation_pending_count(const allocore_explanations_t* explanations, size_t i);
 ALLOCORE_EXPORT const char* allocore_explanation_reason(const allocore_explanations_t* explanations,
                                                         size_t i);
+
+/* --- by handle ------------------------------------------------------------------------- */
+/* Lookups: on failure the handle's slot is ALLOCORE_NO_HANDLE and *errptr says why. */
+ALLOCORE_EXPORT allocore_handle_t allocore_find_app(const allocore_kernel_t* kernel,
+                                                    const char* partition, const char* id,
+                                                    char** errptr);
+ALLOCORE_EXPORT allocore_handle_t allocore_find_ask(const allocore_kernel_t* kernel,
+                                                    allocore_handle_t app, const char* id,
+                                                    char** errptr);
+ALLOCORE_EXPORT allocore_handle_t allocore_find_node(const allocore_kernel_t* kernel,
+                                                     const char* partition, const char* id,
+                                                     char** errptr);
+/* The id of a resource type (registered when new), for `quantities` below; -1 on failure. */
+ALLOCORE_EXPORT int allocore_resource_type_id(allocore_kernel_t* kernel, const char* name,
+                                              char** errptr);
+/* Adds an ask to an application by handle. `quantities[i]` is the quantity of resource type
+ * id i where bit i of `mask` is set (ids below 8). Returns the ask's handle. */
+ALLOCORE_EXPORT allocore_handle_t allocore_add_ask_by_handle(
+    allocore_kernel_t* kernel, allocore_handle_t app, const char* id, const int64_t* quantities,
+    uint32_t mask, int32_t priority, int64_t count, allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_remove_ask_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask,
+                                                   allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_release_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask,
+                                                allocore_handle_t node, allocore_decisions_t* out,
+                                                char** errptr);
+ALLOCORE_EXPORT void allocore_remove_app_by_handle(allocore_kernel_t* kernel, allocore_handle_t app,
+                                                   allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_remove_node_by_handle(allocore_kernel_t* kernel,
+                                                    allocore_handle_t node,
+                                                    allocore_decisions_t* out, char** errptr);
 
 /* What-if: where `ask` (not submitted; its id may be empty) would be placed now, or the rule
  * that stops it (Kernel::Probe). Changes nothing. Fails as allocore_add_ask would (unknown
