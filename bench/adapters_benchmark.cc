@@ -141,7 +141,7 @@ bool ToOps(const adapters::Scenario& scenario, Workload* w) {
       w->ops.push_back(*ask);
     } else if (const auto* s = std::get_if<adapters::ScheduleStep>(&step.action)) {
       if (!s->partition.empty()) return false;
-      w->ops.push_back(ScheduleOp{s->max});
+      w->ops.push_back(ScheduleOp{.max = s->max});
     } else {
       return false;
     }

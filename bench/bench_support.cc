@@ -96,44 +96,50 @@ OwnedDecision Normalize(OwnedDecision d) {
   return d;
 }
 
+// The reference model speaks the kernel's call vocabulary (all but config reloads), so one
+// visitor serves both; the kernel itself applies events with ApplyEvent.
 template <typename Model, typename D>
 absl::StatusOr<int64_t> ApplyTo(Model& model, const Op& op, std::vector<D>* out) {
-  struct Visitor {
-    Model& m;
-    std::vector<D>* out;
-    absl::StatusOr<int64_t> operator()(const NodeSpec& n) {
-      absl::Status s = m.AddNode(n, out);
-      if (!s.ok()) return s;
-      return 0;
-    }
-    absl::StatusOr<int64_t> operator()(const AppSpec& a) {
-      absl::Status s = m.AddApplication(a, out);
-      if (!s.ok()) return s;
-      return 0;
-    }
-    absl::StatusOr<int64_t> operator()(const AskSpec& a) {
-      absl::Status s = m.AddAsk(a, out);
-      if (!s.ok()) return s;
-      return 0;
-    }
-    absl::StatusOr<int64_t> operator()(const ScheduleOp& s) { return m.Schedule(s.max, "", out); }
-    absl::StatusOr<int64_t> operator()(const ReleaseOp& r) {
-      absl::Status s = m.ReleaseAllocation(kDefaultPartition, r.app, r.ask, r.node, out);
-      if (!s.ok()) return s;
-      return 0;
-    }
-    absl::StatusOr<int64_t> operator()(const RemoveAskOp& r) {
-      absl::Status s = m.RemoveAsk(kDefaultPartition, r.app, r.ask, out);
-      if (!s.ok()) return s;
-      return 0;
-    }
-    absl::StatusOr<int64_t> operator()(const AdvanceOp& a) {
-      absl::Status s = m.Advance(a.millis, out);
-      if (!s.ok()) return s;
-      return 0;
-    }
+  auto done = [](const absl::Status& s) -> absl::StatusOr<int64_t> {
+    if (!s.ok()) return s;
+    return 0;
   };
-  return std::visit(Visitor{model, out}, op);
+  return std::visit(
+      [&](const auto& e) -> absl::StatusOr<int64_t> {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, NodeSpec>) {
+          return done(model.AddNode(e, out));
+        } else if constexpr (std::is_same_v<T, NodeUpdate>) {
+          return done(model.UpdateNode(e, out));
+        } else if constexpr (std::is_same_v<T, RemoveNodeEvent>) {
+          return done(model.RemoveNode(e.partition, e.id, out));
+        } else if constexpr (std::is_same_v<T, AppSpec>) {
+          return done(model.AddApplication(e, out));
+        } else if constexpr (std::is_same_v<T, RemoveApplicationEvent>) {
+          return done(model.RemoveApplication(e.partition, e.id, out));
+        } else if constexpr (std::is_same_v<T, AskSpec>) {
+          return done(model.AddAsk(e, out));
+        } else if constexpr (std::is_same_v<T, RemoveAskEvent>) {
+          return done(model.RemoveAsk(e.partition, e.app, e.ask, out));
+        } else if constexpr (std::is_same_v<T, ReleaseEvent>) {
+          return done(model.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out));
+        } else if constexpr (std::is_same_v<T, AdvanceEvent>) {
+          return done(model.Advance(e.millis, out));
+        } else if constexpr (std::is_same_v<T, ScheduleEvent>) {
+          return model.Schedule(e.max, e.partition, out);
+        } else {
+          static_assert(std::is_same_v<T, UpdateConfigEvent>);
+          return absl::UnimplementedError("the reference model has no config reload");
+        }
+      },
+      op);
+}
+
+absl::StatusOr<int64_t> ApplyTo(Kernel& kernel, const Op& op, std::vector<Decision>* out) {
+  int64_t made = 0;
+  absl::Status status = ApplyEvent(kernel, op, out, &made);
+  if (!status.ok()) return status;
+  return made;
 }
 
 // Compares `expected` (a prefix when `prefix_ok`) with `actual`; fills `v` on a difference.
@@ -247,7 +253,7 @@ YunikornShapeWorkload MakeYunikornShape(int64_t nodes, int64_t pods) {
   }
   w.timed.push_back(MakeAsk("app-a", "ask-a", 10, 1, pods / 2));
   w.timed.push_back(MakeAsk("app-b", "ask-b", 10, 1, pods - pods / 2));
-  w.timed.push_back(ScheduleOp{0});
+  w.timed.push_back(ScheduleOp{.max = 0});
   return w;
 }
 

@@ -27,6 +27,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "allocore/config.h"
+#include "allocore/events.h"
 #include "allocore/kernel.h"
 #include "benchmark/benchmark.h"
 
@@ -75,22 +76,12 @@ TreeConfig MakeTreeConfig(const TreeOptions& options);
 
 // --- Workloads ----------------------------------------------------------------------------
 
-struct ScheduleOp {
-  int64_t max = 0;
-};
-struct ReleaseOp {
-  std::string app;
-  std::string ask;
-  std::string node;
-};
-struct RemoveAskOp {
-  std::string app;
-  std::string ask;
-};
-struct AdvanceOp {
-  int64_t millis = 0;
-};
-using Op = std::variant<NodeSpec, AppSpec, AskSpec, ScheduleOp, ReleaseOp, RemoveAskOp, AdvanceOp>;
+// A workload is the kernel's own event vocabulary (allocore/events.h).
+using Op = Event;
+using ScheduleOp = ScheduleEvent;
+using ReleaseOp = ReleaseEvent;
+using RemoveAskOp = RemoveAskEvent;
+using AdvanceOp = AdvanceEvent;
 
 struct Workload {
   SchedulerConfig config;

@@ -95,7 +95,7 @@ class ChurnDriver {
   }
   int64_t last_call_ns() const { return last_call_ns_; }
 
-  int64_t Schedule(int64_t max) { return Call(ScheduleOp{max}); }
+  int64_t Schedule(int64_t max) { return Call(ScheduleOp{.max = max}); }
   // The next ask, asked about without submitting it (the next NextAsk() is another one).
   absl::StatusOr<ProbeResult> ProbeNext() {
     const int64_t shape = static_cast<int64_t>(probe_rng_() % 4) + 1;
@@ -155,7 +155,9 @@ class ChurnDriver {
   void Consume() {
     for (const Decision& d : out_) {
       if (d.type != DecisionType::kAllocation) continue;
-      Live live{.by_name = {std::string(d.app), std::string(d.ask), std::string(d.node)}};
+      Live live{.by_name = {.app = std::string(d.app),
+                            .ask = std::string(d.ask),
+                            .node = std::string(d.node)}};
       if (p_.handles) {
         live.ask = ask_handles_.at(live.by_name.ask);
         auto node = node_handles_.find(live.by_name.node);

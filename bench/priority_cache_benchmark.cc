@@ -97,11 +97,12 @@ const Verification& VerifiedChain(int depth, int fence) {
     w.ops.push_back(
         MakeAsk("target", "t" + std::to_string(i), 10, 1, 1, static_cast<int32_t>(rng() % 100)));
   }
-  for (int i = 0; i < 40; i += 3) w.ops.push_back(RemoveAskOp{"target", "t" + std::to_string(i)});
+  for (int i = 0; i < 40; i += 3)
+    w.ops.push_back(RemoveAskOp{.app = "target", .ask = "t" + std::to_string(i)});
   w.ops.push_back(MakeAsk("target", "top", 10, 1, 2, 100000));
-  w.ops.push_back(ScheduleOp{60});
-  w.ops.push_back(RemoveAskOp{"target", "t1"});
-  w.ops.push_back(ScheduleOp{20});
+  w.ops.push_back(ScheduleOp{.max = 60});
+  w.ops.push_back(RemoveAskOp{.app = "target", .ask = "t1"});
+  w.ops.push_back(ScheduleOp{.max = 20});
   return cache.emplace(std::make_pair(depth, fence), VerifyWorkload(w)).first->second;
 }
 

@@ -74,7 +74,7 @@ Workload MakeScaleWorkload(const ScaleParams& p) {
                               static_cast<int32_t>(k % 10)));
     }
   }
-  w.ops.push_back(ScheduleOp{p.allocations});
+  w.ops.push_back(ScheduleOp{.max = p.allocations});
   return w;
 }
 
@@ -126,7 +126,7 @@ void RunScale(benchmark::State& state, const std::string& family, const ScalePar
     int64_t made = 0;
     bool boxed = false;
     for (int64_t chunk = 1; made < timed.max; chunk = std::min<int64_t>(chunk * 2, 1024)) {
-      int64_t step = Apply(*kernel, ScheduleOp{std::min(chunk, timed.max - made)}, &out);
+      int64_t step = Apply(*kernel, ScheduleOp{.max = std::min(chunk, timed.max - made)}, &out);
       made += step;
       if (step == 0) break;
       if (made < timed.max && Clock::now() - start > kTimeBox) {

@@ -4,16 +4,6 @@
 #include <iterator>
 
 namespace allocore::adapters {
-namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<KernelService>> KernelService::Create(SchedulerConfig config,
                                                                      KernelOptions kernel_options,
@@ -128,22 +118,9 @@ void KernelService::Apply(const std::vector<std::pair<uint64_t, Event>>& events)
   for (const auto& [seq, event] : events) {
     std::vector<Decision>* out = &result.decisions;
     const size_t before = out->size();
-    Kernel& k = *kernel_;
-    absl::Status status = std::visit(
-        Overloaded{
-            [&](const NodeSpec& e) { return k.AddNode(e, out); },
-            [&](const NodeUpdate& e) { return k.UpdateNode(e, out); },
-            [&](const RemoveNode& e) { return k.RemoveNode(e.partition, e.id, out); },
-            [&](const AppSpec& e) { return k.AddApplication(e, out); },
-            [&](const RemoveApplication& e) { return k.RemoveApplication(e.partition, e.id, out); },
-            [&](const AskSpec& e) { return k.AddAsk(e, out); },
-            [&](const RemoveAsk& e) { return k.RemoveAsk(e.partition, e.app, e.ask, out); },
-            [&](const ReleaseAllocation& e) {
-              return k.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out);
-            },
-            [&](const AdvanceClock& e) { return k.Advance(e.millis, out); },
-        },
-        event);
+    int64_t made = 0;
+    absl::Status status = ApplyEvent(*kernel_, event, out, &made);
+    result.allocations += made;
     if (!status.ok()) {
       result.refused.emplace_back(seq, std::string(status.message()));
       continue;
@@ -155,7 +132,7 @@ void KernelService::Apply(const std::vector<std::pair<uint64_t, Event>>& events)
   }
   const size_t before_schedule = result.decisions.size();
   absl::StatusOr<int64_t> made = kernel_->Schedule(0, "", &result.decisions);
-  result.allocations = made.ok() ? *made : 0;
+  result.allocations += made.ok() ? *made : 0;
   track_states(before_schedule);
   if (sink_) sink_(result);
 

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "allocore/events.h"
 #include "allocore/export.h"
 #include "allocore/kernel.h"
 
@@ -41,31 +42,15 @@ namespace allocore::adapters {
 
 class ALLOCORE_EXPORT KernelService {
  public:
-  // The calls of Kernel that change state, as values a producer can queue.
-  struct RemoveNode {
-    std::string partition = kDefaultPartition;
-    std::string id;
-  };
-  struct RemoveApplication {
-    std::string partition = kDefaultPartition;
-    std::string id;
-  };
-  struct RemoveAsk {
-    std::string partition = kDefaultPartition;
-    std::string app;
-    std::string ask;
-  };
-  struct ReleaseAllocation {
-    std::string partition = kDefaultPartition;
-    std::string app;
-    std::string ask;
-    std::string node;  // empty: the oldest allocation of the ask
-  };
-  struct AdvanceClock {
-    int64_t millis = 0;
-  };
-  using Event = std::variant<NodeSpec, NodeUpdate, RemoveNode, AppSpec, RemoveApplication, AskSpec,
-                             RemoveAsk, ReleaseAllocation, AdvanceClock>;
+  // The calls of Kernel that change state, as values a producer can queue: the kernel's own
+  // event vocabulary (allocore/events.h), applied with ApplyEvents. A ScheduleEvent is allowed
+  // but not needed: every batch ends with Schedule(0).
+  using Event = allocore::Event;
+  using RemoveNode = RemoveNodeEvent;
+  using RemoveApplication = RemoveApplicationEvent;
+  using RemoveAsk = RemoveAskEvent;
+  using ReleaseAllocation = ReleaseEvent;
+  using AdvanceClock = AdvanceEvent;
 
   // What one batch did. `decisions` view names the kernel holds: valid during the sink call.
   struct Batch {

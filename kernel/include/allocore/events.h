@@ -1,0 +1,84 @@
+// allocore/events.h — the kernel's calls as values, applied as a batch.
+//
+// An Event is one state-changing call of Kernel (kernel.h) with its arguments; a batch is a
+// span of them, applied in order by one ApplyEvents call, which returns what each event did.
+// Producers that queue work (KernelService), replays and benchmarks speak this one vocabulary.
+// Each event is the kernel call it names, with that call's guarantees: a refused event changes
+// nothing and the batch goes on with the next one.
+//
+// Example:
+//   std::vector<allocore::Event> batch = {
+//       allocore::NodeSpec{.id = "n1", .capacity = {{"memory", 100}}},
+//       allocore::AppSpec{.id = "app", .queue = "root.a", .user = "u"},
+//       allocore::AskSpec{.app = "app", .id = "x", .resources = {{"memory", 10}}},
+//       allocore::ScheduleEvent{}};
+//   std::vector<allocore::EventResult> results;
+//   allocore::ApplyEvents(kernel, batch, &out, &results);   // results[3].allocations == 1
+
+#ifndef ALLOCORE_EVENTS_H_
+#define ALLOCORE_EVENTS_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "allocore/config.h"
+#include "allocore/export.h"
+#include "allocore/kernel.h"
+
+namespace allocore {
+
+struct RemoveNodeEvent {
+  std::string partition = kDefaultPartition;
+  std::string id;
+};
+struct RemoveApplicationEvent {
+  std::string partition = kDefaultPartition;
+  std::string id;
+};
+struct RemoveAskEvent {
+  std::string partition = kDefaultPartition;
+  std::string app;
+  std::string ask;
+};
+struct ReleaseEvent {
+  std::string partition = kDefaultPartition;
+  std::string app;
+  std::string ask;
+  std::string node;  // empty: the oldest live allocation of the ask
+};
+struct AdvanceEvent {
+  int64_t millis = 0;
+};
+struct ScheduleEvent {
+  std::string partition;  // empty: every partition
+  int64_t max = 0;        // <= 0: until nothing more can be allocated
+};
+struct UpdateConfigEvent {
+  SchedulerConfig config;
+};
+
+// NodeSpec: AddNode, NodeUpdate: UpdateNode, AppSpec: AddApplication, AskSpec: AddAsk.
+using Event =
+    std::variant<NodeSpec, NodeUpdate, RemoveNodeEvent, AppSpec, RemoveApplicationEvent, AskSpec,
+                 RemoveAskEvent, ReleaseEvent, AdvanceEvent, ScheduleEvent, UpdateConfigEvent>;
+
+struct EventResult {
+  absl::Status status;      // the call's status (non-OK: refused, nothing changed)
+  int64_t allocations = 0;  // ScheduleEvent: allocations made
+};
+
+// Applies `events` in order, appending every decision to `out`; `results` (may be null) gets
+// one entry per event. Returns the number of refused events.
+ALLOCORE_EXPORT int64_t ApplyEvents(Kernel& kernel, std::span<const Event> events,
+                                    std::vector<Decision>* out, std::vector<EventResult>* results);
+// One event; its status (and, for a ScheduleEvent, the allocations in `allocations`).
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const Event& event,
+                                        std::vector<Decision>* out, int64_t* allocations = nullptr);
+
+}  // namespace allocore
+
+#endif  // ALLOCORE_EVENTS_H_
