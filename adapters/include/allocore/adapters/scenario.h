@@ -37,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "allocore/config.h"
+#include "allocore/events.h"
 #include "allocore/export.h"
 #include "allocore/kernel.h"
 
@@ -64,38 +65,17 @@ enum class StepKind : uint8_t {
 // The YAML key of the step kind: "add_app", "schedule", ...
 ALLOCORE_EXPORT std::string_view StepKindName(StepKind kind);
 
-struct ScheduleStep {
-  std::string partition;  // empty: every partition, in configuration order
-  int64_t max = 0;        // 0: until nothing more can be allocated
-};
-struct ReleaseStep {
-  std::string partition = kDefaultPartition;
-  std::string app;
-  std::string ask;
-  std::string node;  // empty: the oldest live allocation of the ask
-};
-struct RemoveAskStep {
-  std::string partition = kDefaultPartition;
-  std::string app;
-  std::string ask;
-};
-struct RemoveAppStep {
-  std::string partition = kDefaultPartition;
-  std::string id;
-};
+// The steps that are kernel calls are the kernel's own events (allocore/events.h).
+using ScheduleStep = ScheduleEvent;  // partition empty: every partition, in config order
+using ReleaseStep = ReleaseEvent;
+using RemoveAskStep = RemoveAskEvent;
+using RemoveAppStep = RemoveApplicationEvent;
+using RemoveNodeStep = RemoveNodeEvent;
+using UpdateConfigStep = UpdateConfigEvent;  // decoded, not validated: the kernel decides
+using AdvanceStep = AdvanceEvent;
 struct AddNodeStep {
   NodeSpec node;
   Tags attributes;  // accepted and kept; the kernel does not use node attributes
-};
-struct RemoveNodeStep {
-  std::string partition = kDefaultPartition;
-  std::string id;
-};
-struct UpdateConfigStep {
-  SchedulerConfig config;  // decoded, not validated: the kernel accepts or refuses it whole
-};
-struct AdvanceStep {
-  int64_t millis = 0;
 };
 // Kernel::Probe of an ask that is not submitted (`id` optional); changes nothing.
 struct ProbeStep {
