@@ -867,6 +867,9 @@ std::optional<absl::Status> ApplyByHandle(Kernel& kernel, const Call& c,
       for (const auto& [type, value] : c.ask.resources) {
         const int id = kernel.resource_types().Find(type);
         if (id < 0) return std::nullopt;  // by name, a refused ask registers no type
+        // By name every entry is checked (a negative one refuses the ask) before a later one of
+        // the same type overwrites it; a Resource holds one quantity per type.
+        if (args.resources.Has(id)) return std::nullopt;
         args.resources.Set(id, value);
       }
       return kernel.AddAsk(*app, args, out).status();
