@@ -96,45 +96,6 @@ OwnedDecision Normalize(OwnedDecision d) {
   return d;
 }
 
-// The reference model speaks the kernel's call vocabulary (all but config reloads), so one
-// visitor serves both; the kernel itself applies events with ApplyEvent.
-template <typename Model, typename D>
-absl::StatusOr<int64_t> ApplyTo(Model& model, const Op& op, std::vector<D>* out) {
-  auto done = [](const absl::Status& s) -> absl::StatusOr<int64_t> {
-    if (!s.ok()) return s;
-    return 0;
-  };
-  return std::visit(
-      [&](const auto& e) -> absl::StatusOr<int64_t> {
-        using T = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<T, NodeSpec>) {
-          return done(model.AddNode(e, out));
-        } else if constexpr (std::is_same_v<T, NodeUpdate>) {
-          return done(model.UpdateNode(e, out));
-        } else if constexpr (std::is_same_v<T, RemoveNodeEvent>) {
-          return done(model.RemoveNode(e.partition, e.id, out));
-        } else if constexpr (std::is_same_v<T, AppSpec>) {
-          return done(model.AddApplication(e, out));
-        } else if constexpr (std::is_same_v<T, RemoveApplicationEvent>) {
-          return done(model.RemoveApplication(e.partition, e.id, out));
-        } else if constexpr (std::is_same_v<T, AskSpec>) {
-          return done(model.AddAsk(e, out));
-        } else if constexpr (std::is_same_v<T, RemoveAskEvent>) {
-          return done(model.RemoveAsk(e.partition, e.app, e.ask, out));
-        } else if constexpr (std::is_same_v<T, ReleaseEvent>) {
-          return done(model.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out));
-        } else if constexpr (std::is_same_v<T, AdvanceEvent>) {
-          return done(model.Advance(e.millis, out));
-        } else if constexpr (std::is_same_v<T, ScheduleEvent>) {
-          return model.Schedule(e.max, e.partition, out);
-        } else {
-          static_assert(std::is_same_v<T, UpdateConfigEvent>);
-          return absl::UnimplementedError("the reference model has no config reload");
-        }
-      },
-      op);
-}
-
 absl::StatusOr<int64_t> ApplyTo(Kernel& kernel, const Op& op, std::vector<Decision>* out) {
   int64_t made = 0;
   absl::Status status = ApplyEvent(kernel, op, out, &made);
@@ -335,11 +296,10 @@ Verification VerifyWorkload(const Workload& workload, int64_t reference_max_allo
   }
   std::vector<reference::RefDecision> ref_out;
   for (const Op& op : ops) {
-    auto r = ApplyTo(**model, op, &ref_out);
+    absl::Status r = reference::ApplyEvent(**model, op, &ref_out);
     if (!r.ok()) {
       v.ok = false;
-      v.detail =
-          "reference refused a call the kernel accepted: " + std::string(r.status().message());
+      v.detail = "reference refused a call the kernel accepted: " + std::string(r.message());
       return v;
     }
   }

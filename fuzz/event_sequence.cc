@@ -906,39 +906,42 @@ std::optional<absl::Status> ApplyByHandle(Kernel& kernel, const Call& c,
 
 }  // namespace
 
+Event ToEvent(const Call& c) {
+  switch (c.kind) {
+    case CallKind::kAddNode:
+      return c.node;
+    case CallKind::kUpdateNode:
+      return c.update;
+    case CallKind::kRemoveNode:
+      return RemoveNodeEvent{.partition = c.partition, .id = c.id};
+    case CallKind::kAddApp:
+      return c.app;
+    case CallKind::kRemoveApp:
+      return RemoveApplicationEvent{.partition = c.partition, .id = c.id};
+    case CallKind::kAddAsk:
+      return c.ask;
+    case CallKind::kRemoveAsk:
+      return RemoveAskEvent{.partition = c.partition, .app = c.id, .ask = c.ask_id};
+    case CallKind::kRelease:
+      return ReleaseEvent{
+          .partition = c.partition, .app = c.id, .ask = c.ask_id, .node = c.node_id};
+    case CallKind::kAdvance:
+      return AdvanceEvent{.millis = c.value};
+    case CallKind::kSchedule:
+      return ScheduleEvent{.partition = c.partition, .max = c.value};
+    case CallKind::kUpdateConfig:
+      return UpdateConfigEvent{.config = c.config ? *c.config : SchedulerConfig{}};
+  }
+  return ScheduleEvent{};
+}
+
 absl::Status ApplyCall(Kernel& kernel, const Call& c, std::vector<Decision>* out,
                        int64_t* allocations, bool by_handle) {
+  if (allocations != nullptr) *allocations = 0;
   if (by_handle) {
     if (std::optional<absl::Status> status = ApplyByHandle(kernel, c, out)) return *status;
   }
-  switch (c.kind) {
-    case CallKind::kAddNode:
-      return kernel.AddNode(c.node, out);
-    case CallKind::kUpdateNode:
-      return kernel.UpdateNode(c.update, out);
-    case CallKind::kRemoveNode:
-      return kernel.RemoveNode(c.partition, c.id, out);
-    case CallKind::kAddApp:
-      return kernel.AddApplication(c.app, out);
-    case CallKind::kRemoveApp:
-      return kernel.RemoveApplication(c.partition, c.id, out);
-    case CallKind::kAddAsk:
-      return kernel.AddAsk(c.ask, out);
-    case CallKind::kRemoveAsk:
-      return kernel.RemoveAsk(c.partition, c.id, c.ask_id, out);
-    case CallKind::kRelease:
-      return kernel.ReleaseAllocation(c.partition, c.id, c.ask_id, c.node_id, out);
-    case CallKind::kAdvance:
-      return kernel.Advance(c.value, out);
-    case CallKind::kSchedule: {
-      absl::StatusOr<int64_t> made = kernel.Schedule(c.value, c.partition, out);
-      if (allocations != nullptr) *allocations = made.ok() ? *made : 0;
-      return made.status();
-    }
-    case CallKind::kUpdateConfig:
-      return kernel.UpdateConfig(*c.config, out);
-  }
-  return absl::InternalError("unknown call kind");
+  return ApplyEvent(kernel, ToEvent(c), out, allocations);
 }
 
 std::string DescribeCall(const Call& c) {

@@ -33,6 +33,7 @@
 
 #include "absl/status/status.h"
 #include "allocore/config.h"
+#include "allocore/events.h"
 #include "allocore/kernel.h"
 #include "byte_reader.h"
 
@@ -81,6 +82,9 @@ struct Sequence {
 };
 
 Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options);
+
+// The call as the kernel's event (allocore/events.h); how ApplyCall applies it by name.
+Event ToEvent(const Call& call);
 
 // Makes the call on `kernel`, appending its decisions to `out`. `allocations` (may be null)
 // receives Schedule's result. The scenario runner's 1 ms tick before every step is the

@@ -39,34 +39,7 @@ using reference::ToNamed;
 
 absl::Status ApplyModel(ReferenceModel& model, const Call& c, std::vector<RefDecision>* out,
                         int64_t* allocations) {
-  switch (c.kind) {
-    case CallKind::kAddNode:
-      return model.AddNode(c.node, out);
-    case CallKind::kUpdateNode:
-      return model.UpdateNode(c.update, out);
-    case CallKind::kRemoveNode:
-      return model.RemoveNode(c.partition, c.id, out);
-    case CallKind::kAddApp:
-      return model.AddApplication(c.app, out);
-    case CallKind::kRemoveApp:
-      return model.RemoveApplication(c.partition, c.id, out);
-    case CallKind::kAddAsk:
-      return model.AddAsk(c.ask, out);
-    case CallKind::kRemoveAsk:
-      return model.RemoveAsk(c.partition, c.id, c.ask_id, out);
-    case CallKind::kRelease:
-      return model.ReleaseAllocation(c.partition, c.id, c.ask_id, c.node_id, out);
-    case CallKind::kAdvance:
-      return model.Advance(c.value, out);
-    case CallKind::kSchedule: {
-      absl::StatusOr<int64_t> made = model.Schedule(c.value, c.partition, out);
-      if (allocations != nullptr) *allocations = made.ok() ? *made : 0;
-      return made.status();
-    }
-    case CallKind::kUpdateConfig:
-      break;
-  }
-  return absl::UnimplementedError("the reference model has no UpdateConfig");
+  return reference::ApplyEvent(model, ToEvent(c), out, allocations);
 }
 
 std::string Describe(const std::vector<RefDecision>& ds) {

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "allocore/config.h"
+#include "allocore/events.h"
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
 #include "reference/reference_model.h"
@@ -111,6 +112,34 @@ struct Call {
   std::string node_id;  // release
   int64_t value = 0;    // advance: seconds; schedule: max
 };
+
+// The call as the kernel's event; an advance counts seconds here.
+Event ToEvent(const Call& c) {
+  switch (c.kind) {
+    case CallKind::kAddNode:
+      return c.node;
+    case CallKind::kUpdateNode:
+      return c.update;
+    case CallKind::kRemoveNode:
+      return RemoveNodeEvent{.partition = c.partition, .id = c.id};
+    case CallKind::kAddApp:
+      return c.app;
+    case CallKind::kRemoveApp:
+      return RemoveApplicationEvent{.partition = c.partition, .id = c.id};
+    case CallKind::kAddAsk:
+      return c.ask;
+    case CallKind::kRemoveAsk:
+      return RemoveAskEvent{.partition = c.partition, .app = c.id, .ask = c.ask_id};
+    case CallKind::kRelease:
+      return ReleaseEvent{
+          .partition = c.partition, .app = c.id, .ask = c.ask_id, .node = c.node_id};
+    case CallKind::kAdvance:
+      return AdvanceEvent{.millis = c.value * 1000};
+    case CallKind::kSchedule:
+      return ScheduleEvent{.partition = c.partition, .max = c.value};
+  }
+  return ScheduleEvent{};
+}
 
 std::string Quote(const std::string& s) {
   std::string out = "\"";
@@ -1033,54 +1062,15 @@ class Runner {
     absl::Status ms = model_->Advance(1, &md);
     if (!ks.ok() || !ms.ok()) return Mismatch{0, "tick", ks.ToString() + " / " + ms.ToString()};
     std::string extra;
-    switch (c.kind) {
-      case CallKind::kAddNode:
-        ks = kernel_->AddNode(c.node, &kd);
-        ms = model_->AddNode(c.node, &md);
-        break;
-      case CallKind::kUpdateNode:
-        ks = kernel_->UpdateNode(c.update, &kd);
-        ms = model_->UpdateNode(c.update, &md);
-        break;
-      case CallKind::kRemoveNode:
-        ks = kernel_->RemoveNode(c.partition, c.id, &kd);
-        ms = model_->RemoveNode(c.partition, c.id, &md);
-        break;
-      case CallKind::kAddApp:
-        app_ids_.insert({c.app.partition, c.app.id});
-        ks = kernel_->AddApplication(c.app, &kd);
-        ms = model_->AddApplication(c.app, &md);
-        break;
-      case CallKind::kRemoveApp:
-        ks = kernel_->RemoveApplication(c.partition, c.id, &kd);
-        ms = model_->RemoveApplication(c.partition, c.id, &md);
-        break;
-      case CallKind::kAddAsk:
-        ks = kernel_->AddAsk(c.ask, &kd);
-        ms = model_->AddAsk(c.ask, &md);
-        break;
-      case CallKind::kRemoveAsk:
-        ks = kernel_->RemoveAsk(c.partition, c.id, c.ask_id, &kd);
-        ms = model_->RemoveAsk(c.partition, c.id, c.ask_id, &md);
-        break;
-      case CallKind::kRelease:
-        ks = kernel_->ReleaseAllocation(c.partition, c.id, c.ask_id, c.node_id, &kd);
-        ms = model_->ReleaseAllocation(c.partition, c.id, c.ask_id, c.node_id, &md);
-        break;
-      case CallKind::kAdvance:
-        ks = kernel_->Advance(c.value * 1000, &kd);
-        ms = model_->Advance(c.value * 1000, &md);
-        break;
-      case CallKind::kSchedule: {
-        absl::StatusOr<int64_t> kr = kernel_->Schedule(c.value, c.partition, &kd);
-        absl::StatusOr<int64_t> mr = model_->Schedule(c.value, c.partition, &md);
-        ks = kr.status();
-        ms = mr.status();
-        if (kr.ok() && mr.ok() && *kr != *mr) {
-          extra = "Schedule returned " + std::to_string(*kr) + ", model " + std::to_string(*mr);
-        }
-        break;
-      }
+    if (c.kind == CallKind::kAddApp) app_ids_.insert({c.app.partition, c.app.id});
+    // Both sides apply the same event (allocore/events.h).
+    const Event event = ToEvent(c);
+    int64_t kernel_made = 0, model_made = 0;
+    ks = ApplyEvent(*kernel_, event, &kd, &kernel_made);
+    ms = reference::ApplyEvent(*model_, event, &md, &model_made);
+    if (c.kind == CallKind::kSchedule && ks.ok() && ms.ok() && kernel_made != model_made) {
+      extra = "Schedule returned " + std::to_string(kernel_made) + ", model " +
+              std::to_string(model_made);
     }
     if (!ms.ok()) ++errors_;
     if (verbose_) {

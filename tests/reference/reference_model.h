@@ -40,6 +40,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "allocore/config.h"
+#include "allocore/events.h"
 #include "allocore/kernel.h"
 #include "allocore/resource.h"
 
@@ -160,6 +161,12 @@ class ReferenceModel {
   explicit ReferenceModel(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// The kernel's event vocabulary (allocore/events.h) applied to the model, as
+// allocore::ApplyEvent applies it to the kernel. The model has no config reload: an
+// UpdateConfigEvent is Unimplemented.
+absl::Status ApplyEvent(ReferenceModel& model, const Event& event, std::vector<RefDecision>* out,
+                        int64_t* allocations = nullptr);
 
 }  // namespace allocore::reference
 

@@ -1,0 +1,45 @@
+// allocore::Event applied to the reference model, call for call as the kernel applies it.
+#include <type_traits>
+#include <variant>
+
+#include "reference/reference_model.h"
+
+namespace allocore::reference {
+
+absl::Status ApplyEvent(ReferenceModel& model, const Event& event, std::vector<RefDecision>* out,
+                        int64_t* allocations) {
+  if (allocations != nullptr) *allocations = 0;
+  return std::visit(
+      [&](const auto& e) -> absl::Status {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, NodeSpec>) {
+          return model.AddNode(e, out);
+        } else if constexpr (std::is_same_v<T, NodeUpdate>) {
+          return model.UpdateNode(e, out);
+        } else if constexpr (std::is_same_v<T, RemoveNodeEvent>) {
+          return model.RemoveNode(e.partition, e.id, out);
+        } else if constexpr (std::is_same_v<T, AppSpec>) {
+          return model.AddApplication(e, out);
+        } else if constexpr (std::is_same_v<T, RemoveApplicationEvent>) {
+          return model.RemoveApplication(e.partition, e.id, out);
+        } else if constexpr (std::is_same_v<T, AskSpec>) {
+          return model.AddAsk(e, out);
+        } else if constexpr (std::is_same_v<T, RemoveAskEvent>) {
+          return model.RemoveAsk(e.partition, e.app, e.ask, out);
+        } else if constexpr (std::is_same_v<T, ReleaseEvent>) {
+          return model.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out);
+        } else if constexpr (std::is_same_v<T, AdvanceEvent>) {
+          return model.Advance(e.millis, out);
+        } else if constexpr (std::is_same_v<T, ScheduleEvent>) {
+          absl::StatusOr<int64_t> made = model.Schedule(e.max, e.partition, out);
+          if (made.ok() && allocations != nullptr) *allocations = *made;
+          return made.status();
+        } else {
+          static_assert(std::is_same_v<T, UpdateConfigEvent>);
+          return absl::UnimplementedError("the reference model has no UpdateConfig");
+        }
+      },
+      event);
+}
+
+}  // namespace allocore::reference
