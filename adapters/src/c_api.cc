@@ -383,6 +383,10 @@ void allocore_usage(const allocore_kernel_t* kernel, int64_t* applications, int6
   if (live_allocations != nullptr) *live_allocations = usage.live_allocations;
 }
 
+unsigned char allocore_allocation_budget_blocks(const allocore_kernel_t* kernel) {
+  return kernel->kernel->allocation_budget_blocks() ? 1 : 0;
+}
+
 void allocore_check_consistency(const allocore_kernel_t* kernel, char** errptr) {
   (void)Ok(kernel->kernel->CheckConsistency(), errptr);
 }

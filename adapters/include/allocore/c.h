@@ -168,6 +168,9 @@ ALLOCORE_EXPORT int64_t allocore_release_unused_names(allocore_kernel_t* kernel)
 ALLOCORE_EXPORT int64_t allocore_name_count(const allocore_kernel_t* kernel);
 ALLOCORE_EXPORT void allocore_usage(const allocore_kernel_t* kernel, int64_t* applications,
                                     int64_t* asks, int64_t* live_allocations);
+/* 1 when the live allocation budget (allocore_options_t) is full while asks are pending: a
+ * schedule allocates nothing until allocations are released. */
+ALLOCORE_EXPORT unsigned char allocore_allocation_budget_blocks(const allocore_kernel_t* kernel);
 /* Every cache against a recomputation; sets *errptr on the first difference. */
 ALLOCORE_EXPORT void allocore_check_consistency(const allocore_kernel_t* kernel, char** errptr);
 
