@@ -475,6 +475,26 @@ allocore_queues_t* allocore_list_queues(const allocore_kernel_t* kernel, const c
   if (!Ok(queues.status(), errptr)) return nullptr;
   return new allocore_queues_t{*std::move(queues), &kernel->kernel->resource_types()};
 }
+allocore_queues_t* allocore_get_queue(const allocore_kernel_t* kernel, const char* partition,
+                                      const char* path, char** errptr) {
+  absl::StatusOr<allocore::QueueInfo> queue =
+      kernel->kernel->GetQueue(Partition(partition), Text(path));
+  if (!Ok(queue.status(), errptr)) return nullptr;
+  return new allocore_queues_t{{*std::move(queue)}, &kernel->kernel->resource_types()};
+}
+allocore_handle_t allocore_find_queue(const allocore_kernel_t* kernel, const char* partition,
+                                      const char* path, char** errptr) {
+  auto p = kernel->kernel->FindPartition(Partition(partition));
+  if (!Ok(p.status(), errptr)) return kNoHandle;
+  return HandleOrError(kernel->kernel->FindQueue(*p, Text(path)), errptr);
+}
+allocore_queues_t* allocore_get_queue_by_handle(const allocore_kernel_t* kernel,
+                                                allocore_handle_t queue, char** errptr) {
+  absl::StatusOr<allocore::QueueInfo> info =
+      kernel->kernel->GetQueue(FromC<allocore::QueueHandle>(queue));
+  if (!Ok(info.status(), errptr)) return nullptr;
+  return new allocore_queues_t{{*std::move(info)}, &kernel->kernel->resource_types()};
+}
 void allocore_queues_destroy(allocore_queues_t* queues) { delete queues; }
 size_t allocore_queues_count(const allocore_queues_t* queues) { return queues->queues.size(); }
 

@@ -11,8 +11,8 @@
 namespace allocore {
 
 using internal::Cat;
-using internal::kNoSlot;
 using internal::KernelContext;
+using internal::kNoSlot;
 using internal::Partition;
 
 std::string_view ReleaseReasonName(ReleaseReason reason) {
@@ -459,6 +459,24 @@ absl::StatusOr<NodeHandle> Kernel::FindNode(PartitionHandle partition, std::stri
   uint32_t slot = (*p)->FindNode(id);
   if (slot == kNoSlot) return absl::NotFoundError(Cat("unknown node ", id));
   return NodeHandle{.partition = partition, .slot = slot, .generation = (*p)->NodeGeneration(slot)};
+}
+
+absl::StatusOr<QueueHandle> Kernel::FindQueue(PartitionHandle partition,
+                                              std::string_view path) const {
+  auto p = impl_->Resolve(partition, "find_queue");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->FindQueueSlot(path);
+  if (slot == kNoSlot) return absl::NotFoundError(Cat("unknown queue ", path));
+  return QueueHandle{.partition = partition, .slot = slot, .generation = 0};
+}
+
+absl::StatusOr<QueueInfo> Kernel::GetQueue(QueueHandle queue) const {
+  auto p = impl_->Resolve(queue.partition, "get_queue");
+  if (!p.ok()) return p.status();
+  std::optional<QueueInfo> info =
+      queue.generation == 0 ? (*p)->LiveQueueInfo(queue.slot) : std::nullopt;
+  if (!info) return Stale("get_queue", "queue");
+  return *std::move(info);
 }
 
 absl::StatusOr<int> Kernel::ResourceTypeId(std::string_view name) {

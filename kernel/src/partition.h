@@ -333,6 +333,9 @@ class Partition {
   uint32_t FindApp(std::string_view id) const;
   uint32_t FindNode(std::string_view id) const;
   uint32_t FindAsk(uint32_t app, std::string_view id) const;
+  uint32_t FindQueueSlot(std::string_view path) const { return FindQueue(path); }
+  // The queue's description when the slot holds a queue still in the tree.
+  std::optional<QueueInfo> LiveQueueInfo(uint32_t queue) const;
   uint32_t AppGeneration(uint32_t app) const { return GenerationOf(app_generations_, app); }
   uint32_t AskGeneration(uint32_t ask) const { return GenerationOf(ask_generations_, ask); }
   uint32_t NodeGeneration(uint32_t node) const { return GenerationOf(node_generations_, node); }

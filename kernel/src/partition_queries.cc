@@ -69,6 +69,11 @@ absl::StatusOr<QueueInfo> Partition::GetQueue(std::string_view path) const {
   return Info(q);
 }
 
+std::optional<QueueInfo> Partition::LiveQueueInfo(uint32_t queue) const {
+  if (queue >= queues_.size() || !queues_[queue].alive) return std::nullopt;
+  return Info(queue);
+}
+
 absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
   uint32_t app = FindApp(id);
   if (app == kNoSlot) {

@@ -259,6 +259,29 @@ int main(void) {
     EXPECT(live == 3);
     EXPECT(asks == 1);
   }
+  /* One queue, by path and by handle. */
+  {
+    allocore_handle_t queue_h = allocore_find_queue(kernel, NULL, "root.a", &err);
+    EXPECT_OK(err);
+    queues = allocore_get_queue_by_handle(kernel, queue_h, &err);
+    EXPECT_OK(err);
+    if (queues != NULL) {
+      EXPECT(allocore_queues_count(queues) == 1);
+      EXPECT(strcmp(allocore_queue_path(queues, 0), "root.a") == 0);
+      allocore_queues_destroy(queues);
+    }
+    queues = allocore_get_queue(kernel, NULL, "root.a", &err);
+    EXPECT_OK(err);
+    if (queues != NULL) {
+      EXPECT(allocore_queue_allocated(queues, 0, "memory", NULL) > 0);
+      allocore_queues_destroy(queues);
+    }
+    EXPECT(allocore_get_queue(kernel, NULL, "root.nowhere", &err) == NULL);
+    EXPECT(err != NULL);
+    allocore_free(err);
+    err = NULL;
+  }
+
   /* By handle: found once, then no names; a handle whose ask is gone is stale. */
   {
     int64_t quantities[8] = {0};

@@ -227,6 +227,33 @@ TEST(HandlesTest, APartitionAReloadRemovedIsStale) {
   EXPECT_EQ(kernel->FindPartition("nowhere").status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST(HandlesTest, QueueHandlesReadAQueueUntilItIsRemoved) {
+  SchedulerConfig config = Config();
+  PlacementRuleConfig rule;
+  rule.name = "tag";
+  rule.value = "namespace";
+  rule.create = true;
+  config.partitions[0].placement_rules.push_back(rule);
+  auto kernel = Create(config);
+  ASSERT_NE(kernel, nullptr);
+  std::vector<Decision> out;
+  const PartitionHandle partition = *kernel->FindPartition("default");
+  QueueHandle a = *kernel->FindQueue(partition, "root.a");
+  EXPECT_EQ(kernel->GetQueue(a)->path, "root.a");
+  EXPECT_EQ(kernel->FindQueue(partition, "root.nowhere").status().code(),
+            absl::StatusCode::kNotFound);
+  // A dynamic queue lives while it has applications.
+  ASSERT_TRUE(
+      kernel->AddApplication({.id = "app", .user = "u", .tags = {{"namespace", "team"}}}, &out)
+          .ok());
+  absl::StatusOr<QueueHandle> team = kernel->FindQueue(partition, "root.team");
+  ASSERT_TRUE(team.ok()) << team.status();
+  EXPECT_TRUE(kernel->GetQueue(*team)->dynamic);
+  ASSERT_TRUE(kernel->RemoveApplication("default", "app", &out).ok());
+  EXPECT_EQ(kernel->GetQueue(*team).status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(kernel->GetQueue(a).ok());
+}
+
 TEST(HandlesTest, AskArgsAreCheckedAsTheCallByName) {
   auto kernel = Create();
   ASSERT_NE(kernel, nullptr);

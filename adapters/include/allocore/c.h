@@ -225,6 +225,16 @@ ALLOCORE_EXPORT const char* allocore_resource_type_name(const allocore_kernel_t*
  * are read by resource type name; *present (may be NULL) tells whether the type is set. */
 ALLOCORE_EXPORT allocore_queues_t* allocore_list_queues(const allocore_kernel_t* kernel,
                                                         const char* partition, char** errptr);
+/* One queue by path ("root.a"), or by handle (allocore_find_queue): a list of one entry. */
+ALLOCORE_EXPORT allocore_queues_t* allocore_get_queue(const allocore_kernel_t* kernel,
+                                                      const char* partition, const char* path,
+                                                      char** errptr);
+ALLOCORE_EXPORT allocore_handle_t allocore_find_queue(const allocore_kernel_t* kernel,
+                                                      const char* partition, const char* path,
+                                                      char** errptr);
+ALLOCORE_EXPORT allocore_queues_t* allocore_get_queue_by_handle(const allocore_kernel_t* kernel,
+                                                                allocore_handle_t queue,
+                                                                char** errptr);
 ALLOCORE_EXPORT void allocore_queues_destroy(allocore_queues_t* queues);
 ALLOCORE_EXPORT size_t allocore_queues_count(const allocore_queues_t* queues);
 ALLOCORE_EXPORT const char* allocore_queue_path(const allocore_queues_t* queues, size_t i);

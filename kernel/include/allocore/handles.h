@@ -40,6 +40,9 @@ struct EntityHandle {
 using AppHandle = EntityHandle<struct AppTag>;
 using AskHandle = EntityHandle<struct AskTag>;
 using NodeHandle = EntityHandle<struct NodeTag>;
+// Queue records are never reused (a removed queue that comes back is a new record), so a
+// queue handle's generation is always 0 and it is stale once its queue is removed.
+using QueueHandle = EntityHandle<struct QueueTag>;
 
 // An ask by handle: AskSpec without the strings to look up. Views need only live for the call.
 struct AskArgs {

@@ -258,6 +258,8 @@ class ALLOCORE_EXPORT Kernel {
   absl::StatusOr<AppHandle> FindApplication(PartitionHandle partition, std::string_view id) const;
   absl::StatusOr<AskHandle> FindAsk(AppHandle app, std::string_view id) const;
   absl::StatusOr<NodeHandle> FindNode(PartitionHandle partition, std::string_view id) const;
+  absl::StatusOr<QueueHandle> FindQueue(PartitionHandle partition, std::string_view path) const;
+  absl::StatusOr<QueueInfo> GetQueue(QueueHandle queue) const;
   // The id of a resource type for AskArgs::resources, registered when new (as an AddAsk by
   // name registers the types it names; at most kMaxResourceTypes).
   absl::StatusOr<int> ResourceTypeId(std::string_view name);
