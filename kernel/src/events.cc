@@ -1,42 +1,58 @@
 // Events as values (allocore/events.h): each one is the Kernel call it names.
 #include "allocore/events.h"
 
+#include <type_traits>
+
 namespace allocore {
-namespace {
 
-template <typename... Fns>
-struct Overloaded : Fns... {
-  using Fns::operator()...;
-};
-template <typename... Fns>
-Overloaded(Fns...) -> Overloaded<Fns...>;
-
-}  // namespace
+absl::Status ApplyEvent(Kernel& kernel, const NodeSpec& e, std::vector<Decision>* out) {
+  return kernel.AddNode(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const NodeUpdate& e, std::vector<Decision>* out) {
+  return kernel.UpdateNode(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeEvent& e, std::vector<Decision>* out) {
+  return kernel.RemoveNode(e.partition, e.id, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const AppSpec& e, std::vector<Decision>* out) {
+  return kernel.AddApplication(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const RemoveApplicationEvent& e,
+                        std::vector<Decision>* out) {
+  return kernel.RemoveApplication(e.partition, e.id, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const AskSpec& e, std::vector<Decision>* out) {
+  return kernel.AddAsk(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const RemoveAskEvent& e, std::vector<Decision>* out) {
+  return kernel.RemoveAsk(e.partition, e.app, e.ask, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const ReleaseEvent& e, std::vector<Decision>* out) {
+  return kernel.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const AdvanceEvent& e, std::vector<Decision>* out) {
+  return kernel.Advance(e.millis, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const ScheduleEvent& e, std::vector<Decision>* out,
+                        int64_t* allocations) {
+  absl::StatusOr<int64_t> made = kernel.Schedule(e.max, e.partition, out);
+  if (allocations != nullptr) *allocations = made.ok() ? *made : 0;
+  return made.status();
+}
+absl::Status ApplyEvent(Kernel& kernel, const UpdateConfigEvent& e, std::vector<Decision>* out) {
+  return kernel.UpdateConfig(e.config, out);
+}
 
 absl::Status ApplyEvent(Kernel& kernel, const Event& event, std::vector<Decision>* out,
                         int64_t* allocations) {
   if (allocations != nullptr) *allocations = 0;
   return std::visit(
-      Overloaded{
-          [&](const NodeSpec& e) { return kernel.AddNode(e, out); },
-          [&](const NodeUpdate& e) { return kernel.UpdateNode(e, out); },
-          [&](const RemoveNodeEvent& e) { return kernel.RemoveNode(e.partition, e.id, out); },
-          [&](const AppSpec& e) { return kernel.AddApplication(e, out); },
-          [&](const RemoveApplicationEvent& e) {
-            return kernel.RemoveApplication(e.partition, e.id, out);
-          },
-          [&](const AskSpec& e) { return kernel.AddAsk(e, out); },
-          [&](const RemoveAskEvent& e) { return kernel.RemoveAsk(e.partition, e.app, e.ask, out); },
-          [&](const ReleaseEvent& e) {
-            return kernel.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out);
-          },
-          [&](const AdvanceEvent& e) { return kernel.Advance(e.millis, out); },
-          [&](const ScheduleEvent& e) {
-            absl::StatusOr<int64_t> made = kernel.Schedule(e.max, e.partition, out);
-            if (made.ok() && allocations != nullptr) *allocations = *made;
-            return made.status();
-          },
-          [&](const UpdateConfigEvent& e) { return kernel.UpdateConfig(e.config, out); },
+      [&](const auto& e) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(e)>, ScheduleEvent>) {
+          return ApplyEvent(kernel, e, out, allocations);
+        } else {
+          return ApplyEvent(kernel, e, out);
+        }
       },
       event);
 }
