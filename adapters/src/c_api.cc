@@ -451,6 +451,18 @@ int64_t allocore_decision_count(const allocore_decisions_t* decisions, size_t i)
   const Decision* d = At(decisions, i);
   return d == nullptr ? 0 : d->count;
 }
+allocore_handle_t allocore_decision_app_handle(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? kNoHandle : ToC(d->app_handle);
+}
+allocore_handle_t allocore_decision_ask_handle(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? kNoHandle : ToC(d->ask_handle);
+}
+allocore_handle_t allocore_decision_node_handle(const allocore_decisions_t* decisions, size_t i) {
+  const Decision* d = At(decisions, i);
+  return d == nullptr ? kNoHandle : ToC(d->node_handle);
+}
 
 // --- queries -------------------------------------------------------------------------------
 

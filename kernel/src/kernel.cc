@@ -73,9 +73,14 @@ class Kernel::Impl {
   }
   const Partition* Find(std::string_view name) const { return const_cast<Impl*>(this)->Find(name); }
   // The partition a handle names, or FailedPrecondition when a reload replaced or removed it.
+  // The index is a hint: a reload may move a partition (decisions made during the reload
+  // name it by its position before), so the serial decides.
   absl::StatusOr<Partition*> Resolve(PartitionHandle handle, std::string_view what) const {
     if (handle.index < partitions.size() && partitions[handle.index]->serial() == handle.serial) {
       return partitions[handle.index].get();
+    }
+    for (const auto& p : partitions) {
+      if (p->serial() == handle.serial) return p.get();
     }
     return absl::FailedPreconditionError(Cat(what, ": stale partition handle"));
   }
@@ -162,6 +167,7 @@ absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config,
     absl::Status status = partition->ApplyConfig(pc, /*dry_run=*/true, &ignored);
     if (status.ok()) status = partition->ApplyConfig(pc, /*dry_run=*/false, &ignored);
     if (!status.ok()) return status;
+    partition->set_index(static_cast<uint32_t>(impl->partitions.size()));
     impl->partitions.push_back(std::move(partition));
   }
   return std::unique_ptr<Kernel>(new Kernel(std::move(impl)));
@@ -208,6 +214,9 @@ absl::Status Kernel::UpdateConfig(SchedulerConfig config, std::vector<Decision>*
     if (removed) removed->Shutdown(out);
   }
   impl_->partitions = std::move(next);
+  for (size_t i = 0; i < impl_->partitions.size(); ++i) {
+    impl_->partitions[i]->set_index(static_cast<uint32_t>(i));
+  }
   return absl::OkStatus();
 }
 
@@ -424,8 +433,7 @@ absl::Status Stale(std::string_view what, std::string_view entity) {
 absl::StatusOr<PartitionHandle> Kernel::FindPartition(std::string_view name) const {
   for (size_t i = 0; i < impl_->partitions.size(); ++i) {
     if (impl_->partitions[i]->name() == name) {
-      return PartitionHandle{.index = static_cast<uint32_t>(i),
-                             .serial = impl_->partitions[i]->serial()};
+      return impl_->partitions[i]->handle();
     }
   }
   return absl::NotFoundError(Cat("unknown partition ", name));
@@ -437,7 +445,7 @@ absl::StatusOr<AppHandle> Kernel::FindApplication(PartitionHandle partition,
   if (!p.ok()) return p.status();
   uint32_t slot = (*p)->FindApp(id);
   if (slot == kNoSlot) return absl::NotFoundError(Cat("unknown application ", id));
-  return AppHandle{.partition = partition, .slot = slot, .generation = (*p)->AppGeneration(slot)};
+  return (*p)->AppHandleOf(slot);
 }
 
 absl::StatusOr<AskHandle> Kernel::FindAsk(AppHandle app, std::string_view id) const {
@@ -449,8 +457,7 @@ absl::StatusOr<AskHandle> Kernel::FindAsk(AppHandle app, std::string_view id) co
   if (slot == kNoSlot || (*p)->LiveAsk(slot, (*p)->AskGeneration(slot)) == kNoSlot) {
     return absl::NotFoundError(Cat("the application has no ask ", id));
   }
-  return AskHandle{
-      .partition = app.partition, .slot = slot, .generation = (*p)->AskGeneration(slot)};
+  return (*p)->AskHandleOf(slot);
 }
 
 absl::StatusOr<NodeHandle> Kernel::FindNode(PartitionHandle partition, std::string_view id) const {
@@ -458,7 +465,7 @@ absl::StatusOr<NodeHandle> Kernel::FindNode(PartitionHandle partition, std::stri
   if (!p.ok()) return p.status();
   uint32_t slot = (*p)->FindNode(id);
   if (slot == kNoSlot) return absl::NotFoundError(Cat("unknown node ", id));
-  return NodeHandle{.partition = partition, .slot = slot, .generation = (*p)->NodeGeneration(slot)};
+  return (*p)->NodeHandleOf(slot);
 }
 
 absl::StatusOr<QueueHandle> Kernel::FindQueue(PartitionHandle partition,
@@ -467,7 +474,7 @@ absl::StatusOr<QueueHandle> Kernel::FindQueue(PartitionHandle partition,
   if (!p.ok()) return p.status();
   uint32_t slot = (*p)->FindQueueSlot(path);
   if (slot == kNoSlot) return absl::NotFoundError(Cat("unknown queue ", path));
-  return QueueHandle{.partition = partition, .slot = slot, .generation = 0};
+  return QueueHandle{.partition = (*p)->handle(), .slot = slot, .generation = 0};
 }
 
 absl::StatusOr<QueueInfo> Kernel::GetQueue(QueueHandle queue) const {
@@ -508,8 +515,7 @@ absl::StatusOr<AskHandle> Kernel::AddAsk(AppHandle app, const AskArgs& ask,
   }
   absl::StatusOr<uint32_t> slot = (*p)->AddAskTo(app_slot, ask, out);
   if (!slot.ok()) return slot.status();
-  return AskHandle{
-      .partition = app.partition, .slot = *slot, .generation = (*p)->AskGeneration(*slot)};
+  return (*p)->AskHandleOf(*slot);
 }
 
 absl::Status Kernel::RemoveAsk(AskHandle ask, std::vector<Decision>* out) {
@@ -527,7 +533,7 @@ absl::Status Kernel::ReleaseAllocation(AskHandle ask, NodeHandle node, std::vect
   if (slot == kNoSlot) return Stale("release", "ask");
   uint32_t node_slot = kNoSlot;
   if (node.valid()) {
-    if (!(node.partition == ask.partition)) {
+    if (node.partition.serial != ask.partition.serial) {
       return absl::InvalidArgumentError("release: the node handle is of another partition");
     }
     node_slot = (*p)->LiveNode(node.slot, node.generation);

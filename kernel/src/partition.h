@@ -330,6 +330,18 @@ class Partition {
   // --- by slot: what the string calls do once they found their records, and what handles
   // (allocore/handles.h) call directly. A slot's generation moves on when it is freed.
   uint32_t serial() const { return serial_; }
+  // The partition's position in the kernel, for the handles its decisions carry.
+  void set_index(uint32_t index) { index_ = index; }
+  PartitionHandle handle() const { return {.index = index_, .serial = serial_}; }
+  AppHandle AppHandleOf(uint32_t app) const {
+    return {.partition = handle(), .slot = app, .generation = AppGeneration(app)};
+  }
+  AskHandle AskHandleOf(uint32_t ask) const {
+    return {.partition = handle(), .slot = ask, .generation = AskGeneration(ask)};
+  }
+  NodeHandle NodeHandleOf(uint32_t node) const {
+    return {.partition = handle(), .slot = node, .generation = NodeGeneration(node)};
+  }
   uint32_t FindApp(std::string_view id) const;
   uint32_t FindNode(std::string_view id) const;
   uint32_t FindAsk(uint32_t app, std::string_view id) const;
@@ -532,6 +544,7 @@ class Partition {
   KernelContext* context_;
   std::string_view name_;
   uint32_t serial_;
+  uint32_t index_ = 0;
   // Per slot, how often it was freed (cold: read by handle calls only).
   std::vector<uint32_t> app_generations_;
   std::vector<uint32_t> ask_generations_;

@@ -84,6 +84,7 @@ void Partition::EmitState(uint32_t app, AppState from, AppState to,
   d.type = DecisionType::kAppState;
   d.partition = name_;
   d.app = apps_[app].id;
+  d.app_handle = AppHandleOf(app);
   d.queue = apps_[app].queue == kNoSlot ? std::string_view() : queues_[apps_[app].queue].path;
   d.from = from;
   d.to = to;
@@ -702,6 +703,9 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
   d.app = a.id;
   d.ask = k.id;
   d.node = n.id;
+  d.app_handle = AppHandleOf(alloc.app);
+  d.ask_handle = AskHandleOf(alloc.ask);
+  d.node_handle = NodeHandleOf(alloc.node);
   d.release_reason = reason;
   d.placeholder = alloc.placeholder;
   if (by_ask != kNoSlot) {

@@ -249,6 +249,8 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     d.queue = queues_[apps_[app].queue].path;
     d.app = apps_[app].id;
     d.ask = k.id;
+    d.app_handle = AppHandleOf(app);
+    d.ask_handle = AskHandleOf(ask);
     d.count = k.pending;
     d.release_reason = ReleaseReason::kTimeout;
     out->push_back(d);

@@ -298,6 +298,9 @@ void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view re
   d.app = a.id;
   d.ask = k.id;
   d.node = n.id;
+  d.app_handle = AppHandleOf(app);
+  d.ask_handle = AskHandleOf(ask);
+  d.node_handle = NodeHandleOf(node);
   d.priority = k.priority;
   d.seq = alloc.seq;
   d.placeholder = k.placeholder;

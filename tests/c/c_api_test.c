@@ -311,7 +311,16 @@ int main(void) {
     allocore_decisions_clear(out);
     allocore_release_by_handle(kernel, ask_h, node_h, out, &err);
     EXPECT_OK(err);
-    EXPECT(find_decision(out, ALLOCORE_RELEASE, 0) >= 0);
+    i = find_decision(out, ALLOCORE_RELEASE, 0);
+    EXPECT(i >= 0);
+    if (i >= 0) {
+      allocore_handle_t released = allocore_decision_ask_handle(out, (size_t)i);
+      allocore_handle_t on = allocore_decision_node_handle(out, (size_t)i);
+      EXPECT(released.slot == ask_h.slot && released.generation == ask_h.generation);
+      EXPECT(on.slot == node_h.slot && on.generation == node_h.generation);
+      EXPECT(allocore_decision_app_handle(out, (size_t)i).slot == app_h.slot);
+    }
+    EXPECT(allocore_decision_ask_handle(out, 1000).slot == ALLOCORE_NO_HANDLE);
     allocore_add_ask_by_handle(kernel, app_h, "zero", quantities, 0, 0, 1, out, &err);
     EXPECT(err != NULL && strstr(err, "zero") != NULL);
     allocore_free(err);

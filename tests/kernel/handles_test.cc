@@ -254,6 +254,57 @@ TEST(HandlesTest, QueueHandlesReadAQueueUntilItIsRemoved) {
   EXPECT_TRUE(kernel->GetQueue(a).ok());
 }
 
+// Decisions name their entities by handle too: the handles Find* gives, usable at once.
+TEST(HandlesTest, DecisionsCarryTheHandlesOfTheirEntities) {
+  auto kernel = Create(Config({"first", "second"}));
+  ASSERT_NE(kernel, nullptr);
+  std::vector<Decision> out;
+  const PartitionHandle second = *kernel->FindPartition("second");
+  ASSERT_TRUE(
+      kernel->AddNode({.partition = "second", .id = "n1", .capacity = {{"memory", 100}}}, &out)
+          .ok());
+  ASSERT_TRUE(kernel
+                  ->AddApplication(
+                      {.partition = "second", .id = "app", .queue = "root.a", .user = "u"}, &out)
+                  .ok());
+  ASSERT_TRUE(kernel
+                  ->AddAsk({.partition = "second",
+                            .app = "app",
+                            .id = "x",
+                            .resources = {{"memory", 10}},
+                            .count = 2},
+                           &out)
+                  .ok());
+  out.clear();
+  ASSERT_TRUE(kernel->Schedule(0, "", &out).ok());
+  const AppHandle app = *kernel->FindApplication(second, "app");
+  const AskHandle ask = *kernel->FindAsk(app, "x");
+  const NodeHandle node = *kernel->FindNode(second, "n1");
+  int allocations = 0, states = 0;
+  for (const Decision& d : out) {
+    EXPECT_EQ(d.app_handle, app);
+    if (d.type == DecisionType::kAllocation) {
+      ++allocations;
+      EXPECT_EQ(d.ask_handle, ask);
+      EXPECT_EQ(d.node_handle, node);
+    } else {
+      ++states;
+      EXPECT_FALSE(d.ask_handle.valid());
+    }
+  }
+  EXPECT_EQ(allocations, 2);
+  EXPECT_GT(states, 0);
+  // A release reported by handle, and the handles still work after a reload moved the
+  // partition to another position.
+  out.clear();
+  ASSERT_TRUE(kernel->ReleaseAllocation(ask, node, &out).ok());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].ask_handle, ask);
+  ASSERT_TRUE(kernel->UpdateConfig(Config({"second"}), &out).ok());
+  EXPECT_EQ(kernel->FindPartition("second")->index, 0u);
+  EXPECT_TRUE(kernel->ReleaseAllocation(ask, NodeHandle(), &out).ok());
+}
+
 TEST(HandlesTest, AskArgsAreCheckedAsTheCallByName) {
   auto kernel = Create();
   ASSERT_NE(kernel, nullptr);

@@ -214,6 +214,14 @@ ALLOCORE_EXPORT const char* allocore_decision_by_app(const allocore_decisions_t*
 ALLOCORE_EXPORT const char* allocore_decision_by_ask(const allocore_decisions_t* decisions,
                                                      size_t i, size_t* len);
 ALLOCORE_EXPORT int64_t allocore_decision_count(const allocore_decisions_t* decisions, size_t i);
+/* The decision's application, ask and node by handle (slot ALLOCORE_NO_HANDLE where the
+ * decision names none: see Decision in allocore/kernel.h). */
+ALLOCORE_EXPORT allocore_handle_t
+allocore_decision_app_handle(const allocore_decisions_t* decisions, size_t i);
+ALLOCORE_EXPORT allocore_handle_t
+allocore_decision_ask_handle(const allocore_decisions_t* decisions, size_t i);
+ALLOCORE_EXPORT allocore_handle_t
+allocore_decision_node_handle(const allocore_decisions_t* decisions, size_t i);
 
 /* --- queries ----------------------------------------------------------------------------- */
 ALLOCORE_EXPORT size_t allocore_partition_count(const allocore_kernel_t* kernel);

@@ -166,6 +166,13 @@ struct Decision {
   std::string_view by_app;    // kRelease (kPreempted): who needed the room
   std::string_view by_ask;
   int64_t count = 0;  // kAskRemoved: pending repeats dropped
+  // The same entities by handle (allocore/handles.h), for managers that keep their own records
+  // by slot: the application on every type but kAppRejected, the ask on kAllocation, kRelease
+  // and kAskRemoved, the node on kAllocation and kRelease (invalid() where not set). A handle
+  // goes stale with its entity, like any handle.
+  AppHandle app_handle;
+  AskHandle ask_handle;
+  NodeHandle node_handle;
 };
 
 struct QueueInfo {
