@@ -128,6 +128,15 @@ void KernelService::Apply(const std::vector<std::pair<uint64_t, Event>>& events)
     track_states(before);
     if (const auto* removed = std::get_if<RemoveApplication>(&event)) {
       app_states_.erase({removed->partition, removed->id});
+    } else if (const auto* by_handle = std::get_if<RemoveApplicationByHandleEvent>(&event)) {
+      // The handle's names are in the removal's own decisions.
+      for (size_t i = before; i < out->size(); ++i) {
+        const Decision& d = (*out)[i];
+        if (d.app_handle == by_handle->app) {
+          app_states_.erase({std::string(d.partition), std::string(d.app)});
+          break;
+        }
+      }
     }
   }
   const size_t before_schedule = result.decisions.size();

@@ -42,6 +42,36 @@ absl::Status ApplyEvent(Kernel& kernel, const ScheduleEvent& e, std::vector<Deci
 absl::Status ApplyEvent(Kernel& kernel, const UpdateConfigEvent& e, std::vector<Decision>* out) {
   return kernel.UpdateConfig(e.config, out);
 }
+absl::Status ApplyEvent(Kernel& kernel, const AddAskByHandleEvent& e, std::vector<Decision>* out) {
+  return kernel
+      .AddAsk(e.app,
+              {.id = e.id,
+               .resources = e.resources,
+               .priority = e.priority,
+               .count = e.count,
+               .task_group = e.task_group,
+               .placeholder = e.placeholder,
+               .required_node = e.required_node,
+               .allow_preemption = e.allow_preemption,
+               .originator = e.originator},
+              out)
+      .status();
+}
+absl::Status ApplyEvent(Kernel& kernel, const RemoveAskByHandleEvent& e,
+                        std::vector<Decision>* out) {
+  return kernel.RemoveAsk(e.ask, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const ReleaseByHandleEvent& e, std::vector<Decision>* out) {
+  return kernel.ReleaseAllocation(e.ask, e.node, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const RemoveApplicationByHandleEvent& e,
+                        std::vector<Decision>* out) {
+  return kernel.RemoveApplication(e.app, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeByHandleEvent& e,
+                        std::vector<Decision>* out) {
+  return kernel.RemoveNode(e.node, out);
+}
 
 absl::Status ApplyEvent(Kernel& kernel, const Event& event, std::vector<Decision>* out,
                         int64_t* allocations) {

@@ -202,6 +202,36 @@ TEST(KernelServiceTest, SnapshotsFollowTheBatchesAndForgetRemovedApplications) {
   EXPECT_EQ(s->usage.live_allocations, 1);
 }
 
+// A manager may go by handle end to end: the sink's decisions carry them, events take them.
+TEST(KernelServiceTest, HandlesFromTheDecisionsDriveLaterEvents) {
+  AppHandle app;
+  AskHandle ask;
+  auto service = KernelService::Create(TwoQueues(), {}, [&](const KernelService::Batch& batch) {
+    for (const Decision& d : batch.decisions) {
+      if (d.type == DecisionType::kAllocation) {
+        app = d.app_handle;
+        ask = d.ask_handle;
+      }
+    }
+  });
+  ASSERT_TRUE(service.ok());
+  KernelService& svc = **service;
+  svc.Submit(NodeSpec{.id = "n", .capacity = {{"memory", 100}}});
+  svc.Submit(AppSpec{.id = "x", .queue = "root.a", .user = "u"});
+  svc.Submit(AskSpec{.app = "x", .id = "k", .resources = {{"memory", 10}}, .count = 2});
+  EXPECT_TRUE(svc.RunOnce());
+  ASSERT_TRUE(ask.valid());
+  EXPECT_EQ(svc.snapshot()->usage.live_allocations, 2);
+  svc.Submit(ReleaseByHandleEvent{.ask = ask});
+  EXPECT_TRUE(svc.RunOnce());
+  EXPECT_EQ(svc.snapshot()->usage.live_allocations, 1);
+  ASSERT_EQ(svc.snapshot()->apps.count({"default", "x"}), 1u);
+  svc.Submit(RemoveApplicationByHandleEvent{.app = app});
+  EXPECT_TRUE(svc.RunOnce());
+  EXPECT_EQ(svc.snapshot()->apps.count({"default", "x"}), 0u);
+  EXPECT_EQ(svc.snapshot()->usage.live_allocations, 0);
+}
+
 TEST(KernelServiceTest, AFullQueueRefusesEventsAndKeepsTheSequenceDense) {
   KernelService::Options options;
   options.max_queued = 2;

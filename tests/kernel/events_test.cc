@@ -103,6 +103,79 @@ TEST(EventsTest, ABatchDecidesAsTheCallsItNames) {
   EXPECT_TRUE((**batched).CheckConsistency().ok());
 }
 
+// The by-handle events decide as the same events by name.
+TEST(EventsTest, ByHandleEventsDecideAsByName) {
+  auto by_name = Kernel::Create(Config({"default"}));
+  auto by_handle = Kernel::Create(Config({"default"}));
+  ASSERT_TRUE(by_name.ok() && by_handle.ok());
+  std::vector<Decision> out_name, out_handle;
+  const std::vector<Event> setup = {
+      NodeSpec{.id = "n1", .capacity = {{"memory", 100}}},
+      NodeSpec{.id = "n2", .capacity = {{"memory", 100}}},
+      AppSpec{.id = "app", .queue = "root.a", .user = "u"},
+      AppSpec{.id = "other", .queue = "root.a", .user = "u"},
+  };
+  ApplyEvents(**by_name, setup, &out_name, nullptr);
+  ApplyEvents(**by_handle, setup, &out_handle, nullptr);
+  Kernel& k = **by_handle;
+  const PartitionHandle partition = *k.FindPartition("default");
+  const AppHandle app = *k.FindApplication(partition, "app");
+  const AppHandle other = *k.FindApplication(partition, "other");
+  const NodeHandle n2 = *k.FindNode(partition, "n2");
+  Resource thirty;
+  thirty.Set(*k.ResourceTypeId("memory"), 30);
+
+  std::vector<Event> named = {
+      AskSpec{.app = "app", .id = "x", .resources = {{"memory", 30}}, .count = 5},
+      AskSpec{.app = "other", .id = "y", .resources = {{"memory", 30}}, .count = 2},
+      ScheduleEvent{},
+      ReleaseEvent{.app = "app", .ask = "x", .node = "n2"},
+      ReleaseEvent{.app = "app", .ask = "x"},
+      RemoveAskEvent{.app = "app", .ask = "x"},
+      RemoveNodeEvent{.id = "n2"},
+      RemoveApplicationEvent{.id = "other"},
+      ScheduleEvent{},
+  };
+  std::vector<EventResult> named_results;
+  ApplyEvents(**by_name, named, &out_name, &named_results);
+
+  std::vector<EventResult> handle_results;
+  std::vector<Event> first = {
+      AddAskByHandleEvent{.app = app, .id = "x", .resources = thirty, .count = 5},
+      AddAskByHandleEvent{.app = other, .id = "y", .resources = thirty, .count = 2},
+      ScheduleEvent{},
+  };
+  ApplyEvents(k, first, &out_handle, &handle_results);
+  const AskHandle x = *k.FindAsk(app, "x");
+  std::vector<Event> second = {
+      ReleaseByHandleEvent{.ask = x, .node = n2},
+      ReleaseByHandleEvent{.ask = x},
+      RemoveAskByHandleEvent{.ask = x},
+      RemoveNodeByHandleEvent{.node = n2},
+      RemoveApplicationByHandleEvent{.app = other},
+      ScheduleEvent{},
+  };
+  ApplyEvents(k, second, &out_handle, &handle_results);
+
+  EXPECT_EQ(Describe(out_name), Describe(out_handle));
+  ASSERT_EQ(named_results.size(), handle_results.size());
+  for (size_t i = 0; i < named_results.size(); ++i) {
+    EXPECT_EQ(named_results[i].status, handle_results[i].status) << "event " << i;
+    EXPECT_EQ(named_results[i].allocations, handle_results[i].allocations) << "event " << i;
+  }
+  // Removed while allocations of it live: removing it again is refused as by name.
+  std::vector<EventResult> again_results;
+  std::vector<Event> again = {RemoveAskByHandleEvent{.ask = x}};
+  EXPECT_EQ(ApplyEvents(k, again, &out_handle, &again_results), 1);
+  EXPECT_EQ(again_results[0].status.code(), absl::StatusCode::kNotFound);
+  // The application goes, and with it the ask's slot: the handle is stale now.
+  std::vector<Event> remove_app = {RemoveApplicationByHandleEvent{.app = app}, again[0]};
+  EXPECT_EQ(ApplyEvents(k, remove_app, &out_handle, &again_results), 1);
+  EXPECT_TRUE(again_results[1].status.ok());
+  EXPECT_EQ(again_results[2].status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(k.CheckConsistency().ok());
+}
+
 TEST(EventsTest, ResultsAreOptionalAndAppended) {
   auto kernel = Kernel::Create(Config({"default"}));
   ASSERT_TRUE(kernel.ok());

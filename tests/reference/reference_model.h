@@ -163,8 +163,8 @@ class ReferenceModel {
 };
 
 // The kernel's event vocabulary (allocore/events.h) applied to the model, as
-// allocore::ApplyEvent applies it to the kernel. The model has no config reload: an
-// UpdateConfigEvent is Unimplemented.
+// allocore::ApplyEvent applies it to the kernel. The model has no config reload and no
+// handles: an UpdateConfigEvent or a by-handle event is Unimplemented.
 absl::Status ApplyEvent(ReferenceModel& model, const Event& event, std::vector<RefDecision>* out,
                         int64_t* allocations = nullptr);
 

@@ -61,10 +61,39 @@ struct UpdateConfigEvent {
   SchedulerConfig config;
 };
 
+// The calls by handle (allocore/handles.h), as owned values that can wait in a queue.
+struct AddAskByHandleEvent {
+  AppHandle app;
+  std::string id;
+  Resource resources;  // type ids from Kernel::ResourceTypeId
+  int32_t priority = 0;
+  int64_t count = 1;
+  std::string task_group;
+  bool placeholder = false;
+  std::string required_node;
+  bool allow_preemption = true;
+  bool originator = false;
+};
+struct RemoveAskByHandleEvent {
+  AskHandle ask;
+};
+struct ReleaseByHandleEvent {
+  AskHandle ask;
+  NodeHandle node;  // invalid: the oldest live allocation of the ask
+};
+struct RemoveApplicationByHandleEvent {
+  AppHandle app;
+};
+struct RemoveNodeByHandleEvent {
+  NodeHandle node;
+};
+
 // NodeSpec: AddNode, NodeUpdate: UpdateNode, AppSpec: AddApplication, AskSpec: AddAsk.
 using Event =
     std::variant<NodeSpec, NodeUpdate, RemoveNodeEvent, AppSpec, RemoveApplicationEvent, AskSpec,
-                 RemoveAskEvent, ReleaseEvent, AdvanceEvent, ScheduleEvent, UpdateConfigEvent>;
+                 RemoveAskEvent, ReleaseEvent, AdvanceEvent, ScheduleEvent, UpdateConfigEvent,
+                 AddAskByHandleEvent, RemoveAskByHandleEvent, ReleaseByHandleEvent,
+                 RemoveApplicationByHandleEvent, RemoveNodeByHandleEvent>;
 
 struct EventResult {
   absl::Status status;      // the call's status (non-OK: refused, nothing changed)
@@ -100,6 +129,16 @@ ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AdvanceEvent& e,
 ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ScheduleEvent& e,
                                         std::vector<Decision>* out, int64_t* allocations = nullptr);
 ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const UpdateConfigEvent& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AddAskByHandleEvent& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveAskByHandleEvent& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ReleaseByHandleEvent& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveApplicationByHandleEvent& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeByHandleEvent& e,
                                         std::vector<Decision>* out);
 
 }  // namespace allocore
