@@ -360,7 +360,8 @@ class Partition {
   // `args.resources` holds registered type ids.
   absl::StatusOr<uint32_t> AddAskTo(uint32_t app, const AskArgs& args, std::vector<Decision>* out);
   absl::Status RemoveAskAt(uint32_t ask, std::vector<Decision>* out);
-  // `node`: kNoSlot for the oldest allocation anywhere; `node_id` names it in a refusal.
+  // `node`: kNoSlot for the oldest allocation anywhere; `node_id` names a node that is not
+  // registered in the refusal.
   absl::Status ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
                                    std::vector<Decision>* out);
   void RemoveApplicationAt(uint32_t app, std::vector<Decision>* out);

@@ -651,9 +651,11 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
     }
   }
   if (chosen == kNoSlot) {
+    // A registered node names itself (calls by handle pass no id); an unknown one as given.
+    std::string_view named = node < nodes_.size() ? nodes_[node].id : node_id;
     return absl::NotFoundError(Cat("ask ", asks_[ask].id, " of application ", apps_[app].id,
                                    " has no live allocation", node == kNoSlot ? "" : " on node ",
-                                   node_id));
+                                   named));
   }
   // The ask stays (with no pending repeats) until it is removed or the app goes, as in
   // YuniKorn: remove_ask on a fully served ask is not an error.

@@ -325,6 +325,18 @@ int main(void) {
     EXPECT(err != NULL && strstr(err, "zero") != NULL);
     allocore_free(err);
     err = NULL;
+    /* A type id of 8 or more, and a mask without quantities: refused, nothing added. */
+    allocore_add_ask_by_handle(kernel, app_h, "wide", quantities, 1u << 8, 0, 1, out, &err);
+    EXPECT(err != NULL && strstr(err, "type id") != NULL);
+    allocore_free(err);
+    err = NULL;
+    allocore_add_ask_by_handle(kernel, app_h, "bare", NULL, 1u, 0, 1, out, &err);
+    EXPECT(err != NULL && strstr(err, "without quantities") != NULL);
+    allocore_free(err);
+    err = NULL;
+    EXPECT(allocore_find_ask(kernel, app_h, "wide", &err).slot == ALLOCORE_NO_HANDLE);
+    allocore_free(err);
+    err = NULL;
     EXPECT(allocore_find_app(kernel, NULL, "nobody", &err).slot == ALLOCORE_NO_HANDLE);
     EXPECT(err != NULL);
     allocore_free(err);

@@ -206,6 +206,14 @@ TEST(HandlesTest, StaleHandlesAreRefusedAndChangeNothing) {
   EXPECT_EQ(kernel->ReleaseAllocation(reused_ask, node, &out).code(),
             absl::StatusCode::kFailedPrecondition);
   EXPECT_TRUE(kernel->ReleaseAllocation(reused_ask, again, &out).ok());
+  // Nothing left on the node: the refusal names it, as the call by name does.
+  out.clear();
+  absl::Status none = kernel->ReleaseAllocation(reused_ask, again, &out);
+  EXPECT_EQ(none.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(none.message(),
+            kernel->ReleaseAllocation("default", "app-2", "x", "n1", &out).message());
+  EXPECT_THAT(none.message(), HasSubstr("on node n1"));
+  EXPECT_TRUE(out.empty());
   EXPECT_TRUE(kernel->CheckConsistency().ok());
 }
 
