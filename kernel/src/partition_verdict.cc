@@ -206,11 +206,13 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
 absl::StatusOr<ProbeResult> Partition::Probe(const AskSpec& spec) const {
   uint32_t app = FindApp(spec.app);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", spec.app));
-  if (spec.count <= 0) {
-    return absl::InvalidArgumentError(Cat("probe: count must be at least 1, got ", spec.count));
-  }
-  if (spec.placeholder && spec.task_group.empty()) {
-    return absl::InvalidArgumentError("probe: a placeholder needs a task_group");
+  // The ask's own shape is checked as AddAsk checks it; a probe needs no id.
+  if (absl::Status shape = CheckAskArgs({.id = spec.id.empty() ? "(probe)" : spec.id,
+                                         .count = spec.count,
+                                         .task_group = spec.task_group,
+                                         .placeholder = spec.placeholder});
+      !shape.ok()) {
+    return shape;
   }
   ProbeResult result{.partition = std::string(name_),
                      .queue = std::string(queues_[apps_[app].queue].path)};
