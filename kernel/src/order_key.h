@@ -15,6 +15,7 @@
 #include <optional>
 #include <tuple>
 
+#include "absl/container/btree_set.h"
 #include "allocore/resource.h"
 
 namespace allocore::internal {
@@ -67,6 +68,56 @@ struct OrderKey {
   }
   friend bool operator==(const OrderKey& a, const OrderKey& b) = default;
 };
+
+// What an order's btree holds for one member: the leading part of its OrderKey, and the slot
+// that finds the whole key (App::key_in_leaf, Queue::key_in_parent). 32 bytes instead of 112,
+// so a btree node holds 7 members rather than 2 and the tree is a third as deep. Most
+// comparisons end on `first` or `top_share`; when both members are `whole` (their other shares,
+// `second` and `pending` are zero: every application of a FIFO leaf, and every application
+// with nothing allocated yet) the entry is the whole key. Only the rest read the full keys.
+struct OrderEntry {
+  int64_t first = 0;
+  double top_share = 0;
+  int64_t tiebreak = 0;
+  uint32_t slot = 0;
+  bool whole = false;
+  bool app = false;  // slot names an application (leaf order), else a child queue
+  friend bool operator==(const OrderEntry& a, const OrderEntry& b) = default;
+};
+static_assert(sizeof(OrderEntry) <= 32);
+
+inline OrderEntry EntryOf(const OrderKey& key, bool app) {
+  bool rest_zero = key.second == 0 && key.pending == 0;
+  for (size_t i = 1; i < key.shares.size() && rest_zero; ++i) rest_zero = key.shares[i] == 0;
+  return {.first = key.first,
+          .top_share = key.shares[0],
+          .tiebreak = key.tiebreak,
+          .slot = key.slot,
+          .whole = rest_zero,
+          .app = app};
+}
+
+class Partition;
+
+// Orders entries exactly as operator< orders their full keys; the partition finds those.
+class OrderEntryLess {
+ public:
+  OrderEntryLess() = default;
+  explicit OrderEntryLess(const Partition* partition) : partition_(partition) {}
+  bool operator()(const OrderEntry& a, const OrderEntry& b) const {
+    if (a.first != b.first) return a.first < b.first;
+    if (a.top_share != b.top_share) return a.top_share < b.top_share;
+    if (a.whole && b.whole) return std::tie(a.tiebreak, a.slot) < std::tie(b.tiebreak, b.slot);
+    return FullLess(a, b);
+  }
+
+ private:
+  bool FullLess(const OrderEntry& a, const OrderEntry& b) const;  // partition_caches.cc
+  const Partition* partition_ = nullptr;
+};
+
+// A parent's children or a leaf's applications with pending > 0, in scheduling order.
+using Order = absl::btree_set<OrderEntry, OrderEntryLess>;
 
 }  // namespace allocore::internal
 

@@ -4,8 +4,8 @@
 // Entities live in flat vectors addressed by dense uint32 slots; removed slots go to a free
 // list. Every order the walk needs is kept in a btree and repaired by erase + insert when the
 // key of one entity changes (never re-sorted):
-//   - Queue::order of a parent: its children with pending > 0 (OrderKey, §5.1);
-//   - Queue::order of a leaf: its applications with pending > 0 (OrderKey, §5.2);
+//   - Queue::order of a parent: its children with pending > 0 (OrderEntry of OrderKey, §5.1);
+//   - Queue::order of a leaf: its applications with pending > 0 (the same, §5.2);
 //   - App::ask_order: asks with pending repeats (priority desc, creation order);
 //   - Partition::node_index_: all nodes by (score, id), with per-block availability maxima.
 // Invariants (checked from scratch by CheckConsistency):
@@ -140,7 +140,7 @@ struct Queue {
   Resource pending;
   absl::btree_map<int32_t, int32_t> child_priorities;  // priority -> count
   int32_t priority = kNoPriority;                      // effective, presented to the parent
-  absl::btree_set<OrderKey> order;                     // children or applications
+  Order order;  // children or applications (OrderEntry; the full keys are key_in_*)
   std::optional<OrderKey> key_in_parent;
   uint64_t running_apps = 0;
   absl::flat_hash_set<uint32_t> allocating_accepted;
@@ -291,6 +291,8 @@ enum class NodePolicy : uint8_t { kFair, kBinPacking };
 
 class Partition {
  public:
+  friend class OrderEntryLess;
+
   Partition(KernelContext* context, std::string_view name);
 
   // Builds or reconciles the queue tree and policies from a validated partition config.
@@ -396,6 +398,10 @@ class Partition {
   // --- caches -------------------------------------------------------------------------
   OrderKey ChildKey(uint32_t queue) const;
   OrderKey AppKey(uint32_t app) const;
+  // The full key of an order's member (what OrderEntryLess falls back to).
+  const OrderKey& FullKey(const OrderEntry& entry) const {
+    return entry.app ? *apps_[entry.slot].key_in_leaf : *queues_[entry.slot].key_in_parent;
+  }
   int32_t EffectivePriority(const Queue& queue) const;
   // Re-derives the app's priority, leaf position and stateaware membership, then walks the
   // queue path up to the root repairing priorities and positions.

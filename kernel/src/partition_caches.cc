@@ -28,6 +28,10 @@ int32_t Partition::EffectivePriority(const Queue& queue) const {
                                                   std::numeric_limits<int32_t>::max()));
 }
 
+bool OrderEntryLess::FullLess(const OrderEntry& a, const OrderEntry& b) const {
+  return partition_->FullKey(a) < partition_->FullKey(b);
+}
+
 OrderKey Partition::ChildKey(uint32_t queue) const {
   const Queue& q = queues_[queue];
   const Queue& parent = queues_[q.parent];
@@ -80,9 +84,11 @@ void Partition::AppChanged(uint32_t app) {
   std::optional<OrderKey> key;
   if (StrictlyGreaterThanZero(a.pending)) key = AppKey(app);
   if (key != a.key_in_leaf) {
-    if (a.key_in_leaf) leaf.order.erase(*a.key_in_leaf);
-    if (key) leaf.order.insert(*key);
+    // The comparator reads the member's full key: the old one while it is erased, the new one
+    // while it is inserted.
+    if (a.key_in_leaf) leaf.order.erase(EntryOf(*a.key_in_leaf, /*app=*/true));
     a.key_in_leaf = key;
+    if (key) leaf.order.insert(EntryOf(*key, /*app=*/true));
   }
   std::pair<int64_t, uint32_t> member{a.submission_seq, app};
   if (a.state == AppState::kAccepted && StrictlyGreaterThanZero(a.pending)) {
@@ -113,9 +119,9 @@ void Partition::QueuePathChanged(uint32_t queue) {
       key = ChildKey(q);
     }
     if (key != current.key_in_parent) {
-      if (current.key_in_parent) parent.order.erase(*current.key_in_parent);
-      if (key) parent.order.insert(*key);
+      if (current.key_in_parent) parent.order.erase(EntryOf(*current.key_in_parent, false));
       current.key_in_parent = key;
+      if (key) parent.order.insert(EntryOf(*key, /*app=*/false));
     }
     q = parent_slot;
   }

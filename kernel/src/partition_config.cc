@@ -24,6 +24,7 @@ Partition::Partition(KernelContext* context, std::string_view name)
 uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynamic) {
   auto slot = static_cast<uint32_t>(queues_.size());
   Queue& q = queues_.emplace_back();
+  q.order = Order(OrderEntryLess(this));
   std::string lower = Lower(name);
   q.name = context_->names.Intern(lower);
   q.path =
@@ -248,7 +249,7 @@ void Partition::RemoveDrainedQueues() {
       queue.alive = false;
       Queue& parent = queues_[queue.parent];
       if (queue.key_in_parent) {
-        parent.order.erase(*queue.key_in_parent);
+        parent.order.erase(EntryOf(*queue.key_in_parent, /*app=*/false));
         queue.key_in_parent.reset();
       }
       auto it = parent.child_priorities.find(queue.priority);

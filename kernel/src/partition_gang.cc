@@ -117,8 +117,8 @@ void Partition::PlaceholderGone(uint32_t app, std::vector<Decision>* out) {
 }
 
 template <typename Fn>
-static bool ForEachChild(const absl::btree_set<OrderKey>& order, Fn&& fn) {
-  for (const OrderKey& key : order) {
+static bool ForEachChild(const Order& order, Fn&& fn) {
+  for (const OrderEntry& key : order) {
     if (fn(key.slot)) return true;
   }
   return false;
@@ -139,7 +139,7 @@ Partition::Outcome Partition::TryPlaceholderAllocate(uint32_t queue, bool* relea
   }
   uint32_t admitted = AdmittedAcceptedApp(q);
   bool stateaware = q.props.sort_policy == AppSortPolicy::kStateAware;
-  for (const OrderKey& key : q.order) {
+  for (const OrderEntry& key : q.order) {
     uint32_t app = key.slot;
     if (apps_[app].live_placeholders == 0) continue;
     if (stateaware && apps_[app].state == AppState::kAccepted && app != admitted) continue;

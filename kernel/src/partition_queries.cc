@@ -166,7 +166,7 @@ absl::Status Partition::CheckConsistency() const {
     bool member = StrictlyGreaterThanZero(a.pending);
     if (member != a.key_in_leaf.has_value()) return fail("app ", a.id, ": leaf membership");
     if (member && !(*a.key_in_leaf == AppKey(app))) return fail("app ", a.id, ": stale leaf key");
-    if (member && !queues_[a.queue].order.contains(*a.key_in_leaf)) {
+    if (member && !queues_[a.queue].order.contains(EntryOf(*a.key_in_leaf, /*app=*/true))) {
       return fail("app ", a.id, ": missing from leaf order");
     }
     for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
@@ -199,6 +199,19 @@ absl::Status Partition::CheckConsistency() const {
     }
     if (expected != queue.child_priorities) return fail("queue ", queue.path, ": child priorities");
     if (members != queue.order.size()) return fail("queue ", queue.path, ": order size");
+    // The btree's compact entries: each the entry of its member's full key, in full-key order.
+    const OrderKey* previous = nullptr;
+    for (const OrderEntry& entry : queue.order) {
+      bool known = entry.app ? apps_[entry.slot].key_in_leaf.has_value()
+                             : queues_[entry.slot].key_in_parent.has_value();
+      if (!known || !(entry == EntryOf(FullKey(entry), entry.app))) {
+        return fail("queue ", queue.path, ": order entry differs from its member's key");
+      }
+      if (previous != nullptr && !(*previous < FullKey(entry))) {
+        return fail("queue ", queue.path, ": order entries out of key order");
+      }
+      previous = &FullKey(entry);
+    }
     if (EffectivePriority(queue) != queue.priority) {
       return fail("queue ", queue.path, ": cached priority ", queue.priority, " != recomputed ",
                   EffectivePriority(queue));

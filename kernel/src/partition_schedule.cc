@@ -39,7 +39,7 @@ double FitInScore(const Resource& ask, const Resource& available) {
 template <typename Fn>
 bool Partition::ForEachChildInOrder(uint32_t parent, Fn&& fn) const {
   // fn returns true after a result, which may have changed the order: stop at once.
-  for (const OrderKey& key : queues_[parent].order) {
+  for (const OrderEntry& key : queues_[parent].order) {
     if (fn(key.slot)) return true;
   }
   return false;
@@ -144,7 +144,7 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
   Resource headroom = Headroom(queue);
   uint32_t admitted = AdmittedAcceptedApp(q);
   bool stateaware = q.props.sort_policy == AppSortPolicy::kStateAware;
-  for (const OrderKey& key : q.order) {
+  for (const OrderEntry& key : q.order) {
     uint32_t app = key.slot;
     const App& a = apps_[app];
     if (a.state == AppState::kAccepted) {

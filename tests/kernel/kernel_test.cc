@@ -149,6 +149,25 @@ TEST_F(KernelTest, FairQueuesFollowGuaranteedShareThenPending) {
               ElementsAre("l", "s", "l", "l", "s", "l", "l", "s", "l", "l", "s", "l", "l", "s"));
 }
 
+// The leaf order's btree holds compact entries (top share only); applications whose top
+// shares tie are ordered by their next share, which only the full key holds.
+TEST_F(KernelTest, FairAppsWithEqualTopShareGoByTheirNextShare) {
+  Start(Config({Leaf("q", {{"application.sort.policy", "fair"}})}));
+  Node("node-1", 10000, 100);
+  App("a", "root.q");
+  App("b", "root.q");
+  Ask("a", "a1", 10, 5);
+  Ask("b", "b1", 10, 3);
+  Schedule();
+  ASSERT_THAT(Allocations(), ElementsAre("a/a1@node-1", "b/b1@node-1"));
+  // Shares now: a (10, 5), b (10, 3); b is further below its share.
+  Ask("a", "a2", 1, 0);
+  Ask("b", "b2", 1, 0);
+  Schedule();
+  EXPECT_THAT(Allocations(),
+              ElementsAre("a/a1@node-1", "b/b1@node-1", "b/b2@node-1", "a/a2@node-1"));
+}
+
 TEST_F(KernelTest, NodeFairPicksLeastUsedThenId) {
   Start(Config({Leaf("q")}));
   Node("node-b", 400, 40);
