@@ -73,7 +73,9 @@ class Runner {
 
     step_ = 0;
     for (const AddNodeStep& node : scenario_.nodes) {
+      const int64_t before = result_.kernel_nanos;
       Timed(StepKind::kAddNode, [&] { return ApplyEvent(*kernel_, node.node, &out_); });
+      Attribute(StepKind::kAddNode, result_.kernel_nanos - before, /*steps=*/1);
     }
     if (observer_) observer_->OnProgress(0, total_steps);
     NoteStepTime(result_.kernel_nanos, StepKind::kAddNode);
@@ -87,7 +89,10 @@ class Runner {
       step_ = i + 1;
       const int64_t kernel_before = result_.kernel_nanos;
       Timed(StepKind::kAdvance, [&] { return ApplyEvent(*kernel_, AdvanceEvent{1}, &out_); });
+      const int64_t step_before = result_.kernel_nanos;
+      Attribute(StepKind::kAdvance, step_before - kernel_before, /*steps=*/0);
       Apply(step);
+      Attribute(step.kind(), result_.kernel_nanos - step_before, /*steps=*/1);
       MaybeReleaseNames();
       NoteStepTime(result_.kernel_nanos - kernel_before, step.kind());
       result_.steps_run = step_;
@@ -97,6 +102,11 @@ class Runner {
   }
 
  private:
+  void Attribute(StepKind kind, int64_t nanos, int64_t steps) {
+    result_.kernel_nanos_by_kind[static_cast<size_t>(kind)] += nanos;
+    result_.steps_by_kind[static_cast<size_t>(kind)] += steps;
+  }
+
   void NoteStepTime(int64_t nanos, StepKind kind) {
     if (nanos <= result_.slowest_step_nanos) return;
     result_.slowest_step = step_;

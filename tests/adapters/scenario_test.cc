@@ -499,6 +499,17 @@ TEST(ScenarioRunnerTest, LatenciesOnePerAllocation) {
   EXPECT_EQ(run->allocations.size(), 4u);
   EXPECT_EQ(run->allocation_latency_nanos.size(), 4u);
   EXPECT_GT(run->kernel_nanos, 0);
+  // The split by step kind: every step counted once, under its kind; ticks under advance.
+  auto at = [](const auto& by_kind, StepKind kind) { return by_kind[static_cast<size_t>(kind)]; };
+  EXPECT_EQ(at(run->steps_by_kind, StepKind::kAddApp), 1);
+  EXPECT_EQ(at(run->steps_by_kind, StepKind::kAddAsk), 1);
+  EXPECT_EQ(at(run->steps_by_kind, StepKind::kSchedule), 1);
+  EXPECT_EQ(at(run->steps_by_kind, StepKind::kAdvance), 0);
+  int64_t split = 0;
+  for (int64_t nanos : run->kernel_nanos_by_kind) split += nanos;
+  EXPECT_GT(at(run->kernel_nanos_by_kind, StepKind::kSchedule), 0);
+  EXPECT_GT(at(run->kernel_nanos_by_kind, StepKind::kAdvance), 0);
+  EXPECT_LE(split, run->kernel_nanos);
 }
 
 std::vector<std::filesystem::path> ScenarioFiles() {

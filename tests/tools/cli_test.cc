@@ -16,6 +16,7 @@
 
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
@@ -99,6 +100,8 @@ TEST_F(CliTest, CheckQuietStatsAndExplain) {
   EXPECT_THAT(r.err, HasSubstr("stats: "));
   EXPECT_THAT(r.err, HasSubstr("latency      per allocation"));
   EXPECT_THAT(r.err, HasSubstr("time split   parse "));
+  EXPECT_THAT(r.err, HasSubstr("kernel time  by step kind"));
+  EXPECT_THAT(r.err, ContainsRegex("\n    schedule +[0-9.]+ [mun]?s +[0-9.]+%  [0-9]+ steps?, "));
 
   fs::path pending = Write("pending.yaml", R"(nodes: [{id: n, resources: {memory: 10}}]
 steps:

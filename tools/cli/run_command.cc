@@ -53,8 +53,8 @@ constexpr char kUsage[] =
     "                    each allocation changed\n"
     "  --quiet           no decision output\n"
     "  --stats           on stderr: decisions, wall time, per-allocation latency p50/p99/max\n"
-    "                    (one Schedule(max=1) call per allocation) and the time split between\n"
-    "                    parsing, kernel and output\n"
+    "                    (one Schedule(max=1) call per allocation), the time split between\n"
+    "                    parsing, kernel and output, and the kernel time by step kind\n"
     "  --explain         after the run, why every still-pending ask is pending (JSON lines of\n"
     "                    type \"pending\" in jsonl format)\n"
     "  --latency-csv FILE\n"
@@ -291,6 +291,30 @@ void AppendStats(const Options& options, const adapters::RunResult& run, const R
           FormatDuration(output_nanos) + share(output_nanos) + ", other " + FormatDuration(other) +
           share(other) + "\n";
   if (options.quiet) *out += "               (--quiet: no decision output was formatted)\n";
+  // Where the kernel's time went, by the kind of step its calls served, largest first.
+  std::vector<size_t> kinds;
+  for (size_t k = 0; k < adapters::kStepKindCount; ++k) {
+    if (run.kernel_nanos_by_kind[k] > 0) kinds.push_back(k);
+  }
+  std::stable_sort(kinds.begin(), kinds.end(), [&](size_t a, size_t b) {
+    return run.kernel_nanos_by_kind[a] > run.kernel_nanos_by_kind[b];
+  });
+  if (!kinds.empty())
+    *out += "  kernel time  by step kind (advance: every step's clock tick too)\n";
+  for (size_t k : kinds) {
+    const int64_t nanos = run.kernel_nanos_by_kind[k];
+    const int64_t steps = run.steps_by_kind[k];
+    std::snprintf(line, sizeof(line), "    %-14s %10s %5.1f%%",
+                  std::string(adapters::StepKindName(static_cast<adapters::StepKind>(k))).c_str(),
+                  FormatDuration(nanos).c_str(),
+                  run.kernel_nanos > 0
+                      ? 100.0 * static_cast<double>(nanos) / static_cast<double>(run.kernel_nanos)
+                      : 0.0);
+    *out += line;
+    if (steps > 0)
+      *out += "  " + Count(steps, "step") + ", " + FormatDuration(nanos / steps) + " each";
+    *out += "\n";
+  }
 }
 
 }  // namespace

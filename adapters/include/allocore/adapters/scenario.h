@@ -27,6 +27,7 @@
 #ifndef ALLOCORE_ADAPTERS_SCENARIO_H_
 #define ALLOCORE_ADAPTERS_SCENARIO_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -62,6 +63,7 @@ enum class StepKind : uint8_t {
   kAdvance,
   kProbe,  // an extension of the contract: a what-if question, answered by a `probe` record
 };
+inline constexpr size_t kStepKindCount = static_cast<size_t>(StepKind::kProbe) + 1;
 // The YAML key of the step kind: "add_app", "schedule", ...
 ALLOCORE_EXPORT std::string_view StepKindName(StepKind kind);
 
@@ -235,6 +237,12 @@ struct RunResult {
   int64_t kernel_nanos = 0;
   // Wall time spent getting the steps from their source (reading and decoding a streamed file).
   int64_t step_read_nanos = 0;
+  // kernel_nanos by the kind of step the calls served, and how many steps of each kind ran.
+  // The clock tick before every step counts as kAdvance (with the advance steps), the nodes of
+  // the scenario's `nodes:` list as kAddNode; kernel creation and name releases are in
+  // kernel_nanos only.
+  std::array<int64_t, kStepKindCount> kernel_nanos_by_kind{};
+  std::array<int64_t, kStepKindCount> steps_by_kind{};
   // The step whose kernel calls took longest (0: node registration), its kind and that time.
   int64_t slowest_step = 0;
   StepKind slowest_step_kind = StepKind::kAddNode;
