@@ -1,7 +1,7 @@
 // kernel/src/names.h — string interning for entity names.
 //
 // Names cross the API as strings once; inside the kernel they are string_views into this
-// table. Each name is stored in its own node, so a view stays valid while its name is in the
+// table. Each name is stored in its own block, so a view stays valid while its name is in the
 // table, whatever else is added or released. A name is released only by ReleaseUnmarked, when
 // nothing the kernel holds refers to it any more (Kernel::ReleaseUnusedNames marks what is
 // held); without that call every name stays for the kernel's lifetime.
@@ -9,11 +9,11 @@
 #define ALLOCORE_KERNEL_SRC_NAMES_H_
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "absl/container/flat_hash_set.h"
-#include "absl/container/node_hash_set.h"
 #include "absl/strings/string_view.h"
 
 namespace allocore::internal {
@@ -28,26 +28,47 @@ class NameMarks {
   absl::flat_hash_set<const char*> in_use_;
 };
 
+// Each name is one heap block of its characters and a NUL, owned by the table; the set holds views
+// of them, so a rehash moves views, never characters. A new name costs one hash and one allocation.
 class NameTable {
  public:
+  NameTable() = default;
+  NameTable(const NameTable&) = delete;
+  NameTable& operator=(const NameTable&) = delete;
+  ~NameTable() {
+    for (absl::string_view name : names_) Free(name);
+  }
+
   std::string_view Intern(std::string_view name) {
     // Abseil's own string_view type (Debian's build does not alias std::string_view) keys the
-    // heterogeneous lookup.
-    auto it = names_.find(absl::string_view(name.data(), name.size()));
-    if (it == names_.end()) it = names_.emplace(name).first;
-    return *it;
+    // set.
+    absl::string_view key(name.data(), name.size());
+    auto it = names_.lazy_emplace(key, [&](const auto& construct) {
+      // NUL-terminated as well: the C ABI hands names out as C strings (with their length).
+      char* stored = new char[name.size() + 1];
+      if (!name.empty()) std::memcpy(stored, name.data(), name.size());
+      stored[name.size()] = '\0';
+      construct(absl::string_view(stored, name.size()));
+    });
+    return std::string_view(it->data(), it->size());
   }
   size_t size() const { return names_.size(); }
   // Drops every name `marks` does not hold; views of dropped names dangle afterwards.
   // Returns how many were dropped.
   size_t ReleaseUnmarked(const NameMarks& marks) {
     size_t before = names_.size();
-    absl::erase_if(names_, [&](const std::string& name) { return !marks.Marked(name); });
+    absl::erase_if(names_, [&](absl::string_view name) {
+      if (marks.Marked(std::string_view(name.data(), name.size()))) return false;
+      Free(name);
+      return true;
+    });
     return before - names_.size();
   }
 
  private:
-  absl::node_hash_set<std::string> names_;
+  static void Free(absl::string_view name) { delete[] name.data(); }
+
+  absl::flat_hash_set<absl::string_view> names_;
 };
 
 }  // namespace allocore::internal

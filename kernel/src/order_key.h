@@ -107,7 +107,10 @@ class OrderEntryLess {
   bool operator()(const OrderEntry& a, const OrderEntry& b) const {
     if (a.first != b.first) return a.first < b.first;
     if (a.top_share != b.top_share) return a.top_share < b.top_share;
-    if (a.whole && b.whole) return std::tie(a.tiebreak, a.slot) < std::tie(b.tiebreak, b.slot);
+    if (a.whole && b.whole) [[likely]] {
+      if (a.tiebreak != b.tiebreak) return a.tiebreak < b.tiebreak;
+      return a.slot < b.slot;
+    }
     return FullLess(a, b);
   }
 
