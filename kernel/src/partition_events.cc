@@ -105,18 +105,18 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   if (nodes_by_id_.contains(spec.id)) {
     return absl::AlreadyExistsError(Cat("add_node: node ", spec.id, " already exists"));
   }
-  ResourceTypes before = context_->types;
+  const int types_before = context_->types.size();
   auto capacity = ToResource(spec.capacity, "add_node");
   absl::StatusOr<Resource> occupied =
       capacity.ok() ? ToResource(spec.occupied, "add_node") : capacity;
   if (!capacity.ok() || !occupied.ok()) {
-    context_->types = before;
+    context_->types.TruncateTo(types_before);
     return capacity.ok() ? occupied.status() : capacity.status();
   }
   Resource total;
   if (int type = AddExact(cluster_capacity_, *capacity, &total); type >= 0) {
     absl::Status refused = CapacityOverflow(Cat("add_node ", spec.id), type);
-    context_->types = before;
+    context_->types.TruncateTo(types_before);
     return refused;
   }
   uint32_t slot = TakeSlot(nodes_, free_nodes_);
@@ -143,13 +143,13 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
   if (it == nodes_by_id_.end()) {
     return absl::NotFoundError(Cat("update_node: unknown node ", update.id));
   }
-  ResourceTypes before = context_->types;
+  const int types_before = context_->types.size();
   std::optional<Resource> capacity;
   std::optional<Resource> occupied;
   if (update.capacity) {
     auto r = ToResource(*update.capacity, "update_node");
     if (!r.ok()) {
-      context_->types = before;
+      context_->types.TruncateTo(types_before);
       return r.status();
     }
     capacity = *r;
@@ -157,7 +157,7 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
   if (update.occupied) {
     auto r = ToResource(*update.occupied, "update_node");
     if (!r.ok()) {
-      context_->types = before;
+      context_->types.TruncateTo(types_before);
       return r.status();
     }
     occupied = *r;
@@ -168,7 +168,7 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
     int type = AddExact(Sub(cluster_capacity_, n.capacity), *capacity, &total);
     if (type >= 0) {
       absl::Status refused = CapacityOverflow(Cat("update_node ", update.id), type);
-      context_->types = before;
+      context_->types.TruncateTo(types_before);
       return refused;
     }
     cluster_capacity_ = total;
@@ -224,19 +224,19 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
                                           ": placeholder_timeout must not be negative, got ",
                                           spec.placeholder_timeout_millis, " ms"));
   }
-  ResourceTypes types_before = context_->types;
+  const int types_before = context_->types.size();
   Resource placeholder_ask;
   if (!spec.placeholder_ask.empty()) {
     auto converted =
         ToResource(spec.placeholder_ask, Cat("application ", spec.id, " placeholder_ask"));
     if (!converted.ok()) {
-      context_->types = types_before;
+      context_->types.TruncateTo(types_before);
       return converted.status();
     }
     placeholder_ask = *converted;
   }
   auto reject = [&](std::string reason) {
-    context_->types = types_before;
+    context_->types.TruncateTo(types_before);
     Decision d;
     d.type = DecisionType::kAppRejected;
     d.partition = name_;
@@ -458,15 +458,15 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
   // Names resolve to type ids here (a new name registers a type); a refused ask takes back the
   // types it registered.
-  ResourceTypes before = context_->types;
+  const int types_before = context_->types.size();
   auto resource = ToResource(spec.resources, Cat("ask ", spec.id));
   if (!resource.ok()) {
-    context_->types = before;
+    context_->types.TruncateTo(types_before);
     return resource.status();
   }
   args.resources = *resource;
   absl::StatusOr<uint32_t> added = AddAskTo(app, args, out);
-  if (!added.ok()) context_->types = before;
+  if (!added.ok()) context_->types.TruncateTo(types_before);
   return added.status();
 }
 

@@ -133,6 +133,11 @@ class ALLOCORE_EXPORT ResourceTypes {
   int Find(std::string_view name) const;
   const std::string& Name(int type) const { return names_[static_cast<size_t>(type)]; }
   int size() const { return static_cast<int>(names_.size()); }
+  // Forgets the types registered after the first `size` (ids only grow, so a refused call
+  // takes back what it registered by remembering size() before it).
+  void TruncateTo(int size) {
+    if (size >= 0 && size < this->size()) names_.resize(static_cast<size_t>(size));
+  }
 
  private:
   std::vector<std::string> names_;
