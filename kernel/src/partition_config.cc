@@ -123,8 +123,7 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     queue.submit_acl = Acl::Parse(config.submit_acl);
     queue.admin_acl = Acl::Parse(config.admin_acl);
     queue.child_template = parent == kNoSlot ? nullptr : queues_[parent].child_template;
-    queue.leaf =
-        parent != kNoSlot && !config.parent && config.queues.empty() && queue.children.empty();
+    queue.leaf = ConfiguredAsLeaf(config, parent == kNoSlot) && queue.children.empty();
   }
   if (const auto& tc = config.child_template;
       tc && (tc->max_applications != 0 || !tc->properties.empty() ||

@@ -195,4 +195,39 @@ PropertyMap MergeProperties(const PropertyMap& parent, const PropertyMap& own) {
   return merged;
 }
 
+bool ConfiguredAsLeaf(const QueueConfig& config, bool root) {
+  return !root && !config.parent && config.queues.empty();
+}
+
+namespace {
+
+void AddEffective(const QueueConfig& config, const PropertyMap& parent_properties,
+                  const std::string& parent_path, int depth, std::vector<EffectiveQueue>* out) {
+  EffectiveQueue queue;
+  queue.path = parent_path.empty() ? config.name : parent_path + "." + config.name;
+  queue.depth = depth;
+  queue.leaf = ConfiguredAsLeaf(config, depth == 0);
+  queue.properties = MergeProperties(parent_properties, config.properties);
+  QueueProperties parsed = ParseQueueProperties(queue.properties);
+  if (queue.leaf) queue.app_sort_policy = std::string(AppSortPolicyName(parsed.sort_policy));
+  queue.priority_sort_enabled = parsed.priority_sort_enabled;
+  queue.priority_fenced = parsed.fenced;
+  queue.priority_offset = parsed.offset;
+  const PropertyMap merged = queue.properties;
+  const std::string path = queue.path;
+  out->push_back(std::move(queue));
+  for (const QueueConfig& child : config.queues) AddEffective(child, merged, path, depth + 1, out);
+}
+
+}  // namespace
 }  // namespace allocore::internal
+
+namespace allocore {
+
+std::vector<EffectiveQueue> EffectiveQueues(const PartitionConfig& partition) {
+  std::vector<EffectiveQueue> out;
+  for (const QueueConfig& root : partition.queues) internal::AddEffective(root, {}, "", 0, &out);
+  return out;
+}
+
+}  // namespace allocore

@@ -45,6 +45,9 @@ std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties);
 // overlaid by the child's own.
 PropertyMap MergeProperties(const PropertyMap& parent, const PropertyMap& own);
 
+// A configured queue is a leaf unless it is the root, is marked `parent: true` or has children.
+bool ConfiguredAsLeaf(const QueueConfig& config, bool root);
+
 }  // namespace allocore::internal
 
 #endif  // ALLOCORE_KERNEL_SRC_QUEUE_PROPERTIES_H_

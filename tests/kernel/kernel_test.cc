@@ -168,6 +168,44 @@ TEST_F(KernelTest, FairAppsWithEqualTopShareGoByTheirNextShare) {
               ElementsAre("a/a1@node-1", "b/b1@node-1", "b/b2@node-1", "a/a2@node-1"));
 }
 
+// EffectiveQueues (what `allocore check` prints) reads properties the way the kernel does:
+// the running kernel reports the same leafness, sort policy and priority settings per queue.
+TEST_F(KernelTest, EffectiveQueuesAgreeWithTheRunningKernel) {
+  SchedulerConfig config =
+      Config({Parent("tenants",
+                     {Leaf("fair", {{"application.sort.policy", "fair"}}),
+                      Leaf("typo", {{"application.sort.policy", "FAIR"}, {"priority.offset", "x"}}),
+                      Parent("fenced", {Leaf("inner", {{"priority.offset", "-7"}})},
+                             {{"priority.policy", "Fence"}, {"priority.offset", "12"}})},
+                     {{"application.sort.policy", "stateaware"},
+                      {"application.sort.priority", "Disabled"},
+                      {"priority.offset", "3"}}),
+              Leaf("plain")});
+  std::vector<EffectiveQueue> effective = EffectiveQueues(config.partitions[0]);
+  Start(config);
+  ASSERT_EQ(effective.size(), 7u);
+  for (const EffectiveQueue& e : effective) {
+    SCOPED_TRACE(e.path);
+    absl::StatusOr<QueueInfo> info = kernel_->GetQueue("default", e.path);
+    ASSERT_TRUE(info.ok()) << info.status();
+    EXPECT_EQ(e.leaf, info->is_leaf);
+    EXPECT_EQ(e.depth, info->depth);
+    EXPECT_EQ(e.leaf ? e.app_sort_policy : "fair", info->sort_policy);
+    EXPECT_EQ(e.priority_sort_enabled, info->priority_sort_enabled);
+    EXPECT_EQ(e.priority_fenced, info->fenced);
+    EXPECT_EQ(e.priority_offset, info->offset);
+  }
+  // Inheritance: priority.* is reset for children, the rest carries over.
+  EXPECT_EQ(effective[2].path, "root.tenants.fair");
+  EXPECT_EQ(effective[2].app_sort_policy, "fair");
+  EXPECT_FALSE(effective[2].priority_sort_enabled);
+  EXPECT_EQ(effective[2].priority_offset, 0);
+  EXPECT_EQ(effective[3].app_sort_policy, "fifo");  // "FAIR" is not understood
+  EXPECT_EQ(effective[5].path, "root.tenants.fenced.inner");
+  EXPECT_EQ(effective[5].priority_offset, -7);
+  EXPECT_EQ(effective[5].app_sort_policy, "stateaware");
+}
+
 TEST_F(KernelTest, NodeFairPicksLeastUsedThenId) {
   Start(Config({Leaf("q")}));
   Node("node-b", 400, 40);

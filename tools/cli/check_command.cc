@@ -49,56 +49,6 @@ constexpr char kUsage[] =
     "exit status: 0 all files valid, 2 a file is invalid or unreadable, or has warnings\n"
     "under --strict (or bad usage)\n";
 
-// ---- Effective queue properties (semantics §2.5) ---------------------------------------------
-const std::string* Find(const PropertyMap& properties, std::string_view key) {
-  for (const auto& [k, v] : properties) {
-    if (k == key) return &v;
-  }
-  return nullptr;
-}
-
-// What a configured child inherits: the parent's merged properties with priority.* reset and
-// preemption.policy kept only when "disabled", overlaid by the child's own.
-PropertyMap Merge(const PropertyMap& parent, const PropertyMap& own) {
-  PropertyMap out;
-  for (const auto& [key, value] : parent) {
-    if (key == "priority.policy") {
-      out.emplace_back(key, "default");
-    } else if (key == "priority.offset") {
-      out.emplace_back(key, "0");
-    } else if (key == "preemption.policy") {
-      out.emplace_back(key, absl::AsciiStrToLower(value) == "disabled" ? value : "default");
-    } else {
-      out.emplace_back(key, value);
-    }
-  }
-  for (const auto& [key, value] : own) {
-    bool replaced = false;
-    for (auto& entry : out) {
-      if (entry.first == key) {
-        entry.second = value;
-        replaced = true;
-      }
-    }
-    if (!replaced) out.emplace_back(key, value);
-  }
-  return out;
-}
-
-// Go's strconv.ParseInt(v, 10, 32); 0 when it fails.
-int32_t ParseOffset(const std::string* value) {
-  if (value == nullptr || value->empty()) return 0;
-  std::string_view v = *value;
-  size_t digits_start = (v[0] == '+' || v[0] == '-') ? 1 : 0;
-  if (digits_start == v.size()) return 0;
-  for (size_t i = digits_start; i < v.size(); ++i) {
-    if (v[i] < '0' || v[i] > '9') return 0;
-  }
-  int32_t out = 0;
-  if (!absl::SimpleAtoi(absl::string_view(v.data(), v.size()), &out)) return 0;
-  return out;
-}
-
 std::string FormatQuantities(const std::optional<QuantityMap>& q) {
   if (!q) return "none";
   std::string out = "{";
@@ -109,30 +59,23 @@ std::string FormatQuantities(const std::optional<QuantityMap>& q) {
   return out + "}";
 }
 
-void PrintQueue(const QueueConfig& queue, const PropertyMap& merged, int depth, std::string* out) {
-  bool leaf = !queue.parent && queue.queues.empty();
-  std::string sort = "fair";
-  if (leaf) {
-    const std::string* v = Find(merged, "application.sort.policy");
-    sort = v != nullptr && (*v == "fifo" || *v == "fair" || *v == "stateaware") ? *v : "fifo";
-  }
-  const std::string* priority_sort = Find(merged, "application.sort.priority");
-  const std::string* policy = Find(merged, "priority.policy");
-  bool disabled = priority_sort != nullptr && absl::AsciiStrToLower(*priority_sort) == "disabled";
-  bool fence = policy != nullptr && absl::AsciiStrToLower(*policy) == "fence";
-  out->append(static_cast<size_t>(depth + 1) * 2, ' ');
+// One line per queue, with the properties as the kernel reads them (EffectiveQueues lists the
+// queues in the same depth-first order as the configuration holds them).
+void PrintQueue(const QueueConfig& queue, const std::vector<EffectiveQueue>& effective,
+                size_t* next, std::string* out) {
+  const EffectiveQueue& e = effective[(*next)++];
+  out->append(static_cast<size_t>(e.depth + 1) * 2, ' ');
   absl::StrAppend(
-      out, queue.name, leaf ? " (leaf)" : " (parent)", " sort=", sort,
-      " priority.sort=", disabled ? "disabled" : "enabled",
-      " priority.policy=", fence ? "fence" : "default",
-      " priority.offset=", ParseOffset(Find(merged, "priority.offset")),
+      out, queue.name, e.leaf ? " (leaf)" : " (parent)",
+      " sort=", e.leaf ? e.app_sort_policy : std::string("fair"),
+      " priority.sort=", e.priority_sort_enabled ? "enabled" : "disabled",
+      " priority.policy=", e.priority_fenced ? "fence" : "default",
+      " priority.offset=", e.priority_offset,
       " guaranteed=", FormatQuantities(queue.resources.guaranteed),
       " max=", FormatQuantities(queue.resources.max), " maxapplications=",
       queue.max_applications == 0 ? std::string("unlimited") : absl::StrCat(queue.max_applications),
       "\n");
-  for (const QueueConfig& child : queue.queues) {
-    PrintQueue(child, Merge(merged, child.properties), depth + 1, out);
-  }
+  for (const QueueConfig& child : queue.queues) PrintQueue(child, effective, next, out);
 }
 
 std::string RuleSummary(const PlacementRuleConfig& rule) {
@@ -170,7 +113,9 @@ std::string Summary(const std::string& path, const SchedulerConfig& config) {
       absl::StrAppend(&out, i > 0 ? ", " : "", RuleSummary(p.placement_rules[i]));
     }
     out += "\n";
-    for (const QueueConfig& root : p.queues) PrintQueue(root, root.properties, 0, &out);
+    const std::vector<EffectiveQueue> effective = EffectiveQueues(p);
+    size_t next = 0;
+    for (const QueueConfig& root : p.queues) PrintQueue(root, effective, &next, &out);
   }
   return out;
 }

@@ -153,6 +153,23 @@ ALLOCORE_EXPORT SchedulerConfig DefaultSchedulerConfig();
 // The config is valid iff no returned entry has warning == false.
 ALLOCORE_EXPORT std::vector<ConfigError> ValidateConfig(SchedulerConfig& config);
 
+// A configured queue as the kernel reads it (§2.5): leaf or parent, its properties inherited
+// from its parent and overlaid by its own, and the values the scheduling rules take from them
+// (unparsable values read as their defaults). For tools that show a configuration.
+struct EffectiveQueue {
+  std::string path;  // "root.a.b", names as configured
+  int depth = 0;     // root: 0
+  bool leaf = false;
+  std::string app_sort_policy;  // leaves: fifo | fair | stateaware; parents: empty
+  bool priority_sort_enabled = true;
+  bool priority_fenced = false;
+  int32_t priority_offset = 0;
+  PropertyMap properties;  // the merged map the values come from
+};
+
+// Every configured queue of `partition` (validated), depth first in configuration order.
+ALLOCORE_EXPORT std::vector<EffectiveQueue> EffectiveQueues(const PartitionConfig& partition);
+
 }  // namespace allocore
 
 #endif  // ALLOCORE_CONFIG_H_
