@@ -42,8 +42,8 @@
 #include "allocore/resource.h"
 #include "names.h"
 #include "node_index.h"
-#include "order_key.h"
 #include "placement.h"
+#include "queue_order.h"
 #include "queue_properties.h"
 
 namespace allocore::internal {

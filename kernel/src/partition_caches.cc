@@ -34,40 +34,16 @@ bool OrderEntryLess::FullLess(const OrderEntry& a, const OrderEntry& b) const {
 
 OrderKey Partition::ChildKey(uint32_t queue) const {
   const Queue& q = queues_[queue];
-  const Queue& parent = queues_[q.parent];
-  OrderKey key;
-  key.shares = Shares(q.allocated, q.guaranteed);
-  if (parent.props.priority_sort_enabled) {
-    key.first = -int64_t{q.priority};
-  } else {
-    key.second = -int64_t{q.priority};
-  }
-  PendingRank total = 0;
-  for (int64_t v : q.pending.value) total += v;
-  key.pending = -total;
-  key.tiebreak = q.sibling_order;
-  key.slot = queue;
-  return key;
+  return ChildQueueKey(q.allocated, q.guaranteed, q.pending, q.priority,
+                       queues_[q.parent].props.priority_sort_enabled, q.sibling_order, queue);
 }
 
 OrderKey Partition::AppKey(uint32_t app) const {
   const App& a = apps_[app];
   const Queue& leaf = queues_[a.queue];
-  OrderKey key;
-  bool by_priority = leaf.props.priority_sort_enabled;
-  if (leaf.props.sort_policy == AppSortPolicy::kFair) {
-    key.shares = Shares(a.RealAllocated(), leaf.guaranteed);  // placeholders do not count
-    if (by_priority) {
-      key.first = -int64_t{a.priority};
-    } else {
-      key.second = -int64_t{a.priority};
-    }
-  } else if (by_priority) {
-    key.first = -int64_t{a.priority};
-  }
-  key.tiebreak = a.submission_seq;
-  key.slot = app;
-  return key;
+  return ApplicationKey(leaf.props.sort_policy, leaf.props.priority_sort_enabled, a.allocated,
+                        a.allocated_placeholder, leaf.guaranteed, a.priority, a.submission_seq,
+                        app);
 }
 
 void Partition::AppChanged(uint32_t app) {

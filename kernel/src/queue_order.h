@@ -1,12 +1,14 @@
-// kernel/src/order_key.h — sort keys for child queues and applications.
+// kernel/src/queue_order.h — the order of child queues in their parent (§5.1) and of
+// applications in their leaf (§5.2): the keys, how they are derived (queue_order.cc), and what
+// the btrees of the partition's order caches hold.
 //
 // YuniKorn compares child queues and applications by priority and by "fair share": the list
 // of per-type usage shares, compared from the largest share down (compareShares, §1.5). With
 // non-negative shares that comparison is a lexicographic comparison of the shares sorted in
 // descending order and padded with zeros, so a share list becomes a fixed-size key and the
 // whole order can live in a btree that is repaired by erase + insert when one key changes.
-#ifndef ALLOCORE_KERNEL_SRC_ORDER_KEY_H_
-#define ALLOCORE_KERNEL_SRC_ORDER_KEY_H_
+#ifndef ALLOCORE_KERNEL_SRC_QUEUE_ORDER_H_
+#define ALLOCORE_KERNEL_SRC_QUEUE_ORDER_H_
 
 #include <algorithm>
 #include <array>
@@ -17,6 +19,7 @@
 
 #include "absl/container/btree_set.h"
 #include "allocore/resource.h"
+#include "queue_properties.h"
 
 namespace allocore::internal {
 
@@ -68,6 +71,50 @@ struct OrderKey {
   }
   friend bool operator==(const OrderKey& a, const OrderKey& b) = default;
 };
+
+// §5.1: a child queue's key in its parent. Fair share of its allocation against its
+// guarantee; its effective priority first when the parent sorts by priority, else after the
+// shares; more pending first; configuration order last.
+inline OrderKey ChildQueueKey(const Resource& allocated, const std::optional<Resource>& guaranteed,
+                              const Resource& pending, int32_t priority,
+                              bool parent_sorts_by_priority, int64_t sibling_order, uint32_t slot) {
+  OrderKey key;
+  key.shares = Shares(allocated, guaranteed);
+  if (parent_sorts_by_priority) {
+    key.first = -int64_t{priority};
+  } else {
+    key.second = -int64_t{priority};
+  }
+  PendingRank total = 0;
+  for (int64_t v : pending.value) total += v;
+  key.pending = -total;
+  key.tiebreak = sibling_order;
+  key.slot = slot;
+  return key;
+}
+
+// §5.2: an application's key in its leaf. fair: share of its real allocation (`allocated` less
+// its placeholders) against the leaf's guarantee, priority first or after the shares as the leaf
+// says; fifo and stateaware: priority when the leaf sorts by it, then submission order.
+inline OrderKey ApplicationKey(AppSortPolicy policy, bool leaf_sorts_by_priority,
+                               const Resource& allocated, const Resource& allocated_placeholder,
+                               const std::optional<Resource>& leaf_guaranteed, int32_t priority,
+                               int64_t submission_seq, uint32_t slot) {
+  OrderKey key;
+  if (policy == AppSortPolicy::kFair) {
+    key.shares = Shares(Sub(allocated, allocated_placeholder), leaf_guaranteed);
+    if (leaf_sorts_by_priority) {
+      key.first = -int64_t{priority};
+    } else {
+      key.second = -int64_t{priority};
+    }
+  } else if (leaf_sorts_by_priority) {
+    key.first = -int64_t{priority};
+  }
+  key.tiebreak = submission_seq;
+  key.slot = slot;
+  return key;
+}
 
 // What an order's btree holds for one member: the leading part of its OrderKey, and the slot
 // that finds the whole key (App::key_in_leaf, Queue::key_in_parent). 32 bytes instead of 112,
@@ -124,4 +171,4 @@ using Order = absl::btree_set<OrderEntry, OrderEntryLess>;
 
 }  // namespace allocore::internal
 
-#endif  // ALLOCORE_KERNEL_SRC_ORDER_KEY_H_
+#endif  // ALLOCORE_KERNEL_SRC_QUEUE_ORDER_H_
