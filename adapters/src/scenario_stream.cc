@@ -181,7 +181,7 @@ std::optional<NeedsLoader> FeedNode(EventReader& reader, Event& first, YamlTreeB
           return refuse(
               internal::Cat("a scalar of more than ", internal::kMaxYamlScalarBytes, " bytes"));
         }
-        std::string value(Text(e.data.scalar.value, e.data.scalar.length));
+        std::string_view value = Text(e.data.scalar.value, e.data.scalar.length);
         std::string_view tag = Text(e.data.scalar.tag);
         const bool plain = e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         if (tag.empty() && plain &&
@@ -189,8 +189,7 @@ std::optional<NeedsLoader> FeedNode(EventReader& reader, Event& first, YamlTreeB
              value == "NULL")) {
           builder->OnNull(mark, YAML::NullAnchor);
         } else {
-          std::string yaml_cpp_tag = !tag.empty() ? std::string(tag) : plain ? "?" : "!";
-          builder->OnScalar(mark, yaml_cpp_tag, YAML::NullAnchor, value);
+          builder->AddScalar(mark, !tag.empty() ? tag : plain ? "?" : "!", YAML::NullAnchor, value);
         }
         break;
       }
@@ -344,14 +343,13 @@ class StreamedSteps final : public StepSource {
       finished_ = true;  // one `steps:` list: the first read refused a second one
       return nullptr;
     }
-    YamlTree tree;
-    YamlTreeBuilder builder(&tree);
-    if (auto problem = FeedNode(walker_->reader(), item, &builder)) {
+    builder_.Reset();
+    if (auto problem = FeedNode(walker_->reader(), item, &builder_)) {
       return Changed(problem->issue.message);
     }
     holder_.steps.clear();
     std::vector<std::string> errors;
-    internal::DecodeScenarioStep(tree, ++index_, source_name_, &holder_, &errors);
+    internal::DecodeScenarioStep(tree_, ++index_, source_name_, &holder_, &errors);
     if (!errors.empty() || holder_.steps.size() != 1) {
       return Changed(errors.empty() ? "a step no longer decodes" : errors.front());
     }
@@ -368,6 +366,8 @@ class StreamedSteps final : public StepSource {
   std::string source_name_;
   std::unique_ptr<ScenarioWalker> walker_;
   Scenario holder_;  // the step Next handed out
+  YamlTree tree_;    // the step being read (storage kept from step to step)
+  YamlTreeBuilder builder_{&tree_};
   bool in_steps_ = false;
   bool finished_ = false;
   size_t index_ = 0;
@@ -413,12 +413,13 @@ class FileScenarioStream final : public ScenarioStream {
       header.OnSequenceStart(MarkOf((*value).start_mark), "", YAML::NullAnchor,
                              YAML::EmitterStyle::Default);
       Scenario checked;
+      YamlTree tree;  // one step at a time; the storage is kept from step to step
+      YamlTreeBuilder builder(&tree);
       for (;;) {
         Event item;
         if (auto problem = walker.reader().Next(item)) return problem;
         if (item.type() == YAML_SEQUENCE_END_EVENT) break;
-        YamlTree tree;
-        YamlTreeBuilder builder(&tree);
+        builder.Reset();
         if (auto problem = FeedNode(walker.reader(), item, &builder)) return problem;
         ++step_count_;
         internal::DecodeScenarioStep(tree, static_cast<size_t>(step_count_), header_.source_name,

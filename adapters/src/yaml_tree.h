@@ -101,6 +101,15 @@ class YamlTree {
     uint32_t tag = 0;  // index into tags_ + 1 for kTagged scalars
   };
 
+  // Empties the tree and keeps its storage, for the next document or step.
+  void Clear() {
+    nodes_.clear();
+    children_.clear();
+    values_.clear();
+    tags_.clear();
+    root_ = kNone;
+  }
+
   std::vector<Node> nodes_;
   std::vector<Id> children_;
   std::string values_;

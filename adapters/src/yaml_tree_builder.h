@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -71,23 +72,42 @@ class YamlTreeBuilder final : public YAML::EventHandler {
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    AddScalar(mark, tag, anchor, value);
+  }
+
+  // OnScalar without the strings yaml-cpp's interface needs: `tag` is "?" for a plain
+  // scalar, "!" for a quoted or block one, else the explicit tag.
+  void AddScalar(const YAML::Mark& mark, std::string_view tag, YAML::anchor_t anchor,
+                 std::string_view value) {
     if (issue_) return;
     YamlTree::Id id = Add(YamlTree::Kind::kScalar, mark);
     YamlTree::Node& n = tree_->nodes_[id];
     n.begin = tree_->values_.size();
     n.size = value.size();
-    tree_->values_ += value;
+    tree_->values_.append(value.data(), value.size());
     if (tag == "?") {
       n.style = YamlTree::Style::kPlain;
     } else if (tag == "!") {
       n.style = YamlTree::Style::kNonPlain;
     } else {
       n.style = YamlTree::Style::kTagged;
-      tree_->tags_.push_back(tag);
+      tree_->tags_.emplace_back(tag);
       n.tag = static_cast<uint32_t>(tree_->tags_.size());
     }
     Anchor(anchor, id, 1);
     Attach(id, 1);
+  }
+
+  // Starts over on an emptied tree (the same one), keeping the builder's storage.
+  void Reset() {
+    tree_->Clear();
+    frames_.clear();
+    pending_.clear();
+    anchors_.clear();
+    alias_nodes_ = 0;
+    documents_ = 0;
+    more_documents_ = false;
+    issue_.reset();
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
