@@ -578,6 +578,9 @@ class Partition {
   PlacementRules placement_;
   bool has_limits_ = false;
   int64_t live_placeholders_ = 0;  // the placeholder pass runs only when some exist
+  // Set while Allocate applies the state changes an allocation causes: AppChanged then leaves
+  // the queue path to Allocate's own AppChanged, so the path is walked once per allocation.
+  bool defer_path_walk_ = false;
   // Victims chosen in this cycle, released (reason preempted) when it ends. The allocation's
   // seq tells whether its slot still holds it (the cycle may release it and reuse the slot).
   struct Victim {

@@ -72,7 +72,7 @@ void Partition::AppChanged(uint32_t app) {
   } else {
     leaf.accepted_with_pending.erase(member);
   }
-  QueuePathChanged(a.queue);
+  if (!defer_path_walk_) QueuePathChanged(a.queue);
 }
 
 void Partition::QueuePathChanged(uint32_t queue) {

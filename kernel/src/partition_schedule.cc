@@ -256,10 +256,16 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
     }
   }
   PlaceAllocation(ask, node, {}, out);
-  if (asks_[ask].placeholder) {
-    PlaceholderAllocated(app, asks_[ask].resource, out);
-  } else {
-    RunApplication(app, out);
+  {
+    // A state change re-derives the app's caches (AppChanged); the walk up its queue path
+    // waits for the AppChanged below, which sees the allocation and the new state at once.
+    defer_path_walk_ = true;
+    if (asks_[ask].placeholder) {
+      PlaceholderAllocated(app, asks_[ask].resource, out);
+    } else {
+      RunApplication(app, out);
+    }
+    defer_path_walk_ = false;
   }
   AppChanged(app);
 }
