@@ -578,9 +578,26 @@ class Partition {
   PlacementRules placement_;
   bool has_limits_ = false;
   int64_t live_placeholders_ = 0;  // the placeholder pass runs only when some exist
-  // Set while Allocate applies the state changes an allocation causes: AppChanged then leaves
-  // the queue path to Allocate's own AppChanged, so the path is walked once per allocation.
+  // Set while a call applies several changes to one application (an allocation and the state
+  // change it causes, an ask and the Accepted state, a removal's releases and transitions):
+  // AppChanged then leaves the walk up the queue path to the call's last AppChanged or
+  // QueuePathChanged, made outside the scope, so the path is walked once with every change
+  // applied. Nothing inside such a scope reads the queue orders or priorities.
   bool defer_path_walk_ = false;
+  class DeferredPathWalk {
+   public:
+    explicit DeferredPathWalk(Partition* partition)
+        : partition_(partition), saved_(partition->defer_path_walk_) {
+      partition->defer_path_walk_ = true;
+    }
+    ~DeferredPathWalk() { partition_->defer_path_walk_ = saved_; }
+    DeferredPathWalk(const DeferredPathWalk&) = delete;
+    DeferredPathWalk& operator=(const DeferredPathWalk&) = delete;
+
+   private:
+    Partition* partition_;
+    bool saved_;
+  };
   // Victims chosen in this cycle, released (reason preempted) when it ends. The allocation's
   // seq tells whether its slot still holds it (the cycle may release it and reuse the slot).
   struct Victim {

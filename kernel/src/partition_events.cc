@@ -347,14 +347,20 @@ absl::Status Partition::RemoveApplication(std::string_view id, std::vector<Decis
 }
 
 void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
-  ReportRemovalStates(app, out);
-  // Oldest allocation first.
-  std::vector<std::pair<int64_t, uint32_t>> live;
-  for (const auto& [first_seq, ask] : apps_[app].asks) {
-    for (uint32_t alloc : asks_[ask].allocations) live.push_back({allocations_[alloc].seq, alloc});
+  {
+    // DetachApp walks the queue path once, after the transitions and releases.
+    DeferredPathWalk once(this);
+    ReportRemovalStates(app, out);
+    // Oldest allocation first.
+    std::vector<std::pair<int64_t, uint32_t>> live;
+    for (const auto& [first_seq, ask] : apps_[app].asks) {
+      for (uint32_t alloc : asks_[ask].allocations) {
+        live.push_back({allocations_[alloc].seq, alloc});
+      }
+    }
+    std::sort(live.begin(), live.end());
+    for (auto [seq, alloc] : live) ReleaseAllocationSlot(alloc, ReleaseReason::kRemoved, out);
   }
-  std::sort(live.begin(), live.end());
-  for (auto [seq, alloc] : live) ReleaseAllocationSlot(alloc, ReleaseReason::kRemoved, out);
   const Queue& leaf = queues_[apps_[app].queue];
   bool leaf_may_go = leaf.dynamic || leaf.state == QueueState::kDraining;
   DetachApp(app);
@@ -408,7 +414,10 @@ void Partition::DetachApp(uint32_t app) {
   SubFromPath(a.queue, &Queue::allocated, a.allocated);
   a.pending = Resource{};
   a.allocated = Resource{};
-  AppChanged(app);  // drops it from the orders (nothing pending)
+  {
+    DeferredPathWalk once(this);  // the QueuePathChanged below walks the path
+    AppChanged(app);              // drops it from the orders (nothing pending)
+  }
   auto it = leaf.child_priorities.find(a.priority);
   if (a.priority != kNoPriority && it != leaf.child_priorities.end() && --it->second == 0) {
     leaf.child_priorities.erase(it);
@@ -546,11 +555,14 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   k.create_time = context_->now;
   k.add_seq = context_->next_ask_seq++;
   SetPending(ask, args.count);
-  App& owner = apps_[app];
-  if (owner.state == AppState::kNew) {
-    Transition(app, AppState::kAccepted, out);
-  } else if (owner.state == AppState::kCompleting) {
-    Transition(app, AppState::kRunning, out);
+  {
+    DeferredPathWalk once(this);  // the AppChanged below walks the path
+    App& owner = apps_[app];
+    if (owner.state == AppState::kNew) {
+      Transition(app, AppState::kAccepted, out);
+    } else if (owner.state == AppState::kCompleting) {
+      Transition(app, AppState::kRunning, out);
+    }
   }
   AppChanged(app);
   return ask;

@@ -257,15 +257,13 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   }
   PlaceAllocation(ask, node, {}, out);
   {
-    // A state change re-derives the app's caches (AppChanged); the walk up its queue path
-    // waits for the AppChanged below, which sees the allocation and the new state at once.
-    defer_path_walk_ = true;
+    // The state change re-derives the app's caches; the AppChanged below walks the path.
+    DeferredPathWalk once(this);
     if (asks_[ask].placeholder) {
       PlaceholderAllocated(app, asks_[ask].resource, out);
     } else {
       RunApplication(app, out);
     }
-    defer_path_walk_ = false;
   }
   AppChanged(app);
 }
