@@ -140,8 +140,7 @@ struct Queue {
   Resource pending;
   absl::btree_map<int32_t, int32_t> child_priorities;  // priority -> count
   int32_t priority = kNoPriority;                      // effective, presented to the parent
-  Order order;  // children or applications (OrderEntry; the full keys are key_in_*)
-  std::optional<OrderKey> key_in_parent;
+  Order order;  // children or applications (OrderEntry; full keys in Partition::*_keys_)
   uint64_t running_apps = 0;
   absl::flat_hash_set<uint32_t> allocating_accepted;
   int64_t reservations = 0;  // reservations held by applications in this subtree
@@ -229,7 +228,6 @@ struct App {
     return slots;
   }
   std::vector<Reservation> reservations;
-  std::optional<OrderKey> key_in_leaf;
   int64_t live_allocations = 0;
   TimerKind timer = TimerKind::kNone;
   int64_t timer_due = 0;
@@ -400,7 +398,7 @@ class Partition {
   OrderKey AppKey(uint32_t app) const;
   // The full key of an order's member (what OrderEntryLess falls back to).
   const OrderKey& FullKey(const OrderEntry& entry) const {
-    return entry.app ? *apps_[entry.slot].key_in_leaf : *queues_[entry.slot].key_in_parent;
+    return entry.app ? *app_keys_[entry.slot] : *queue_keys_[entry.slot];
   }
   int32_t EffectivePriority(const Queue& queue) const;
   // Re-derives the app's priority, leaf position and stateaware membership, then walks the
@@ -558,6 +556,11 @@ class Partition {
   std::vector<uint32_t> node_generations_;
   uint32_t root_ = kNoSlot;
   std::vector<Queue> queues_;
+  // The full order key of every queue in its parent's order and every application in its
+  // leaf's (nullopt: not a member), by slot, dense: what OrderEntryLess reads on a tie.
+  // Sized with queues_ and apps_.
+  std::vector<std::optional<OrderKey>> queue_keys_;
+  std::vector<std::optional<OrderKey>> app_keys_;
   std::vector<App> apps_;
   std::vector<uint32_t> free_apps_;
   std::vector<Ask> asks_;

@@ -59,11 +59,12 @@ void Partition::AppChanged(uint32_t app) {
   }
   std::optional<OrderKey> key;
   if (StrictlyGreaterThanZero(a.pending)) key = AppKey(app);
-  if (key != a.key_in_leaf) {
+  std::optional<OrderKey>& key_in_leaf = app_keys_[app];
+  if (key != key_in_leaf) {
     // The comparator reads the member's full key: the old one while it is erased, the new one
     // while it is inserted.
-    if (a.key_in_leaf) leaf.order.erase(EntryOf(*a.key_in_leaf, /*app=*/true));
-    a.key_in_leaf = key;
+    if (key_in_leaf) leaf.order.erase(EntryOf(*key_in_leaf, /*app=*/true));
+    key_in_leaf = key;
     if (key) leaf.order.insert(EntryOf(*key, /*app=*/true));
   }
   std::pair<int64_t, uint32_t> member{a.submission_seq, app};
@@ -94,9 +95,10 @@ void Partition::QueuePathChanged(uint32_t queue) {
     if (current.state != QueueState::kStopped && StrictlyGreaterThanZero(current.pending)) {
       key = ChildKey(q);
     }
-    if (key != current.key_in_parent) {
-      if (current.key_in_parent) parent.order.erase(EntryOf(*current.key_in_parent, false));
-      current.key_in_parent = key;
+    std::optional<OrderKey>& key_in_parent = queue_keys_[q];
+    if (key != key_in_parent) {
+      if (key_in_parent) parent.order.erase(EntryOf(*key_in_parent, /*app=*/false));
+      key_in_parent = key;
       if (key) parent.order.insert(EntryOf(*key, /*app=*/false));
     }
     q = parent_slot;
@@ -135,14 +137,14 @@ void Partition::RebuildCaches() {
   for (Queue& q : queues_) {
     q.child_priorities.clear();
     q.order.clear();
-    q.key_in_parent.reset();
     q.priority = kNoPriority;
     q.accepted_with_pending.clear();
   }
   for (App& a : apps_) {
     a.priority = kNoPriority;
-    a.key_in_leaf.reset();
   }
+  queue_keys_.assign(queues_.size(), std::nullopt);
+  app_keys_.assign(apps_.size(), std::nullopt);
   // Leaves first (deepest first), so every parent sees final child values.
   std::vector<uint32_t> by_depth;
   for (uint32_t q = 0; q < queues_.size(); ++q) {

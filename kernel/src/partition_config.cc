@@ -24,6 +24,7 @@ Partition::Partition(KernelContext* context, std::string_view name)
 uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynamic) {
   auto slot = static_cast<uint32_t>(queues_.size());
   Queue& q = queues_.emplace_back();
+  queue_keys_.resize(queues_.size());
   q.order = Order(OrderEntryLess(this));
   std::string lower = Lower(name);
   q.name = context_->names.Intern(lower);
@@ -247,9 +248,9 @@ void Partition::RemoveDrainedQueues() {
       if (has_children) continue;
       queue.alive = false;
       Queue& parent = queues_[queue.parent];
-      if (queue.key_in_parent) {
-        parent.order.erase(EntryOf(*queue.key_in_parent, /*app=*/false));
-        queue.key_in_parent.reset();
+      if (queue_keys_[q]) {
+        parent.order.erase(EntryOf(*queue_keys_[q], /*app=*/false));
+        queue_keys_[q].reset();
       }
       auto it = parent.child_priorities.find(queue.priority);
       if (queue.priority != kNoPriority && it != parent.child_priorities.end() &&

@@ -245,6 +245,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     out->push_back(std::move(d));
     // Rejected applications are remembered until they expire, like completed ones.
     uint32_t slot = TakeSlot(apps_, free_apps_);
+    app_keys_.resize(apps_.size());
     App& rejected = apps_[slot];
     rejected.id = d.app;
     rejected.state = AppState::kRejected;
@@ -315,6 +316,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     }
   }
   uint32_t slot = TakeSlot(apps_, free_apps_);
+  app_keys_.resize(apps_.size());
   App& a = apps_[slot];
   a.id = context_->names.Intern(spec.id);
   a.queue = queue;

@@ -117,8 +117,14 @@ absl::Status Partition::CheckConsistency() const {
   std::vector<Resource> queue_pending(queues_.size());
   std::vector<Resource> queue_allocated(queues_.size());
   int64_t partition_placeholders = 0;
+  if (app_keys_.size() != apps_.size() || queue_keys_.size() != queues_.size()) {
+    return fail("order key tables are not sized with their records");
+  }
   for (uint32_t app = 0; app < apps_.size(); ++app) {
     const App& a = apps_[app];
+    if ((!a.alive || !a.in_queue) && app_keys_[app]) {
+      return fail("app slot ", app, ": an order key without a leaf order");
+    }
     if (!a.alive || !a.in_queue) continue;
     Resource pending;
     Resource allocated;
@@ -164,9 +170,10 @@ absl::Status Partition::CheckConsistency() const {
       return fail("app ", a.id, ": cached priority ", a.priority, " != recomputed ", priority);
     }
     bool member = StrictlyGreaterThanZero(a.pending);
-    if (member != a.key_in_leaf.has_value()) return fail("app ", a.id, ": leaf membership");
-    if (member && !(*a.key_in_leaf == AppKey(app))) return fail("app ", a.id, ": stale leaf key");
-    if (member && !queues_[a.queue].order.contains(EntryOf(*a.key_in_leaf, /*app=*/true))) {
+    const std::optional<OrderKey>& key_in_leaf = app_keys_[app];
+    if (member != key_in_leaf.has_value()) return fail("app ", a.id, ": leaf membership");
+    if (member && !(*key_in_leaf == AppKey(app))) return fail("app ", a.id, ": stale leaf key");
+    if (member && !queues_[a.queue].order.contains(EntryOf(*key_in_leaf, /*app=*/true))) {
       return fail("app ", a.id, ": missing from leaf order");
     }
     for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
@@ -188,13 +195,13 @@ absl::Status Partition::CheckConsistency() const {
     if (queue.leaf) {
       for (auto [seq, app] : queue.apps) {
         if (apps_[app].priority != kNoPriority) ++expected[apps_[app].priority];
-        if (apps_[app].key_in_leaf) ++members;
+        if (app_keys_[app]) ++members;
       }
     } else {
       for (uint32_t c : queue.children) {
         if (!queues_[c].alive) continue;
         if (queues_[c].priority != kNoPriority) ++expected[queues_[c].priority];
-        if (queues_[c].key_in_parent) ++members;
+        if (queue_keys_[c]) ++members;
       }
     }
     if (expected != queue.child_priorities) return fail("queue ", queue.path, ": child priorities");
@@ -202,8 +209,8 @@ absl::Status Partition::CheckConsistency() const {
     // The btree's compact entries: each the entry of its member's full key, in full-key order.
     const OrderKey* previous = nullptr;
     for (const OrderEntry& entry : queue.order) {
-      bool known = entry.app ? apps_[entry.slot].key_in_leaf.has_value()
-                             : queues_[entry.slot].key_in_parent.has_value();
+      bool known =
+          entry.app ? app_keys_[entry.slot].has_value() : queue_keys_[entry.slot].has_value();
       if (!known || !(entry == EntryOf(FullKey(entry), entry.app))) {
         return fail("queue ", queue.path, ": order entry differs from its member's key");
       }
@@ -218,10 +225,10 @@ absl::Status Partition::CheckConsistency() const {
     }
     if (queue.parent != kNoSlot) {
       bool member = queue.state != QueueState::kStopped && StrictlyGreaterThanZero(queue.pending);
-      if (member != queue.key_in_parent.has_value()) {
+      if (member != queue_keys_[q].has_value()) {
         return fail("queue ", queue.path, ": parent membership");
       }
-      if (member && !(*queue.key_in_parent == ChildKey(q))) {
+      if (member && !(*queue_keys_[q] == ChildKey(q))) {
         return fail("queue ", queue.path, ": stale key in parent");
       }
     }

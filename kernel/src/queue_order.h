@@ -117,7 +117,7 @@ inline OrderKey ApplicationKey(AppSortPolicy policy, bool leaf_sorts_by_priority
 }
 
 // What an order's btree holds for one member: the leading part of its OrderKey, and the slot
-// that finds the whole key (App::key_in_leaf, Queue::key_in_parent). 32 bytes instead of 112,
+// that finds the whole key (Partition::app_keys_, queue_keys_). 32 bytes instead of 112,
 // so a btree node holds 7 members rather than 2 and the tree is a third as deep. Most
 // comparisons end on `first` or `top_share`; when both members are `whole` (their other shares,
 // `second` and `pending` are zero: every application of a FIFO leaf, and every application
