@@ -63,7 +63,8 @@ def scaling(rs, path):
 
 
 def latency(rs, path):
-    rows = sorted((n, b) for n, b in rs.items() if n.startswith("BM_Latency_") and "p50_ns" in b)
+    rows = sorted((n, b) for n, b in rs.items()
+                  if n.startswith("BM_Latency_ScheduleOne/") and "p50_ns" in b)
     if not rows:
         return False
     fig, ax = plt.subplots(figsize=(7, 3.5))

@@ -189,10 +189,16 @@ def print_priority(rs):
 
 
 def print_latency(rs, glibc):
-    rows = [(n, b) for n, b in rs.items() if n.startswith("BM_Latency_") and "p50_ns" in b]
-    if not rows:
+    rows = [(n, b) for n, b in rs.items()
+            if n.startswith("BM_Latency_ScheduleOne/") and "p50_ns" in b]
+    probes = [(n, b) for n, b in rs.items() if n.startswith("BM_Latency_Probe") and "p50_ns" in b]
+    if not rows and not probes:
         return
     section("per-decision latency, Schedule(1) with churn (target p99 <= 1 us)")
+    for name, b in sorted(probes):
+        short = re.sub(r"/(min_time|iterations):[^/]*|/manual_time", "", name)
+        print(f"  {short:<32} p50 {fmt_ns(b['p50_ns'])}  p99 {fmt_ns(b['p99_ns'])}"
+              "  (Kernel::Probe of the next ask, same steady state)")
     g = {n: b for n, b in (runs(glibc)[0] if glibc else {}).items()} if glibc else {}
     for name, b in sorted(rows):
         short = re.sub(r"/(min_time|iterations):[^/]*|/manual_time", "", name)
