@@ -1,5 +1,5 @@
 // kernel/src/queue_order.h — the order of child queues in their parent (§5.1) and of
-// applications in their leaf (§5.2): the keys, how they are derived (queue_order.cc), and what
+// applications in their leaf (§5.2): the keys, how they are derived, and what
 // the btrees of the partition's order caches hold.
 //
 // YuniKorn compares child queues and applications by priority and by "fair share": the list
