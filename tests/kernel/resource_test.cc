@@ -107,6 +107,22 @@ TEST(ResourceTypesTest, InternsInFirstSeenOrderAndRefusesTooMany) {
   EXPECT_EQ(types.size(), kMaxResourceTypes);
 }
 
+// A refused call takes back the types it registered by truncating to the size it saw first.
+TEST(ResourceTypesTest, TruncateToForgetsOnlyTheLaterTypes) {
+  ResourceTypes types;
+  ASSERT_TRUE(types.Intern("memory").ok());
+  ASSERT_TRUE(types.Intern("vcore").ok());
+  const int before = types.size();
+  ASSERT_TRUE(types.Intern("gpu").ok());
+  types.TruncateTo(before);
+  EXPECT_EQ(types.size(), 2);
+  EXPECT_EQ(types.Find("gpu"), -1);
+  EXPECT_EQ(types.Find("vcore"), 1);
+  types.TruncateTo(5);  // beyond the size: nothing changes
+  EXPECT_EQ(types.size(), 2);
+  EXPECT_EQ(types.Intern("gpu").value(), 2);  // the id is given out again
+}
+
 TEST(ResourceTest, QuantitiesAreWrittenAsTheConfigurationReadsThem) {
   EXPECT_EQ(FormatQuantity("vcore", 2000), "2");
   EXPECT_EQ(FormatQuantity("vcore", 1500), "1500m");
