@@ -243,7 +243,6 @@ struct App {
   bool placeholder_timer = false;
   int64_t placeholder_timer_due = 0;
   int64_t placeholder_timer_seq = 0;
-  Resource RealAllocated() const { return Sub(allocated, allocated_placeholder); }
 };
 
 struct Node {
@@ -292,6 +291,9 @@ class Partition {
   friend class OrderEntryLess;
 
   Partition(KernelContext* context, std::string_view name);
+  // The queue orders' comparators hold the partition's address: it never moves.
+  Partition(const Partition&) = delete;
+  Partition& operator=(const Partition&) = delete;
 
   // Builds or reconciles the queue tree and policies from a validated partition config.
   // `dry_run` checks that the change can be applied to the running state without changing it.
@@ -379,6 +381,8 @@ class Partition {
 
   // --- queue tree ---------------------------------------------------------------------
   uint32_t NewQueue(std::string_view name, uint32_t parent, bool dynamic);
+  // A fresh application record (a freed slot or a new one), its order key table sized with it.
+  uint32_t NewAppSlot();
   uint32_t FindQueue(std::string_view path) const;
   std::vector<uint32_t> PathToRoot(uint32_t queue) const;
   absl::Status ApplyQueueConfig(const QueueConfig& config, uint32_t parent,

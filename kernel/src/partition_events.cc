@@ -244,8 +244,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     d.reason = std::move(reason);
     out->push_back(std::move(d));
     // Rejected applications are remembered until they expire, like completed ones.
-    uint32_t slot = TakeSlot(apps_, free_apps_);
-    app_keys_.resize(apps_.size());
+    uint32_t slot = NewAppSlot();
     App& rejected = apps_[slot];
     rejected.id = d.app;
     rejected.state = AppState::kRejected;
@@ -315,8 +314,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
       }
     }
   }
-  uint32_t slot = TakeSlot(apps_, free_apps_);
-  app_keys_.resize(apps_.size());
+  uint32_t slot = NewAppSlot();
   App& a = apps_[slot];
   a.id = context_->names.Intern(spec.id);
   a.queue = queue;
@@ -432,6 +430,12 @@ void Partition::DetachApp(uint32_t app) {
   if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, a.timer_seq, app});
   a.timer = TimerKind::kNone;
   SetPlaceholderTimer(app, false, 0);
+}
+
+uint32_t Partition::NewAppSlot() {
+  uint32_t slot = TakeSlot(apps_, free_apps_);
+  app_keys_.resize(apps_.size());
+  return slot;
 }
 
 void Partition::FreeApp(uint32_t app) {

@@ -184,6 +184,9 @@ absl::Status Partition::CheckConsistency() const {
   // Queues: sums, priorities, positions, bottom-up.
   for (uint32_t q = 0; q < queues_.size(); ++q) {
     const Queue& queue = queues_[q];
+    if (!queue.alive && queue_keys_[q]) {
+      return fail("queue ", queue.path, ": removed, but keeps a key in its parent's order");
+    }
     if (!queue.alive) continue;
     if (!IsZero(Sub(queue_pending[q], queue.pending)))
       return fail("queue ", queue.path, ": pending");

@@ -4,13 +4,12 @@
 // Findings (errors, warnings, summaries) go to stdout; usage errors to stderr.
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "allocore/adapters/config_loader.h"
 #include "allocore/adapters/json.h"
