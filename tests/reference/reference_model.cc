@@ -6,6 +6,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -22,6 +23,13 @@ constexpr int64_t kUserGroupCacheMs = 300 * 1000;  // YUNIKORN-3250: entries exp
 constexpr int64_t kStartingTimeoutMs = int64_t{5} * 60 * 1000;
 constexpr int64_t kCompletingTimeoutMs = int64_t{30} * 1000;
 constexpr int64_t kTerminatedTimeoutMs = int64_t{3} * 24 * 3600 * 1000;
+// General preemption (kernel/preemption-semantics.md §10).
+constexpr int64_t kDefaultPreemptionDelayMs = 30 * 1000;
+constexpr int64_t kPreemptAttemptFrequencyMs = 15 * 1000;
+constexpr int kPreemptionAttemptsPerLeaf = 10;
+// A reservation may be cancelled for a preemptor once its ask is older than the reservation
+// wait timeout twice over plus the reservation delay (D12).
+constexpr int64_t kCancellableReservationAgeMs = 2 * 60 * 60 * 1000 + 2000;
 
 // ---- Small helpers ------------------------------------------------------------------------
 
@@ -249,6 +257,166 @@ double FitInScore(const Resource& ask, const Resource& available) {
   return score;
 }
 
+// Go's time.ParseDuration in nanoseconds; nullopt when Go refuses the text.
+std::optional<int64_t> ParseGoDurationNs(std::string_view s) {
+  constexpr uint64_t kLimit = uint64_t{1} << 63;
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return 0;
+  if (s.empty()) return std::nullopt;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  uint64_t total = 0;
+  while (!s.empty()) {
+    if (!(s[0] == '.' || digit(s[0]))) return std::nullopt;
+    uint64_t whole = 0;
+    size_t i = 0;
+    for (; i < s.size() && digit(s[i]); ++i) {
+      if (whole > kLimit / 10) return std::nullopt;
+      whole = whole * 10 + static_cast<uint64_t>(s[i] - '0');
+      if (whole > kLimit) return std::nullopt;
+    }
+    bool before = i > 0;
+    s.remove_prefix(i);
+    uint64_t fraction = 0;
+    double scale = 1;
+    bool after = false;
+    if (!s.empty() && s[0] == '.') {
+      s.remove_prefix(1);
+      bool overflow = false;
+      size_t j = 0;
+      for (; j < s.size() && digit(s[j]); ++j) {
+        // Digits past int64 precision are read and ignored, as Go does.
+        if (overflow) continue;
+        if (fraction > (kLimit - 1) / 10) {
+          overflow = true;
+          continue;
+        }
+        uint64_t next = fraction * 10 + static_cast<uint64_t>(s[j] - '0');
+        if (next > kLimit) {
+          overflow = true;
+          continue;
+        }
+        fraction = next;
+        scale *= 10;
+      }
+      after = j > 0;
+      s.remove_prefix(j);
+    }
+    if (!before && !after) return std::nullopt;
+    size_t u = 0;
+    while (u < s.size() && s[u] != '.' && !digit(s[u])) ++u;
+    if (u == 0) return std::nullopt;
+    std::string_view unit_name = s.substr(0, u);
+    s.remove_prefix(u);
+    uint64_t unit = 0;
+    if (unit_name == "ns") {
+      unit = 1;
+    } else if (unit_name == "us" || unit_name == "\xC2\xB5s" || unit_name == "\xCE\xBCs") {
+      unit = 1000;
+    } else if (unit_name == "ms") {
+      unit = 1000 * 1000;
+    } else if (unit_name == "s") {
+      unit = 1000 * 1000 * 1000;
+    } else if (unit_name == "m") {
+      unit = uint64_t{60} * 1000 * 1000 * 1000;
+    } else if (unit_name == "h") {
+      unit = uint64_t{3600} * 1000 * 1000 * 1000;
+    } else {
+      return std::nullopt;
+    }
+    if (whole > kLimit / unit) return std::nullopt;
+    whole *= unit;
+    if (fraction > 0) {
+      // Go scales the fraction in floating point; so does the model, to truncate alike.
+      whole += static_cast<uint64_t>(static_cast<double>(fraction) *
+                                     (static_cast<double>(unit) / scale));
+      if (whole > kLimit) return std::nullopt;
+    }
+    total += whole;
+    if (total > kLimit) return std::nullopt;
+  }
+  // Only the sign of a negative duration matters to the callers (it selects the default).
+  if (negative) return total == 0 ? 0 : -1;
+  if (total > kLimit - 1) return std::nullopt;
+  return static_cast<int64_t>(total);
+}
+
+// The leaf's effective preemption.delay in ms; unparsable or not positive gives the default.
+int64_t PreemptionDelayMs(const PropertyMap& props) {
+  const std::string* v = FindProperty(props, "preemption.delay");
+  if (v == nullptr) return kDefaultPreemptionDelayMs;
+  std::optional<int64_t> ns = ParseGoDurationNs(*v);
+  if (!ns.has_value() || *ns <= 0) return kDefaultPreemptionDelayMs;
+  return *ns / 1000000;
+}
+
+// "fence", "disabled" or "default" (anything else, case-insensitively).
+std::string PreemptionPolicy(const PropertyMap& props) {
+  const std::string* v = FindProperty(props, "preemption.policy");
+  if (v == nullptr) return "default";
+  std::string lower = Lower(*v);
+  return lower == "fence" || lower == "disabled" ? lower : "default";
+}
+
+// Resource.FitInActual: every type of `x` that `r` has holds x.
+bool FitsActual(const Resource& r, const Resource& x) {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (x.Has(k) && r.Has(k) && x.Get(k) > r.Get(k)) return false;
+  }
+  return true;
+}
+
+// A remaining guarantee negative in some type the ask uses.
+bool NegativeInAskTypes(const Resource& ask, const Resource& remaining) {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (ask.Has(k) && remaining.Has(k) && remaining.Get(k) < 0) return true;
+  }
+  return false;
+}
+
+// ask.StrictlyGreaterThanOnlyExisting(total): true while the victims' total does not cover the
+// ask. Presence matters: an empty total differs from a total of zeros.
+bool AskExceeds(const Resource& ask, const Resource& total) {
+  const bool total_empty = total.present == 0;
+  bool all_positive = true;
+  bool common = false;
+  bool not_equal = false;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (!ask.Has(k)) continue;
+    if (total_empty && ask.Get(k) <= 0) all_positive = false;
+    if (total.Has(k)) {
+      common = true;
+      if (total.Get(k) > ask.Get(k)) return false;
+      if (total.Get(k) != ask.Get(k)) not_equal = true;
+    }
+  }
+  if (total_empty && ask.present != 0) return all_positive;
+  if (common) return not_equal;
+  return ask.present != 0 && !total_empty;
+}
+
+// Equality by value, a missing type counting as 0.
+bool SameValues(const Resource& a, const Resource& b) {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (a.Get(k) != b.Get(k)) return false;
+  }
+  return true;
+}
+
+// Whether adding `v` to `available` lowers max(0, ask - available) in some type.
+bool LowersShortfall(const Resource& ask, const Resource& available, const Resource& v) {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    int64_t before = std::max<int64_t>(0, SaturatingSub(ask.Get(k), available.Get(k)));
+    int64_t after =
+        std::max<int64_t>(0, SaturatingSub(ask.Get(k), SaturatingAdd(available.Get(k), v.Get(k))));
+    if (before != after) return true;
+  }
+  return false;
+}
+
 bool IsLiveInQueue(AppState s) {
   return s == AppState::kNew || s == AppState::kAccepted || s == AppState::kStarting ||
          s == AppState::kRunning || s == AppState::kCompleting || s == AppState::kResuming ||
@@ -315,6 +483,7 @@ struct AskR {
   bool allow_preemption = true;
   bool originator = false;
   bool preemption_triggered = false;
+  std::optional<int64_t> preempt_check;  // last time the general preconditions passed
 };
 
 // Per task group: placeholder asks added (one per AddAsk call), replaced, timed out.
@@ -399,18 +568,20 @@ struct PartitionR {
   bool binpacking = false;
   std::vector<std::pair<std::string, double>> weights;
   std::vector<VictimR> victims;     // chosen in the current cycle
+  bool preemption = false;          // general preemption enabled
   bool had_node = false;            // a node was registered at some point
   ResourceMask capacity_types = 0;  // every type a node capacity ever had (kept at 0 after)
 };
 
-enum class Kind { kNone, kAllocated, kAllocatedReserved, kReserved, kUnreserved };
+enum class Kind { kNone, kAllocated, kAllocatedReserved, kReserved, kUnreserved, kPreempted };
 
 struct Result {
   Kind kind = Kind::kNone;
   int app = -1;
   std::string ask;
   std::string node;
-  int64_t reservation = -1;  // seq of the reservation to remove (AllocatedReserved, Unreserved)
+  int64_t reservation = -1;      // seq of the reservation to remove (AllocatedReserved, Unreserved)
+  std::vector<int64_t> victims;  // kPreempted: allocation seqs
 };
 
 }  // namespace
@@ -475,6 +646,12 @@ RefDecision RefDecision::Normalized() const {
       break;
     case DecisionType::kAppRejected:
       break;
+    case DecisionType::kPreemption:
+      d.queue = queue;
+      d.ask = ask;
+      d.node = node;
+      d.count = count;
+      break;
   }
   return d;
 }
@@ -496,6 +673,9 @@ std::string RefDecision::ToString() const {
       return Cat("app_state [", partition, "] ", app, " ", StateName(from), " -> ", StateName(to));
     case DecisionType::kAppRejected:
       return Cat("app_rejected [", partition, "] ", app, ": ", reason);
+    case DecisionType::kPreemption:
+      return Cat("preemption [", partition, "] ", queue, " ", app, "/", ask, " -> ", node, " x",
+                 count, " victims");
   }
   return "?";
 }
@@ -634,7 +814,7 @@ class ReferenceModel::Impl {
   bool TryNode(const PartitionR& p, int app, const AskR& ask, const NodeR& node) const;
   Result TryNodes(const PartitionR& p, int app, const AskR& ask,
                   const std::vector<int>& iterator) const;
-  Result AppTryAllocate(PartitionR& p, int app, const Resource& headroom);
+  Result AppTryAllocate(PartitionR& p, int app, const Resource& headroom, int* budget);
   Result QueueTryAllocate(PartitionR& p, int q);
   Result AppTryReservedAllocate(PartitionR& p, int app, const Resource& headroom);
   Result QueueTryReservedAllocate(PartitionR& p, int q);
@@ -679,6 +859,14 @@ class ReferenceModel::Impl {
   // Required nodes.
   bool CanReserve(const PartitionR& p, int app, const AskR& ask, const NodeR& node) const;
   void TryPreemption(PartitionR& p, int app, AskR& ask, const NodeR& node);
+  // General preemption (kernel/preemption-semantics.md, §10 binding): true with `result` set
+  // to a kPreempted result when the attempt succeeds.
+  bool TryGeneralPreemption(PartitionR& p, int app, const std::string& ask_id, bool nodes_tried,
+                            int* budget, Result* result);
+  // R(Q) of §2.2 for the ask leaf `ask_leaf`, with queue usage `used` (by queue index).
+  std::optional<Resource> Remaining(const PartitionR& p, int q, int ask_leaf,
+                                    const std::vector<Resource>& used) const;
+  void CommitPreemption(PartitionR& p, const Result& r, std::vector<RefDecision>* out);
   void ReleaseVictims(PartitionR& p, std::vector<RefDecision>* out);
 
   std::vector<PartitionR> partitions_;
@@ -753,6 +941,7 @@ absl::Status ReferenceModel::Impl::Init(const SchedulerConfig& config) {
     p.binpacking = pc.node_sort_policy.type == "binpacking";
     p.weights = pc.node_sort_policy.resource_weights;
     p.rules = pc.placement_rules;
+    p.preemption = pc.preemption_enabled.value_or(false);  // D1: absent = off
     if (pc.queues.size() != 1) return absl::InvalidArgumentError("expected a single root queue");
     absl::Status s = AddQueue(p, pc.queues[0], -1, {});
     if (!s.ok()) return s;
@@ -1375,12 +1564,21 @@ Result ReferenceModel::Impl::TryNodes(const PartitionR& p, int app, const AskR& 
   return Result{};
 }
 
-Result ReferenceModel::Impl::AppTryAllocate(PartitionR& p, int app, const Resource& headroom) {
+Result ReferenceModel::Impl::AppTryAllocate(PartitionR& p, int app, const Resource& headroom,
+                                            int* budget) {
   const AppR& a = p.apps[static_cast<size_t>(app)];
   for (const AskR* ask : SortedAsks(a)) {
     if (WaitsForReplacement(a, *ask)) continue;
-    if (!FitInMaxUndef(headroom, ask->res)) continue;
+    // The user's limit first: preemption in other queues would hardly free the user's quota.
     if (!LimitsFit(p, app, ask->res)) continue;
+    if (!FitInMaxUndef(headroom, ask->res)) {
+      Result preempted;
+      if (p.preemption &&
+          TryGeneralPreemption(p, app, ask->id, /*nodes_tried=*/false, budget, &preempted)) {
+        return preempted;
+      }
+      continue;
+    }
     if (!ask->required_node.empty()) {
       int n = FindNode(p, ask->required_node);
       if (n < 0) continue;
@@ -1403,10 +1601,16 @@ Result ReferenceModel::Impl::AppTryAllocate(PartitionR& p, int app, const Resour
       if (CanReserve(p, app, *ask, node)) return Result{Kind::kReserved, app, ask->id, node.id, -1};
       continue;
     }
+    // YuniKorn's node iterator exists even when every node is reserved: an empty one finds
+    // nothing and the preemptor still runs.
     std::vector<int> iterator = NodeIterator(p);
-    if (iterator.empty()) continue;
-    Result r = TryNodes(p, app, *ask, iterator);
+    Result r = iterator.empty() ? Result{} : TryNodes(p, app, *ask, iterator);
     if (r.kind != Kind::kNone) return r;
+    Result preempted;
+    if (p.preemption &&
+        TryGeneralPreemption(p, app, ask->id, /*nodes_tried=*/true, budget, &preempted)) {
+      return preempted;
+    }
   }
   return Result{};
 }
@@ -1423,13 +1627,16 @@ Result ReferenceModel::Impl::QueueTryAllocate(PartitionR& p, int q) {
   const QueueR& queue = p.queues[static_cast<size_t>(q)];
   if (queue.leaf) {
     Resource headroom = Headroom(p, q);
+    int budget = kPreemptionAttemptsPerLeaf;  // shared by the leaf's apps in this visit
     for (int app : SortedApps(p, q)) {
       bool accepted = p.apps[static_cast<size_t>(app)].state == AppState::kAccepted;
       if (accepted && (!CanRunApp(p, app) || !LimitsAllowRun(p, app))) continue;
-      Result r = AppTryAllocate(p, app, headroom);
+      Result r = AppTryAllocate(p, app, headroom, &budget);
       if (r.kind == Kind::kNone) continue;
-      // A real allocation moves an Accepted app to Starting first: only reservations mark.
-      if (accepted && (r.kind == Kind::kReserved || r.kind == Kind::kUnreserved)) {
+      // A real allocation moves an Accepted app to Starting first: only reservations (a
+      // preemption ends in one) mark.
+      if (accepted && (r.kind == Kind::kReserved || r.kind == Kind::kUnreserved ||
+                       r.kind == Kind::kPreempted)) {
         MarkAllocatingAccepted(p, app);
       }
       return r;
@@ -1537,6 +1744,7 @@ void ReferenceModel::Impl::RemoveReservation(PartitionR& p, int64_t seq) {
 void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<RefDecision>* out) {
   switch (r.kind) {
     case Kind::kNone:
+    case Kind::kPreempted:  // CommitPreemption
       return;
     case Kind::kUnreserved:
       RemoveReservation(p, r.reservation);
@@ -1658,6 +1866,9 @@ bool ReferenceModel::Impl::ScheduleStep(PartitionR& p, int64_t* allocations,
   switch (r.kind) {
     case Kind::kNone:
       return finish(changed);
+    case Kind::kPreempted:
+      CommitPreemption(p, r, out);
+      return finish(true);
     case Kind::kAllocated:
     case Kind::kAllocatedReserved:
       Commit(p, r, out);
@@ -2871,6 +3082,392 @@ void ReferenceModel::Impl::ReleaseVictims(PartitionR& p, std::vector<RefDecision
     if (index == p.allocs.size()) continue;
     ReleaseAlloc(p, index, out, ReleaseReason::kPreempted, /*follow_up=*/true, v.by_app, v.by_ask);
   }
+}
+
+// ---- General preemption (kernel/preemption-semantics.md; §10 is binding) -------------------
+
+std::optional<Resource> ReferenceModel::Impl::Remaining(const PartitionR& p, int q, int ask_leaf,
+                                                        const std::vector<Resource>& used) const {
+  const QueueR& queue = p.queues[static_cast<size_t>(q)];
+  std::optional<Resource> up;
+  if (queue.parent >= 0) up = Remaining(p, queue.parent, ask_leaf, used);
+  const bool has_own = queue.guaranteed.has_value() && queue.guaranteed->present != 0;
+  if (!has_own && (!up.has_value() || up->present == 0)) return std::nullopt;
+  Resource own;
+  if (has_own) {
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (queue.guaranteed->Has(k)) {
+        own.Set(k, SaturatingSub(queue.guaranteed->Get(k), used[static_cast<size_t>(q)].Get(k)));
+      }
+    }
+  }
+  // The root's snapshot has no ask queue: neither special case below applies to it.
+  if (queue.parent >= 0) {
+    if (q == ask_leaf && has_own) {
+      Resource merged = own;
+      if (up.has_value()) {
+        for (int k = 0; k < kMaxResourceTypes; ++k) {
+          if (up->Has(k) && !merged.Has(k)) merged.Set(k, up->Get(k));
+        }
+      }
+      return merged;
+    }
+    const std::optional<Resource>& ask_g = p.queues[static_cast<size_t>(ask_leaf)].guaranteed;
+    const bool ask_has_own = ask_g.has_value() && ask_g->present != 0;
+    // D9: a real ancestor (or the leaf itself), not a string prefix.
+    if (has_own && ask_has_own && InSubtree(p, ask_leaf, q)) return std::nullopt;
+  }
+  if (!has_own) return up;
+  if (!up.has_value()) return own;
+  Resource min;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (own.Has(k) && up->Has(k)) {
+      min.Set(k, std::min(own.Get(k), up->Get(k)));
+    } else if (own.Has(k)) {
+      min.Set(k, own.Get(k));
+    } else if (up->Has(k)) {
+      min.Set(k, up->Get(k));
+    }
+  }
+  return min;
+}
+
+bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
+                                                const std::string& ask_id, bool nodes_tried,
+                                                int* budget, Result* result) {
+  if (*budget == 0) return false;
+  AppR& app = p.apps[static_cast<size_t>(app_index)];
+  AskR& ask = *FindAsk(app, ask_id);
+  const int leaf = app.queue;
+  const QueueR& leaf_queue = p.queues[static_cast<size_t>(leaf)];
+  // Preconditions, in order; passing them stamps the check time, whatever follows.
+  if (ask.preemption_triggered) return false;
+  if (!ask.required_node.empty()) return false;
+  if (now_ < SaturatingAdd(ask.create_time, PreemptionDelayMs(leaf_queue.props))) return false;
+  if (ask.preempt_check.has_value() &&
+      now_ < SaturatingAdd(*ask.preempt_check, kPreemptAttemptFrequencyMs)) {
+    return false;
+  }
+  ask.preempt_check = now_;
+  --*budget;
+
+  const Resource& want = ask.res;
+  auto is_victim = [&](int64_t seq) {
+    for (const VictimR& v : p.victims) {
+      if (v.alloc_seq == seq) return true;
+    }
+    return false;
+  };
+  auto queue_of = [&](const AllocR& a) { return p.apps[static_cast<size_t>(a.app)].queue; };
+  // Usage by queue: allocated minus what this cycle already chose to release.
+  std::vector<Resource> used(p.queues.size());
+  for (const AllocR& a : p.allocs) {
+    if (is_victim(a.seq)) continue;
+    for (int q = queue_of(a); q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+      used[static_cast<size_t>(q)] = Add(used[static_cast<size_t>(q)], a.res);
+    }
+  }
+  auto add = [&](std::vector<Resource>& u, int from, const Resource& r) {
+    for (int q = from; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+      u[static_cast<size_t>(q)] = Add(u[static_cast<size_t>(q)], r);
+    }
+  };
+  auto sub = [&](std::vector<Resource>& u, int from, const Resource& r) {
+    for (int q = from; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
+      u[static_cast<size_t>(q)] = Sub(u[static_cast<size_t>(q)], r);
+    }
+  };
+  auto remaining = [&](int q, const std::vector<Resource>& u) { return Remaining(p, q, leaf, u); };
+
+  // Fence root (D3) and the priority frame of every queue from the leaf up to it.
+  std::vector<std::optional<int64_t>> frames(p.queues.size());
+  int fence = leaf;
+  {
+    int64_t frame = ask.priority;
+    for (int q = leaf;; q = p.queues[static_cast<size_t>(q)].parent) {
+      const QueueR& queue = p.queues[static_cast<size_t>(q)];
+      frame = queue.fence ? int64_t{queue.offset} : frame + queue.offset;
+      frames[static_cast<size_t>(q)] = frame;
+      bool over_max = false;
+      if (queue.parent >= 0 && queue.max.has_value()) {
+        Resource projected = Add(QueueAllocated(p, q), want);
+        for (int k = 0; k < kMaxResourceTypes; ++k) {
+          if (queue.max->Has(k) && projected.Has(k) && projected.Get(k) > queue.max->Get(k)) {
+            over_max = true;
+          }
+        }
+      }
+      if (queue.parent < 0 || PreemptionPolicy(queue.props) == "fence" || over_max) {
+        fence = q;
+        break;
+      }
+    }
+  }
+
+  // Candidates below the fence (§2.5).
+  std::vector<const AllocR*> candidates;
+  std::function<void(int, int64_t, bool)> walk = [&](int q, int64_t frame, bool fenced) {
+    if (q == leaf) return;
+    const QueueR& queue = p.queues[static_cast<size_t>(q)];
+    if (queue.leaf) {
+      if (PreemptionPolicy(queue.props) == "disabled") return;
+      std::optional<Resource> r = remaining(q, used);
+      if (r.has_value()) {
+        bool within = true;
+        for (int k = 0; k < kMaxResourceTypes; ++k) {
+          if (r->Has(k) && r->Get(k) < 0) within = false;
+        }
+        if (within) return;
+      }
+      for (const AllocR& a : p.allocs) {
+        if (queue_of(a) != q) continue;
+        if ((a.res.present & want.present) == 0) continue;
+        if (a.required_node || is_victim(a.seq)) continue;
+        if (fenced || int64_t{a.priority} <= frame) candidates.push_back(&a);
+      }
+      return;
+    }
+    for (int child : queue.children) {
+      const QueueR& c = p.queues[static_cast<size_t>(child)];
+      int64_t child_frame = 0;
+      bool child_fenced = false;
+      if (frames[static_cast<size_t>(child)].has_value()) {
+        child_frame = *frames[static_cast<size_t>(child)];
+      } else if (c.fence) {
+        if (int64_t{c.offset} > frame) continue;
+        child_fenced = true;
+        child_frame = frame;
+      } else {
+        child_frame = frame - c.offset;
+      }
+      walk(child, child_frame, fenced || child_fenced);
+    }
+  };
+  walk(fence, *frames[static_cast<size_t>(fence)], false);
+
+  // The guarantee gate (§2.3).
+  {
+    std::optional<Resource> r = remaining(leaf, used);
+    bool pass = r.has_value() && FitsActual(*r, want);
+    if (!pass) {
+      std::vector<Resource> work = used;
+      add(work, leaf, want);
+      for (const AllocR* v : candidates) {
+        sub(work, queue_of(*v), v->res);
+        std::optional<Resource> now = remaining(leaf, work);
+        if (now.has_value() && !NegativeInAskTypes(want, *now)) pass = true;
+      }
+    }
+    if (!pass) return false;
+  }
+
+  // D6: normal, originator, opted out, both; then the newer ask, then the newer allocation.
+  auto score = [](const AllocR* a) {
+    return (a->originator ? 1 : 0) + (a->allow_preemption ? 0 : 2);
+  };
+  auto victim_less = [&](const AllocR* l, const AllocR* r) {
+    if (score(l) != score(r)) return score(l) < score(r);
+    if (l->ask_create_time != r->ask_create_time) return l->ask_create_time > r->ask_create_time;
+    return l->seq > r->seq;
+  };
+
+  // Usable nodes in id order; reservations of others are cancelled when all may be.
+  std::vector<int> order;
+  for (size_t i = 0; i < p.nodes.size(); ++i) order.push_back(static_cast<int>(i));
+  std::sort(order.begin(), order.end(), [&](int l, int r) {
+    return p.nodes[static_cast<size_t>(l)].id < p.nodes[static_cast<size_t>(r)].id;
+  });
+  struct Usable {
+    int node;
+    Resource available;
+  };
+  std::vector<Usable> usable;
+  for (int n : order) {
+    const NodeR& node = p.nodes[static_cast<size_t>(n)];
+    bool others = false;
+    bool all_cancellable = true;
+    for (const ReservationR& res : p.reservations) {
+      if (res.node != node.id || (res.app == app_index && res.ask == ask.id)) continue;
+      others = true;
+      const AskR* holder = FindAsk(p.apps[static_cast<size_t>(res.app)], res.ask);
+      bool cancellable = holder != nullptr && holder->required_node.empty() &&
+                         !holder->preemption_triggered && holder->priority < ask.priority &&
+                         SaturatingSub(now_, holder->create_time) > kCancellableReservationAgeMs;
+      if (!cancellable) all_cancellable = false;
+    }
+    if (others && all_cancellable) {
+      p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
+                                          [&](const ReservationR& res) {
+                                            return res.node == node.id &&
+                                                   !(res.app == app_index && res.ask == ask.id);
+                                          }),
+                           p.reservations.end());
+      others = false;
+    }
+    if (others || !node.schedulable || !FitIn(node.capacity, want)) continue;
+    usable.push_back({n, NodeAvailable(p, node)});
+  }
+
+  // Per node (§3.3): (index, victims), or nothing when the node cannot be used.
+  struct Check {
+    int index;
+    std::string node;
+    Resource available;
+    std::vector<const AllocR*> victims;
+  };
+  std::vector<Check> checks;
+  for (const Usable& u : usable) {
+    const NodeR& node = p.nodes[static_cast<size_t>(u.node)];
+    std::vector<const AllocR*> on_node;
+    for (const AllocR* v : candidates) {
+      if (v->node == node.id) on_node.push_back(v);
+    }
+    std::sort(on_node.begin(), on_node.end(), victim_less);
+    if (FitIn(u.available, want)) {
+      if (!nodes_tried) checks.push_back({-1, node.id, u.available, {}});
+      continue;
+    }
+    std::vector<Resource> work = used;
+    Resource available = u.available;
+    std::vector<const AllocR*> head;
+    std::vector<const AllocR*> tail;
+    for (const AllocR* v : on_node) {
+      const int vq = queue_of(*v);
+      std::optional<Resource> before = remaining(vq, work);
+      sub(work, vq, v->res);
+      if (before.has_value() && !NegativeInAskTypes(want, *before)) {
+        add(work, vq, v->res);
+        continue;
+      }
+      std::optional<Resource> ask_remaining = remaining(leaf, work);
+      if (!ask_remaining.has_value() || !FitsActual(*ask_remaining, v->res)) {
+        add(work, vq, v->res);
+        break;
+      }
+      add(work, leaf, v->res);
+      if (LowersShortfall(want, available, v->res)) {
+        available = Add(available, v->res);
+        head.push_back(v);
+      } else {
+        sub(work, leaf, v->res);
+        add(work, vq, v->res);
+        tail.push_back(v);
+      }
+    }
+    head.insert(head.end(), tail.begin(), tail.end());
+    if (head.empty()) continue;
+    work = used;
+    available = u.available;
+    std::vector<const AllocR*> results;
+    int index = -1;
+    for (const AllocR* v : head) {
+      const int vq = queue_of(*v);
+      std::optional<Resource> before = remaining(vq, work);
+      sub(work, vq, v->res);
+      if (before.has_value() && !NegativeInAskTypes(want, *before)) {
+        add(work, vq, v->res);
+        continue;
+      }
+      available = Add(available, v->res);
+      if (index < 0 && FitIn(available, want)) index = static_cast<int>(results.size());
+      results.push_back(v);
+    }
+    if (index < 0) continue;
+    checks.push_back({index, node.id, u.available, results});
+  }
+  if (checks.empty()) return false;
+  // D5: the fewest victims, then the node id.
+  const Check* best = &checks[0];
+  for (const Check& c : checks) {
+    if (c.index < best->index || (c.index == best->index && c.node < best->node)) best = &c;
+  }
+  std::vector<const AllocR*> node_victims(best->victims.begin(),
+                                          best->victims.begin() + (best->index + 1));
+
+  // Additional victims (§3.5): anything that still raises the ask queue's remaining guarantee.
+  std::vector<const AllocR*> extras;
+  {
+    std::vector<Resource> work = used;
+    for (const AllocR* v : node_victims) sub(work, queue_of(*v), v->res);
+    std::vector<const AllocR*> others;
+    for (const AllocR* v : candidates) {
+      if (std::find(node_victims.begin(), node_victims.end(), v) == node_victims.end()) {
+        others.push_back(v);
+      }
+    }
+    std::sort(others.begin(), others.end(), victim_less);
+    for (const AllocR* v : others) {
+      const int vq = queue_of(*v);
+      std::optional<Resource> before = remaining(vq, work);
+      sub(work, vq, v->res);
+      if (before.has_value() && !NegativeInAskTypes(want, *before)) {
+        add(work, vq, v->res);
+        continue;
+      }
+      std::optional<Resource> ask_before = remaining(leaf, work);
+      if (!ask_before.has_value() || !FitsActual(*ask_before, v->res)) {
+        add(work, vq, v->res);
+        break;
+      }
+      add(work, leaf, v->res);
+      std::optional<Resource> ask_after = remaining(leaf, work);
+      if (!ask_after.has_value() || !SameValues(*ask_before, *ask_after)) {
+        extras.push_back(v);
+      } else {
+        sub(work, leaf, v->res);
+        add(work, vq, v->res);
+      }
+    }
+    if (!extras.empty()) {
+      std::optional<Resource> final_remaining = remaining(leaf, work);
+      if (!final_remaining.has_value() || NegativeInAskTypes(want, *final_remaining)) return false;
+    }
+  }
+
+  // Final list (§3.6, D10: the node's free space is not counted).
+  std::vector<const AllocR*> victims = node_victims;
+  victims.insert(victims.end(), extras.begin(), extras.end());
+  if (victims.empty()) return false;
+  const bool fits_already = FitIn(best->available, want);
+  Resource total;
+  std::vector<int64_t> chosen;
+  for (const AllocR* v : victims) {
+    if (!fits_already && v->node != best->node) continue;
+    if (AskExceeds(want, total)) chosen.push_back(v->seq);
+    total = Add(total, v->res);
+  }
+  if (AskExceeds(want, total)) return false;
+  *result = Result{Kind::kPreempted, app_index, ask.id, best->node, -1, chosen};
+  return true;
+}
+
+void ReferenceModel::Impl::CommitPreemption(PartitionR& p, const Result& r,
+                                            std::vector<RefDecision>* out) {
+  AppR& app = p.apps[static_cast<size_t>(r.app)];
+  AskR* ask = FindAsk(app, r.ask);
+  ask->preemption_triggered = true;
+  RefDecision d;
+  d.type = DecisionType::kPreemption;
+  d.partition = p.name;
+  d.queue = p.queues[static_cast<size_t>(app.queue)].path;
+  d.app = app.id;
+  d.ask = r.ask;
+  d.node = r.node;
+  d.count = static_cast<int64_t>(r.victims.size());
+  out->push_back(d);
+  // D8: one reservation, on the chosen node.
+  bool holds = false;
+  for (const ReservationR& res : p.reservations) {
+    holds = holds || (res.app == r.app && res.ask == r.ask && res.node == r.node);
+  }
+  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
+                                      [&](const ReservationR& res) {
+                                        return res.app == r.app && res.ask == r.ask &&
+                                               res.node != r.node;
+                                      }),
+                       p.reservations.end());
+  if (!holds) p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
+  for (int64_t seq : r.victims) p.victims.push_back({seq, app.id, r.ask});
 }
 
 // ---- Queries ------------------------------------------------------------------------------

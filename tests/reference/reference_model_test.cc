@@ -630,5 +630,263 @@ TEST(ReferenceModelTest, TieGroupMorePendingFirst) {
   EXPECT_EQ(out.back().app, "xc") << "c's total 50 beats b's 15 (incomparable vectors)";
 }
 
+// ---- General preemption: the hand cases of kernel/preemption-semantics.md §6 -----------------
+
+QueueConfig GQueue(std::string name, QuantityMap guaranteed, QuantityMap max,
+                   std::vector<QueueConfig> children = {}, PropertyMap properties = {}) {
+  QueueConfig q = Queue(std::move(name), std::move(properties), std::move(children));
+  if (!guaranteed.empty()) q.resources.guaranteed = std::move(guaranteed);
+  if (!max.empty()) q.resources.max = std::move(max);
+  return q;
+}
+
+SchedulerConfig PreemptionConfig(std::vector<QueueConfig> top, bool enabled = true) {
+  QueueConfig root = Queue("root", {}, std::move(top));
+  root.submit_acl = "*";
+  SchedulerConfig config = OnePartition(root);
+  config.partitions[0].preemption_enabled = enabled;
+  return config;
+}
+
+// Drives the model one step at a time, each step 1 ms after the previous one (so every ask has
+// its own create time, the later one "newer").
+class PreemptionRun {
+ public:
+  explicit PreemptionRun(const SchedulerConfig& config)
+      : model_(ReferenceModel::Create(config).value()) {}
+
+  void Node(std::string id, Quantities capacity) {
+    Tick();
+    EXPECT_TRUE(model_->AddNode(MakeNode(std::move(id), std::move(capacity)), &out_).ok());
+  }
+  void Schedulable(std::string id, bool schedulable) {
+    Tick();
+    NodeUpdate u;
+    u.id = std::move(id);
+    u.schedulable = schedulable;
+    EXPECT_TRUE(model_->UpdateNode(u, &out_).ok());
+  }
+  void App(std::string id, std::string queue) {
+    Tick();
+    EXPECT_TRUE(model_->AddApplication(MakeApp(std::move(id), std::move(queue), "u"), &out_).ok());
+  }
+  void Ask(std::string app, std::string id, Quantities resources, int64_t count = 1) {
+    Tick();
+    EXPECT_TRUE(
+        model_->AddAsk(MakeAsk(std::move(app), std::move(id), std::move(resources), count), &out_)
+            .ok());
+  }
+  void Schedule() {
+    Tick();
+    EXPECT_TRUE(model_->Schedule(0, "", &out_).ok());
+  }
+  void Advance(int64_t millis) { EXPECT_TRUE(model_->Advance(millis, &out_).ok()); }
+
+  // "app/ask -> node xN" per preemption record, "app/ask on node by app/ask" per preempted
+  // release, "app/ask -> node" per allocation, in stream order; cleared on each call.
+  std::vector<std::string> Take() {
+    std::vector<std::string> out;
+    for (const RefDecision& d : out_) {
+      if (d.type == DecisionType::kPreemption) {
+        out.push_back("preempt " + d.app + "/" + d.ask + " -> " + d.node + " x" +
+                      std::to_string(d.count));
+      } else if (d.type == DecisionType::kRelease &&
+                 d.release_reason == ReleaseReason::kPreempted) {
+        out.push_back("release " + d.app + "/" + d.ask + " on " + d.node + " by " + d.by_app + "/" +
+                      d.by_ask);
+      } else if (d.type == DecisionType::kAllocation) {
+        out.push_back("alloc " + d.app + "/" + d.ask + " -> " + d.node);
+      }
+    }
+    out_.clear();
+    return out;
+  }
+
+ private:
+  void Tick() { EXPECT_TRUE(model_->Advance(1, &out_).ok()); }
+
+  std::unique_ptr<ReferenceModel> model_;
+  std::vector<RefDecision> out_;
+};
+
+// Case 3: the headroom path; both nodes fit, so the victim comes from the additional-victims
+// scan (the newer allocation) and the ask reserves the first node by id.
+TEST(ReferencePreemptionTest, ParentGuaranteeHeadroomPath) {
+  PreemptionRun run(PreemptionConfig(
+      {GQueue("parent", {{"memory", 10}}, {{"memory", 10}},
+              {GQueue("child1", {{"memory", 5}}, {}), GQueue("child2", {{"memory", 5}}, {})})}));
+  run.Node("n1", {{"memory", 20}});
+  run.Node("n2", {{"memory", 20}});
+  run.App("app1", "root.parent.child1");
+  run.Ask("app1", "a1", {{"memory", 5}});
+  run.Schedule();
+  run.Ask("app1", "a2", {{"memory", 5}});
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("alloc app1/a1 -> n1", "alloc app1/a2 -> n2"));
+  run.App("app2", "root.parent.child2");
+  run.Ask("app2", "b", {{"memory", 5}});
+  run.Schedule();
+  EXPECT_THAT(run.Take(), IsEmpty()) << "the 30 s delay has not passed";
+  run.Advance(30'000);
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("preempt app2/b -> n1 x1", "release app1/a2 on n2 by app2/b",
+                                      "alloc app2/b -> n1"));
+}
+
+// The same with preemption left off in the partition (D1): nothing happens.
+TEST(ReferencePreemptionTest, OffUnlessEnabled) {
+  PreemptionRun run(PreemptionConfig(
+      {GQueue("parent", {{"memory", 10}}, {{"memory", 10}},
+              {GQueue("child1", {{"memory", 5}}, {}), GQueue("child2", {{"memory", 5}}, {})})},
+      /*enabled=*/false));
+  run.Node("n1", {{"memory", 20}});
+  run.App("app1", "root.parent.child1");
+  run.Ask("app1", "a1", {{"memory", 5}}, 2);
+  run.App("app2", "root.parent.child2");
+  run.Schedule();
+  run.Ask("app2", "b", {{"memory", 5}});
+  run.Advance(60'000);
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("alloc app1/a1 -> n1", "alloc app1/a1 -> n1"));
+}
+
+// Case 6: two full nodes need one victim each; the tie goes to the lower node id, whose
+// (older) allocation is the victim. The ask reserved that node before the delay passed.
+TEST(ReferencePreemptionTest, NodeIdBreaksVictimCountTie) {
+  PreemptionRun run(
+      PreemptionConfig({GQueue("parent", {{"memory", 10}}, {{"memory", 20}},
+                               {GQueue("child1", {{"memory", 5}}, {{"memory", 10}}),
+                                GQueue("child2", {{"memory", 5}}, {{"memory", 10}})})}));
+  run.Node("n1", {{"memory", 5}, {"pods", 1}});
+  run.Node("n2", {{"memory", 5}, {"pods", 1}});
+  run.App("app1", "root.parent.child1");
+  run.Ask("app1", "a1", {{"memory", 5}, {"pods", 1}});
+  run.Schedule();
+  run.Ask("app1", "a2", {{"memory", 5}, {"pods", 1}});
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("alloc app1/a1 -> n1", "alloc app1/a2 -> n2"));
+  run.App("app2", "root.parent.child2");
+  run.Ask("app2", "b", {{"memory", 5}, {"pods", 1}});
+  run.Advance(30'000);
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("preempt app2/b -> n1 x1", "release app1/a1 on n1 by app2/b",
+                                      "alloc app2/b -> n1"));
+}
+
+// Case 13: victims from two queues without guarantees, newest first, until they cover the ask;
+// the oldest allocation is spared.
+TEST(ReferencePreemptionTest, VictimsOnDifferentNodesCoverTheAsk) {
+  PreemptionRun run(
+      PreemptionConfig({GQueue("parent", {}, {{"memory", 18}},
+                               {GQueue("child1", {}, {}), GQueue("child2", {{"memory", 15}}, {}),
+                                GQueue("child3", {}, {})})}));
+  run.Node("n1", {{"memory", 30}});
+  run.Node("n2", {{"memory", 30}});
+  run.App("app1", "root.parent.child1");
+  run.App("app3", "root.parent.child3");
+  run.Schedulable("n2", false);
+  run.Ask("app1", "a1", {{"memory", 5}});
+  run.Schedule();
+  run.Schedulable("n2", true);
+  run.Schedulable("n1", false);
+  run.Ask("app1", "a2", {{"memory", 5}});
+  run.Schedule();
+  run.Ask("app3", "a4", {{"memory", 5}});
+  run.Schedule();
+  run.Schedulable("n1", true);
+  EXPECT_THAT(run.Take(),
+              ElementsAre("alloc app1/a1 -> n1", "alloc app1/a2 -> n2", "alloc app3/a4 -> n2"));
+  run.App("app2", "root.parent.child2");
+  run.Ask("app2", "b", {{"memory", 10}});
+  run.Advance(30'000);
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("preempt app2/b -> n1 x2", "release app1/a2 on n2 by app2/b",
+                                      "release app3/a4 on n2 by app2/b", "alloc app2/b -> n1"));
+}
+
+// Case 17: the victim queue's guarantee stops the scan once it is back at it; allocations
+// sharing no type with the ask are never candidates.
+TEST(ReferencePreemptionTest, VictimQueueGuaranteeSparesTheLast) {
+  PreemptionRun run(PreemptionConfig(
+      {GQueue("parent", {}, {{"cpu", 3}},
+              {GQueue("child1", {{"cpu", 2}}, {}), GQueue("child2", {{"cpu", 1}}, {})})}));
+  run.Node("n1", {{"cpu", 5}, {"mem", 700}});
+  run.App("app2", "root.parent.child2");
+  for (const char* id : {"x1", "x2", "x3"}) run.Ask("app2", id, {{"cpu", 1}, {"mem", 100}});
+  for (const char* id : {"m1", "m2", "m3"}) run.Ask("app2", id, {{"mem", 100}});
+  run.Schedule();
+  EXPECT_EQ(run.Take().size(), 6u);
+  run.App("app1", "root.parent.child1");
+  run.Ask("app1", "b", {{"cpu", 2}});
+  run.Advance(30'000);
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("preempt app1/b -> n1 x2", "release app2/x2 on n1 by app1/b",
+                                      "release app2/x3 on n1 by app1/b", "alloc app1/b -> n1"));
+}
+
+// Cases 21 and 22: a parent guarantee shared by the ask's sibling protects it unless the ask
+// queue has a guarantee of its own.
+TEST(ReferencePreemptionTest, SharedParentGuarantee) {
+  for (bool own : {true, false}) {
+    PreemptionRun run(PreemptionConfig(
+        {GQueue("parent", {}, {{"cpu", 20}},
+                {GQueue("parent1", {{"cpu", 10}}, {},
+                        {GQueue("child1", {}, {}),
+                         GQueue("child2", own ? QuantityMap{{"cpu", 1}} : QuantityMap{}, {})}),
+                 GQueue("parent2", {}, {}, {GQueue("child3", {}, {})})})}));
+    run.Node("n1", {{"cpu", 2}});
+    run.App("app1", "root.parent.parent1.child1");
+    run.App("app2", "root.parent.parent1.child1");
+    run.Ask("app1", "a1", {{"cpu", 1}});
+    run.Ask("app2", "a2", {{"cpu", 1}});
+    run.Schedule();
+    EXPECT_EQ(run.Take().size(), 2u);
+    run.App("app3", "root.parent.parent1.child2");
+    run.Ask("app3", "b", {{"cpu", 1}});
+    run.Advance(30'000);
+    run.Schedule();
+    if (own) {
+      EXPECT_THAT(run.Take(), ElementsAre("preempt app3/b -> n1 x1",
+                                          "release app2/a2 on n1 by app3/b", "alloc app3/b -> n1"));
+    } else {
+      EXPECT_THAT(run.Take(), IsEmpty());
+      run.Advance(60'000);
+      run.Schedule();
+      EXPECT_THAT(run.Take(), IsEmpty());
+    }
+  }
+}
+
+// The user guide's "general" example: one victim per pending ask until queue-2 reaches its
+// guarantee (queue-2 5, queue-1 7); a preemption.delay inherited from the root.
+TEST(ReferencePreemptionTest, UserGuideGeneral) {
+  QueueConfig parent = GQueue("parent", {}, {{"pods", 12}},
+                              {GQueue("queue-1", {{"pods", 5}}, {{"pods", 10}}),
+                               GQueue("queue-2", {{"pods", 5}}, {{"pods", 10}})});
+  QueueConfig root = Queue("root", {{"preemption.delay", "1m30s"}}, {parent});
+  root.submit_acl = "*";
+  SchedulerConfig config = OnePartition(root);
+  config.partitions[0].preemption_enabled = true;
+  PreemptionRun run(config);
+  run.Node("n1", {{"pods", 20}});
+  run.App("app1", "root.parent.queue-1");
+  run.Ask("app1", "p", {{"pods", 1}}, 10);
+  run.Schedule();
+  run.App("app2", "root.parent.queue-2");
+  for (const char* id : {"k1", "k2", "k3", "k4", "k5"}) run.Ask("app2", id, {{"pods", 1}});
+  run.Schedule();
+  EXPECT_EQ(run.Take().size(), 12u);
+  run.Advance(60'000);
+  run.Schedule();
+  EXPECT_THAT(run.Take(), IsEmpty()) << "the inherited 90 s delay has not passed";
+  run.Advance(30'000);
+  run.Schedule();
+  EXPECT_THAT(run.Take(), ElementsAre("preempt app2/k3 -> n1 x1", "release app1/p on n1 by app2/k3",
+                                      "alloc app2/k3 -> n1", "preempt app2/k4 -> n1 x1",
+                                      "release app1/p on n1 by app2/k4", "alloc app2/k4 -> n1",
+                                      "preempt app2/k5 -> n1 x1", "release app1/p on n1 by app2/k5",
+                                      "alloc app2/k5 -> n1"));
+}
+
 }  // namespace
 }  // namespace allocore::reference
