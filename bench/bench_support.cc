@@ -61,6 +61,8 @@ const char* TypeName(DecisionType type) {
       return "release";
     case DecisionType::kAskRemoved:
       return "ask_removed";
+    case DecisionType::kPreemption:
+      return "preemption";
   }
   return "?";
 }
@@ -69,6 +71,10 @@ const char* TypeName(DecisionType type) {
 OwnedDecision Normalize(OwnedDecision d) {
   switch (d.type) {
     case DecisionType::kAllocation:
+      d.from = d.to = AppState::kNew;
+      break;
+    case DecisionType::kPreemption:
+      d.seq = 0;
       d.from = d.to = AppState::kNew;
       break;
     case DecisionType::kRelease:

@@ -81,6 +81,10 @@ std::string DecisionText(const Decision& d) {
     case DecisionType::kAskRemoved:
       os << "ask_removed " << d.partition << " " << d.app << "/" << d.ask << " x" << d.count;
       break;
+    case DecisionType::kPreemption:
+      os << "preemption " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask
+         << " reserves " << d.node << ", " << d.count << " victim(s)";
+      break;
     case DecisionType::kAppState:
       os << "app_state " << d.partition << " " << d.app << " " << AppStateName(d.from) << ">"
          << AppStateName(d.to);
@@ -416,6 +420,14 @@ class Checker {
                  "ask_removed of " + std::to_string(d.count) + " repeats, the stream left " +
                      std::to_string(ask->second.pending) + ": " + DecisionText(d));
           ask->second.pending = 0;
+          break;
+        }
+        case DecisionType::kPreemption: {
+          // The preemptor is a pending ask; its victims' releases follow in the same call.
+          auto ask = asks_.find({partition, app, View(d.ask)});
+          Expect(ask != asks_.end() && ask->second.pending > 0,
+                 "preemption for no pending ask: " + DecisionText(d));
+          Expect(d.count > 0, "preemption without victims: " + DecisionText(d));
           break;
         }
       }

@@ -2,6 +2,7 @@
 #include "allocore/adapters/decision_format.h"
 
 #include <charconv>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -26,6 +27,26 @@ void AppendStringField(std::string* out, std::string_view key, std::string_view 
   out->append(key);
   out->append("\":");
   AppendJsonString(out, value);
+}
+
+// A remaining guarantee as {"type": quantity, ...} in the kernel's units (null: none applies).
+void AppendRemaining(const std::optional<Resource>& remaining, const ResourceTypes* types,
+                     std::string* out) {
+  if (!remaining || types == nullptr) {
+    out->append("null");
+    return;
+  }
+  out->append("{");
+  bool first = true;
+  for (int t = 0; t < kMaxResourceTypes && t < types->size(); ++t) {
+    if (!remaining->Has(t)) continue;
+    if (!first) out->append(",");
+    first = false;
+    AppendJsonString(out, types->Name(t));
+    out->append(":");
+    AppendInt(out, remaining->Get(t));
+  }
+  out->append("}");
 }
 
 void AppendIntField(std::string* out, std::string_view key, int64_t value) {
@@ -99,6 +120,33 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendIntField(out, "count", d.count);
       AppendStringField(out, "reason", ReleaseReasonName(d.release_reason));
       break;
+    case RecordType::kPreemption: {
+      AppendStringField(out, "partition", d.partition);
+      AppendStringField(out, "queue", d.queue);
+      AppendStringField(out, "app", d.app);
+      AppendStringField(out, "ask", d.ask);
+      AppendStringField(out, "node", d.node);
+      AppendIntField(out, "priority", d.priority);
+      AppendIntField(out, "victims", d.count);
+      if (d.preemption == nullptr) break;
+      const PreemptionDetail& detail = *d.preemption;
+      AppendStringField(out, "fence", detail.fence);
+      out->append(",\"guarantee\":");
+      AppendRemaining(detail.remaining_guarantee, record.types, out);
+      out->append(",\"victim_queues\":[");
+      for (size_t i = 0; i < detail.victim_queues.size(); ++i) {
+        const PreemptionDetail::VictimQueue& q = detail.victim_queues[i];
+        out->append(i == 0 ? "{" : ",{");
+        out->append("\"queue\":");
+        AppendJsonString(out, q.queue);
+        AppendIntField(out, "victims", q.victims);
+        out->append(",\"guarantee\":");
+        AppendRemaining(q.remaining_guarantee, record.types, out);
+        out->append("}");
+      }
+      out->append("]");
+      break;
+    }
     case RecordType::kError:
     case RecordType::kProbe:
       break;
@@ -241,6 +289,14 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
       row.ask = d.ask;
       row.detail =
           internal::Cat(d.count, " pending dropped (", ReleaseReasonName(d.release_reason), ")");
+      break;
+    case RecordType::kPreemption:
+      row.queue = d.queue;
+      row.ask = d.ask;
+      row.node = d.node;
+      row.priority = internal::Cat(d.priority);
+      row.detail = internal::Cat(d.count, d.count == 1 ? " victim" : " victims");
+      if (d.preemption != nullptr) row.detail += internal::Cat(", fence ", d.preemption->fence);
       break;
     case RecordType::kError:
     case RecordType::kProbe:

@@ -190,6 +190,10 @@ class Runner {
         case DecisionType::kAskRemoved:
           record.type = RecordType::kAskRemoved;
           break;
+        case DecisionType::kPreemption:
+          record.type = RecordType::kPreemption;
+          record.types = &kernel_->resource_types();
+          break;
       }
       ++result_.records;
       if (observer_) observer_->OnRecord(record, *kernel_);
@@ -300,6 +304,8 @@ std::string_view RecordTypeName(RecordType type) {
       return "error";
     case RecordType::kAskRemoved:
       return "ask_removed";
+    case RecordType::kPreemption:
+      return "preemption";
     case RecordType::kProbe:
       return "probe";
   }

@@ -54,6 +54,7 @@ inline constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
 __extension__ typedef __int128 WideInt;
 
 inline constexpr int64_t kReservationDelayMs = 2'000;
+inline constexpr int64_t kNeverChecked = std::numeric_limits<int64_t>::min();
 inline constexpr int64_t kStartingTimeoutMs = 5 * 60 * 1'000;
 inline constexpr int64_t kCompletingTimeoutMs = 30 * 1'000;
 inline constexpr int64_t kTerminatedTimeoutMs = int64_t{3} * 24 * 60 * 60 * 1'000;
@@ -178,9 +179,10 @@ struct Ask {
   bool placeholder = false;
   bool allow_preemption = true;
   bool originator = false;
-  bool preemption_triggered = false;  // required-node preemption ran for it (never reset)
-  std::string_view task_group;        // empty: not a gang member
-  std::string_view required_node;     // empty: any node
+  bool preemption_triggered = false;           // it preempted (either preemptor; never reset)
+  int64_t preempt_checked_at = kNeverChecked;  // the general preemptor's last attempt
+  std::string_view task_group;                 // empty: not a gang member
+  std::string_view required_node;              // empty: any node
   AskKey key() const { return {-int64_t{priority}, create_time, add_seq, 0}; }
 };
 
@@ -470,6 +472,28 @@ class Partition {
                                           uint32_t node) const;
   void ReleasePreempted(std::vector<Decision>* out);
 
+  // --- general preemption (partition_preemption.cc) ---------------------------------------
+  class PreemptionUsage;
+  struct PreemptionPlan {
+    uint32_t node = kNoSlot;                       // kNoSlot: no preemption (why_not says why)
+    std::vector<uint32_t> victims;                 // allocation slots
+    std::vector<uint32_t> cancel_reservations_on;  // nodes whose reservations the search drops
+    std::string why_not;
+    std::shared_ptr<PreemptionDetail> detail;
+  };
+  bool IsAncestorOrSelf(uint32_t queue, uint32_t of) const;
+  std::optional<Resource> RemainingGuarantee(uint32_t queue, uint32_t ask_leaf,
+                                             const PreemptionUsage& usage) const;
+  // Why the ask may not try now (delay, attempt frequency, once only), or empty;
+  // `retry_wait` when the attempt frequency is the only reason.
+  std::string PreemptionPreconditions(uint32_t ask, bool* retry_wait) const;
+  // The whole search for an ask of `app` (`ask_slot` kNoSlot for a probe), without the
+  // preconditions; changes nothing.
+  PreemptionPlan PlanPreemption(uint32_t app, uint32_t ask_slot, const Resource& ask,
+                                int32_t priority, bool nodes_tried) const;
+  // The walk's call: kReserved when victims were chosen (they go when the cycle ends).
+  Outcome TryGeneralPreemption(uint32_t ask, bool nodes_tried, std::vector<Decision>* out);
+
   // --- the walk's verdict on one ask (partition_verdict.cc) --------------------------------
   // What the gates read of an ask: one of the partition's (ViewOf) or a probe's (slot kNoSlot).
   struct AskView {
@@ -492,6 +516,9 @@ class Partition {
   // The gates of the walk in the walk's order, as if `ask` were the next one it tried.
   Verdict Judge(const AskView& ask) const;
   Verdict JudgeRequiredNode(const AskView& ask) const;
+  // "; not preempting: why" or "; preempting ..." for a verdict, empty when preemption is off.
+  std::string ExplainPreemption(const AskView& k, bool nodes_tried) const;
+
   // Stateaware: an application of the leaf that is Starting, or an older Accepted one with
   // pending asks, goes before `app`.
   bool StateAwareWaits(uint32_t app) const;
@@ -613,6 +640,9 @@ class Partition {
     uint32_t by_ask;
   };
   std::vector<Victim> preempted_;
+  bool preemption_enabled_ = false;   // the partition's preemption.enabled (decision 34, D1)
+  int preemption_attempts_left_ = 0;  // general preemption attempts left in this leaf visit
+  bool walk_changed_ = false;  // the regular walk changed state without a result (cancellations)
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;
   std::vector<std::pair<int, double>> node_weights_;  // (type, weight > 0)

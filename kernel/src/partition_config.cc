@@ -198,6 +198,8 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   }
 
   placement_ = std::move(*placement);
+  // Decision 34 (D1): general preemption only where the config turns it on.
+  preemption_enabled_ = config.preemption_enabled.value_or(false);
   node_policy_ =
       config.node_sort_policy.type == "binpacking" ? NodePolicy::kBinPacking : NodePolicy::kFair;
   node_weights_.clear();

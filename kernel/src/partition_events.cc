@@ -546,6 +546,7 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   k.allow_preemption = args.allow_preemption;
   k.originator = args.originator;
   k.preemption_triggered = false;  // a new ask object in YuniKorn, even under the same key
+  k.preempt_checked_at = kNeverChecked;
   k.task_group =
       args.task_group.empty() ? std::string_view() : context_->names.Intern(args.task_group);
   k.required_node =

@@ -119,7 +119,10 @@ std::pair<int64_t, bool> Partition::Cycle(std::vector<Decision>* out) {
     if (result == Outcome::kAllocated) return finish(1);
   }
   if (!StrictlyGreaterThanZero(queues_[root_].pending)) return finish(0);
-  switch (TryAllocate(root_, out)) {
+  walk_changed_ = false;
+  Outcome walked = TryAllocate(root_, out);
+  changed = changed || walk_changed_;
+  switch (walked) {
     case Outcome::kAllocated:
       return finish(1);
     case Outcome::kReserved:
@@ -143,6 +146,7 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
   }
   Resource headroom = Headroom(queue);
   uint32_t admitted = AdmittedAcceptedApp(q);
+  preemption_attempts_left_ = 10;  // YuniKorn's per-visit budget, shared by the leaf's apps
   bool stateaware = q.props.sort_policy == AppSortPolicy::kStateAware;
   for (const OrderEntry& key : q.order) {
     uint32_t app = key.slot;
@@ -167,10 +171,24 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
     const Ask& k = asks_[key.slot];
     if (!k.task_group.empty() && WaitsForReplacement(key.slot)) continue;
     const Resource& wanted = k.resource;
-    if (!FitInMaxUndef(headroom, wanted)) continue;
+    // A user's own limit is not something preemption in other queues can help with.
     if (limit_headroom && !FitInMaxUndef(*limit_headroom, wanted)) continue;
-    Outcome result =
-        k.required_node.empty() ? TryNodes(key.slot, out) : TryRequiredNode(key.slot, out);
+    if (!FitInMaxUndef(headroom, wanted)) {
+      if (preemption_enabled_) {
+        Outcome result = TryGeneralPreemption(key.slot, /*nodes_tried=*/false, out);
+        if (result != Outcome::kNone) return result;
+      }
+      continue;
+    }
+    if (!k.required_node.empty()) {
+      Outcome result = TryRequiredNode(key.slot, out);
+      if (result != Outcome::kNone) return result;
+      continue;
+    }
+    Outcome result = TryNodes(key.slot, out);
+    if (result == Outcome::kNone && preemption_enabled_) {
+      result = TryGeneralPreemption(key.slot, /*nodes_tried=*/true, out);
+    }
     if (result != Outcome::kNone) return result;
   }
   return Outcome::kNone;

@@ -77,10 +77,14 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
                           " cannot take the ask: its allocated plus the ask exceeds its max ",
                           over == root_ ? "(the cluster capacity)" : "", " on some resource type")};
   }
-  if (!FitInMaxUndef(headroom, k.resource)) return {.reason = HeadroomBlocker(a.queue, k.resource)};
+  if (!FitInMaxUndef(headroom, k.resource)) {
+    return {.reason = Cat(HeadroomBlocker(a.queue, k.resource),
+                          ExplainPreemption(k, /*nodes_tried=*/false))};
+  }
   if (!k.required_node.empty()) return JudgeRequiredNode(k);
   if (k.reservations > 0) {
-    return {.reason = "holds a reservation and waits for the reserved node to free up"};
+    return {.reason = Cat("holds a reservation and waits for the reserved node to free up",
+                          ExplainPreemption(k, /*nodes_tried=*/true))};
   }
   // The node the walk's own search (TryNodes) would take.
   if (uint32_t fits = node_index_.FirstFit(
@@ -88,7 +92,7 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
       fits != NodeIndex::kNotFound) {
     return {.node = fits};
   }
-  return {.reason = ClosestNode(k.resource)};
+  return {.reason = Cat(ClosestNode(k.resource), ExplainPreemption(k, /*nodes_tried=*/true))};
 }
 
 // Names the highest queue whose own remaining limit is too small, and what it lacks.

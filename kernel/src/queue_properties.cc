@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "go_duration.h"
 
 namespace allocore::internal {
 namespace {
@@ -68,7 +70,7 @@ constexpr KnownProperty kKnownProperties[] = {
     {"priority.policy", {"default", "fence", ""}, true, "default"},
     {"priority.offset", {"", "", ""}, false, "0"},
     {"preemption.policy", {"default", "fence", "disabled"}, true, "default"},
-    {"preemption.delay", {"", "", ""}, false, ""},
+    {"preemption.delay", {"", "", ""}, false, "30s"},
 };
 
 }  // namespace
@@ -102,6 +104,9 @@ std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
     if (key == "priority.offset") {
       int32_t offset = 0;
       understood = ParseInt32Strict(value, &offset);
+    } else if (key == "preemption.delay") {
+      std::optional<int64_t> nanos = ParseGoDuration(value);
+      understood = nanos && *nanos > 0;
     } else if (!known->values[0].empty()) {
       understood = false;
       for (std::string_view accepted : known->values) {
@@ -115,6 +120,8 @@ std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
     std::string expected;
     if (key == "priority.offset") {
       expected = "a 32-bit integer";
+    } else if (key == "preemption.delay") {
+      expected = "a positive Go duration such as 30s or 1m30s";
     } else {
       size_t count = 0;
       for (std::string_view accepted : known->values) count += accepted.empty() ? 0 : 1;
@@ -164,6 +171,15 @@ QueueProperties ParseQueueProperties(const PropertyMap& properties) {
     } else if (key == "priority.offset") {
       int32_t offset = 0;
       out.offset = ParseInt32Strict(value, &offset) ? offset : 0;
+    } else if (key == "preemption.policy") {
+      out.preemption_policy = EqualsIgnoreCase(value, "fence")      ? PreemptionPolicy::kFence
+                              : EqualsIgnoreCase(value, "disabled") ? PreemptionPolicy::kDisabled
+                                                                    : PreemptionPolicy::kDefault;
+    } else if (key == "preemption.delay") {
+      std::optional<int64_t> nanos = ParseGoDuration(value);
+      constexpr int64_t kNanosPerMs = 1'000'000;
+      out.preemption_delay_ms =
+          nanos && *nanos > 0 ? (*nanos - 1) / kNanosPerMs + 1 : kDefaultPreemptionDelayMs;
     }
   }
   return out;

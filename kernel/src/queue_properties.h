@@ -18,11 +18,19 @@ namespace allocore::internal {
 enum class AppSortPolicy : uint8_t { kFifo, kFair, kStateAware };
 std::string_view AppSortPolicyName(AppSortPolicy policy);
 
+enum class PreemptionPolicy : uint8_t { kDefault, kFence, kDisabled };
+
+inline constexpr int64_t kDefaultPreemptionDelayMs = 30'000;
+
 struct QueueProperties {
   AppSortPolicy sort_policy = AppSortPolicy::kFifo;
   bool priority_sort_enabled = true;
-  bool fenced = false;
+  bool fenced = false;  // priority.policy: fence
   int32_t offset = 0;
+  PreemptionPolicy preemption_policy = PreemptionPolicy::kDefault;
+  // preemption.delay rounded up to the millisecond (exact on a millisecond clock); read on
+  // leaves only, as YuniKorn does.
+  int64_t preemption_delay_ms = kDefaultPreemptionDelayMs;
 };
 
 QueueProperties ParseQueueProperties(const PropertyMap& properties);

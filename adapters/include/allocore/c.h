@@ -71,7 +71,8 @@ enum {
   ALLOCORE_APP_REJECTED = 1,
   ALLOCORE_APP_STATE = 2,
   ALLOCORE_RELEASE = 3,
-  ALLOCORE_ASK_REMOVED = 4
+  ALLOCORE_ASK_REMOVED = 4,
+  ALLOCORE_PREEMPTION = 5 /* an ask chose victims: node = the node it reserved, count = victims */
 };
 
 ALLOCORE_EXPORT void allocore_free(void* ptr);

@@ -136,17 +136,39 @@ struct AskSpec {
   bool originator = false;       // the application's originating pod (preempted last)
 };
 
-enum class DecisionType : uint8_t { kAllocation, kAppRejected, kAppState, kRelease, kAskRemoved };
+enum class DecisionType : uint8_t {
+  kAllocation,
+  kAppRejected,
+  kAppState,
+  kRelease,
+  kAskRemoved,
+  kPreemption,  // an ask chose victims (general preemption); their releases follow
+};
 
 // Why an allocation was released (kRelease) or pending repeats dropped (kAskRemoved).
 enum class ReleaseReason : uint8_t {
   kReleased,   // a release or remove_ask call
   kRemoved,    // its application or node was removed
   kReplaced,   // a placeholder a real ask of its task group replaced
-  kPreempted,  // preempted for a required-node ask (`by_app`/`by_ask`)
+  kPreempted,  // preempted for another ask (`by_app`/`by_ask`)
   kTimeout,    // a placeholder timeout, or a placeholder too small for the real ask
 };
 ALLOCORE_EXPORT std::string_view ReleaseReasonName(ReleaseReason reason);
+
+// Why a general preemption took its victims: the queue the victim search was bounded by, the
+// preemptor's remaining guarantee, and every victim queue's remaining guarantee, all as they
+// were before the attempt (YuniKorn's "remaining guaranteed": guarantee minus usage, min over
+// the ancestors that have one; nullopt: no guarantee applies).
+struct PreemptionDetail {
+  std::string_view fence;  // the fence root's path
+  std::optional<Resource> remaining_guarantee;
+  struct VictimQueue {
+    std::string_view queue;
+    std::optional<Resource> remaining_guarantee;
+    int64_t victims = 0;
+  };
+  std::vector<VictimQueue> victim_queues;  // in path order
+};
 
 struct Decision {
   DecisionType type = DecisionType::kAllocation;
@@ -165,7 +187,9 @@ struct Decision {
   std::string_view replaces;  // kAllocation: the placeholder ask whose place it took
   std::string_view by_app;    // kRelease (kPreempted): who needed the room
   std::string_view by_ask;
-  int64_t count = 0;  // kAskRemoved: pending repeats dropped
+  int64_t count = 0;  // kAskRemoved: pending repeats dropped; kPreemption: victims
+  // kPreemption: which guarantees made the victims eligible (null on every other type).
+  std::shared_ptr<const PreemptionDetail> preemption;
   // The same entities by handle (allocore/handles.h), for managers that keep their own records
   // by slot: the application on every type but kAppRejected, the ask on kAllocation, kRelease
   // and kAskRemoved, the node on kAllocation and kRelease (invalid() where not set). A handle

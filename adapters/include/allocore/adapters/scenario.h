@@ -160,20 +160,22 @@ enum class RecordType : uint8_t {
   kRelease,
   kError,
   kAskRemoved,
-  kProbe,  // an extension of the contract (consumers ignore types they do not know)
+  kProbe,       // an extension of the contract (consumers ignore types they do not know)
+  kPreemption,  // an ask chose victims (general preemption); their releases follow
 };
-inline constexpr size_t kRecordTypeCount = 7;
+inline constexpr size_t kRecordTypeCount = 8;
 // The `type` value of the decision stream: "allocation", "app_rejected", ...
 ALLOCORE_EXPORT std::string_view RecordTypeName(RecordType type);
 
 // One line of the decision stream. Views are valid during the observer callback only.
 struct Record {
   RecordType type = RecordType::kAllocation;
-  int64_t step = 0;                    // 1-based step index; 0 for nodes registered up front
-  const Decision* decision = nullptr;  // every type but kError and kProbe
-  std::string_view message;            // kError: "add_ask: unknown application app-9"
-  const AskSpec* probed = nullptr;     // kProbe: the question
-  const ProbeResult* probe = nullptr;  // kProbe: the kernel's answer
+  int64_t step = 0;                      // 1-based step index; 0 for nodes registered up front
+  const Decision* decision = nullptr;    // every type but kError and kProbe
+  std::string_view message;              // kError: "add_ask: unknown application app-9"
+  const AskSpec* probed = nullptr;       // kProbe: the question
+  const ProbeResult* probe = nullptr;    // kProbe: the kernel's answer
+  const ResourceTypes* types = nullptr;  // kPreemption: names of the detail's resource types
 };
 
 // Receives the records of a run as they are produced.

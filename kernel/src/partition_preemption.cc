@@ -1,0 +1,600 @@
+// General preemption: an ask whose queue is below its guarantee takes resources back from
+// queues above theirs, as YuniKorn's guarantee-based preemptor does (objects/preemption.go
+// and the preemption snapshot of objects/queue.go, v1.8.0; the fence rule of its master).
+// The rules, step by step, are in kernel/preemption-semantics.md; the decisions taken where
+// YuniKorn is random or differs between versions are decision 34 of kernel/README.md.
+//
+// Everything here is const except TryGeneralPreemption, so that --explain and Probe run the
+// very same search the walk runs and only the walk acts on its result.
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+#include "message.h"
+#include "partition.h"
+
+namespace allocore::internal {
+namespace {
+
+constexpr int kMaxPreemptionAttemptsPerLeaf = 10;
+constexpr int64_t kPreemptAttemptFrequencyMs = 15'000;
+// A reservation older than this (from its ask's creation) may be cancelled for a preemptor of a
+// higher priority: YuniKorn's reservation wait timeout (60 min) counted past the reservation
+// delay and the timeout again.
+constexpr int64_t kReservationCancelAgeMs = 2 * 60 * 60 * 1'000 + 2'000;
+
+// YuniKorn's FitInActual: the types of `ask` that `remaining` names fit in it.
+bool FitsActual(const Resource& remaining, const Resource& ask) {
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (ask.Has(t) && remaining.Has(t) && ask.Get(t) > remaining.Get(t)) return false;
+  }
+  return true;
+}
+
+// No type the ask requests is below zero in the queue's remaining guarantee.
+bool AskQueueUnderGuarantee(const Resource& ask, const Resource& remaining) {
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (ask.Has(t) && remaining.Has(t) && remaining.Get(t) < 0) return false;
+  }
+  return true;
+}
+
+// Some type the ask requests is below zero in the victim queue's remaining guarantee.
+bool VictimQueueOverGuarantee(const Resource& ask, const Resource& remaining) {
+  return !AskQueueUnderGuarantee(ask, remaining);
+}
+
+// "1m30s", "250ms": the logical clock's milliseconds as a Go duration would print them.
+std::string FormatMillis(int64_t ms) {
+  if (ms < 1'000) return Cat(ms, "ms");
+  std::string out;
+  if (ms >= 3'600'000) out += Cat(ms / 3'600'000, "h");
+  if (ms >= 60'000) out += Cat(ms / 60'000 % 60, "m");
+  const int64_t millis = ms % 60'000;
+  out += millis % 1'000 == 0
+             ? Cat(millis / 1'000, "s")
+             : Cat(millis / 1'000, ".", std::string(3 - std::to_string(millis % 1'000).size(), '0'),
+                   millis % 1'000, "s");
+  return out;
+}
+
+bool SameQuantities(const Resource& a, const Resource& b) {
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if ((a.Has(t) || b.Has(t)) && a.Get(t) != b.Get(t)) return false;
+  }
+  return true;
+}
+
+// YuniKorn's !ask.StrictlyGreaterThanOnlyExisting(total): the victims so far are enough.
+bool Covers(const Resource& total, const Resource& ask) {
+  if (total.present == 0) {
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (ask.Has(t) && ask.Get(t) <= 0) return true;
+    }
+    return ask.present == 0;
+  }
+  bool shared = false;
+  bool all_equal = true;
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (!ask.Has(t) || !total.Has(t)) continue;
+    shared = true;
+    if (total.Get(t) > ask.Get(t)) return true;
+    if (total.Get(t) != ask.Get(t)) all_equal = false;
+  }
+  return shared && all_equal;
+}
+
+// The victim lowers what the node still lacks for the ask in some type.
+bool LowersShortfall(const Resource& ask, const Resource& available, const Resource& victim) {
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (!ask.Has(t) && !available.Has(t) && !victim.Has(t)) continue;
+    int64_t short_now = std::max<int64_t>(0, SaturatingSub(ask.Get(t), available.Get(t)));
+    int64_t short_after = std::max<int64_t>(
+        0, SaturatingSub(ask.Get(t), SaturatingAdd(available.Get(t), victim.Get(t))));
+    if (short_now != short_after) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Queue usage for one attempt: allocated, minus the victims already chosen in this cycle,
+// plus what the search moves around speculatively (cleared by Reset, YuniKorn's fresh copy
+// of the snapshot).
+class Partition::PreemptionUsage {
+ public:
+  PreemptionUsage(const Partition& partition) : partition_(partition) {
+    for (const Victim& v : partition.preempted_) {
+      const Allocation& a = partition.allocations_[v.allocation];
+      if (!a.live || a.seq != v.seq) continue;
+      Walk(&base_, partition.apps_[a.app].queue, a.resource, -1);
+    }
+  }
+  Resource Used(uint32_t queue) const {
+    Resource used = partition_.queues_[queue].allocated;
+    if (auto it = base_.find(queue); it != base_.end()) used = Add(used, it->second);
+    if (auto it = delta_.find(queue); it != delta_.end()) used = Add(used, it->second);
+    return used;
+  }
+  void Remove(uint32_t leaf, const Resource& r) { Walk(&delta_, leaf, r, -1); }
+  void Put(uint32_t leaf, const Resource& r) { Walk(&delta_, leaf, r, +1); }
+  void Reset() { delta_.clear(); }
+
+ private:
+  void Walk(absl::flat_hash_map<uint32_t, Resource>* deltas, uint32_t leaf, const Resource& r,
+            int sign) {
+    for (uint32_t q = leaf; q != kNoSlot; q = partition_.queues_[q].parent) {
+      Resource& d = (*deltas)[q];
+      d = sign > 0 ? Add(d, r) : Sub(d, r);
+    }
+  }
+  const Partition& partition_;
+  absl::flat_hash_map<uint32_t, Resource> base_;
+  absl::flat_hash_map<uint32_t, Resource> delta_;
+};
+
+bool Partition::IsAncestorOrSelf(uint32_t queue, uint32_t of) const {
+  for (uint32_t q = of; q != kNoSlot; q = queues_[q].parent) {
+    if (q == queue) return true;
+  }
+  return false;
+}
+
+// YuniKorn's remaining guarantee of `queue` (semantics §2.2), nullopt where no guarantee
+// applies: the queue's guarantee minus its usage, bounded by its ancestors', except that the
+// ask's own guarantee, when it has one, shields it from its ancestors and stops the chain at
+// every ancestor it shares.
+std::optional<Resource> Partition::RemainingGuarantee(uint32_t queue, uint32_t ask_leaf,
+                                                      const PreemptionUsage& usage) const {
+  const Queue& ask_queue = queues_[ask_leaf];
+  const bool ask_has_guarantee = ask_queue.guaranteed && ask_queue.guaranteed->present != 0;
+  std::vector<uint32_t> path = PathToRoot(queue);  // leaf first
+  std::optional<Resource> up;
+  for (size_t i = path.size(); i-- > 0;) {
+    const uint32_t q = path[i];
+    const Queue& node = queues_[q];
+    const bool has_own = node.guaranteed && node.guaranteed->present != 0;
+    if (!has_own && !up) continue;  // nil
+    if (!has_own) continue;         // the minimum of nothing and up is up
+    Resource own;
+    const Resource used = usage.Used(q);
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (node.guaranteed->Has(t)) own.Set(t, SaturatingSub(node.guaranteed->Get(t), used.Get(t)));
+    }
+    if (q == ask_leaf) {
+      if (up) {
+        for (int t = 0; t < kMaxResourceTypes; ++t) {
+          if (up->Has(t) && !own.Has(t)) own.Set(t, up->Get(t));
+        }
+      }
+      up = own;
+      continue;
+    }
+    if (q != root_ && ask_has_guarantee && IsAncestorOrSelf(q, ask_leaf)) {
+      up.reset();
+      continue;
+    }
+    if (up) {
+      for (int t = 0; t < kMaxResourceTypes; ++t) {
+        if (!up->Has(t)) continue;
+        own.Set(t, own.Has(t) ? std::min(own.Get(t), up->Get(t)) : up->Get(t));
+      }
+    }
+    up = own;
+  }
+  return up;
+}
+
+// Why the ask may not try preemption now (semantics §1.4), or empty when it may.
+// `retry_wait`: the only reason is the attempt frequency.
+std::string Partition::PreemptionPreconditions(uint32_t ask, bool* retry_wait) const {
+  *retry_wait = false;
+  const Ask& k = asks_[ask];
+  if (k.preemption_triggered) return "it already preempted once (an ask preempts only once)";
+  if (!k.required_node.empty()) return "a required-node ask preempts only on its node";
+  const int64_t delay = queues_[apps_[k.app].queue].props.preemption_delay_ms;
+  if (context_->now < SaturatingAdd(k.create_time, delay)) {
+    return Cat("its preemption.delay (", FormatMillis(delay), ") has not passed (",
+               FormatMillis(SaturatingSub(SaturatingAdd(k.create_time, delay), context_->now)),
+               " left)");
+  }
+  if (k.preempt_checked_at != kNeverChecked &&
+      context_->now < SaturatingAdd(k.preempt_checked_at, kPreemptAttemptFrequencyMs)) {
+    *retry_wait = true;
+    return Cat("it tried less than 15s ago (next try in ",
+               FormatMillis(SaturatingSub(
+                   SaturatingAdd(k.preempt_checked_at, kPreemptAttemptFrequencyMs), context_->now)),
+               ")");
+  }
+  return {};
+}
+
+Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_slot,
+                                                    const Resource& ask, int32_t priority,
+                                                    bool nodes_tried) const {
+  const ResourceTypes& types = context_->types;
+  PreemptionPlan plan;
+  const uint32_t leaf = apps_[app].queue;
+  PreemptionUsage usage(*this);
+
+  // The guarantee gate needs a remaining guarantee for the ask's queue; whether it has one
+  // depends on the configured guarantees only, so without one nothing below can help.
+  const std::optional<Resource> ask_remaining = RemainingGuarantee(leaf, leaf, usage);
+  if (!ask_remaining) {
+    plan.why_not = Cat("queue ", queues_[leaf].path,
+                       " has no guaranteed resources on its path (only a queue below its "
+                       "guarantee may preempt)");
+    return plan;
+  }
+
+  // Fence root and priority frames (§2.4): up from the ask's leaf.
+  absl::flat_hash_map<uint32_t, int64_t> frames;
+  uint32_t fence = leaf;
+  {
+    int64_t frame = priority;
+    for (uint32_t q = leaf; q != kNoSlot; q = queues_[q].parent) {
+      const Queue& queue = queues_[q];
+      frame = queue.props.fenced ? int64_t{queue.props.offset} : frame + queue.props.offset;
+      frames[q] = frame;
+      fence = q;
+      if (q == root_ || queue.props.preemption_policy == PreemptionPolicy::kFence) break;
+      if (queue.max) {
+        const Resource projected = Add(queue.allocated, ask);
+        bool over = false;
+        for (int t = 0; t < kMaxResourceTypes; ++t) {
+          if (queue.max->Has(t) && projected.Has(t) && projected.Get(t) > queue.max->Get(t)) {
+            over = true;
+          }
+        }
+        if (over) break;
+      }
+    }
+  }
+
+  // Candidates (§2.5): depth-first from the fence root, the ask's own leaf skipped.
+  struct Candidate {
+    int score;
+    int64_t neg_create_time;
+    int64_t neg_seq;
+    uint32_t allocation;
+    uint32_t leaf;
+    bool operator<(const Candidate& o) const {
+      return std::tie(score, neg_create_time, neg_seq) <
+             std::tie(o.score, o.neg_create_time, o.neg_seq);
+    }
+  };
+  std::vector<Candidate> candidates;
+  auto chosen_already = [&](uint32_t alloc) {
+    return std::any_of(preempted_.begin(), preempted_.end(), [&](const Victim& v) {
+      return v.allocation == alloc && v.seq == allocations_[alloc].seq;
+    });
+  };
+  auto visit = [&](auto&& self, uint32_t q, int64_t frame, bool fenced) -> void {
+    if (q == leaf) return;
+    const Queue& queue = queues_[q];
+    if (queue.leaf) {
+      if (queue.props.preemption_policy == PreemptionPolicy::kDisabled) return;
+      if (std::optional<Resource> r = RemainingGuarantee(q, leaf, usage)) {
+        bool within = true;
+        for (int t = 0; t < kMaxResourceTypes; ++t) {
+          if (r->Has(t) && r->Get(t) < 0) within = false;
+        }
+        if (within) return;
+      }
+      for (const auto& [seq, a] : queue.apps) {
+        for (const auto& [first_seq, k] : apps_[a].asks) {
+          for (uint32_t alloc : asks_[k].allocations) {
+            const Allocation& al = allocations_[alloc];
+            if ((al.resource.present & ask.present) == 0 || al.required_node) continue;
+            if (!fenced && al.priority > frame) continue;
+            if (chosen_already(alloc)) continue;
+            int score = (al.originator ? 1 : 0) | (al.allow_preemption ? 0 : 2);
+            candidates.push_back({score, -al.ask_create_time, -al.seq, alloc, q});
+          }
+        }
+      }
+      return;
+    }
+    for (uint32_t child : queue.children) {
+      const Queue& c = queues_[child];
+      if (!c.alive) continue;
+      if (auto it = frames.find(child); it != frames.end()) {
+        self(self, child, it->second, fenced);
+      } else if (c.props.fenced) {
+        if (int64_t{c.props.offset} > frame) continue;
+        self(self, child, frame, true);
+      } else {
+        self(self, child, frame - c.props.offset, fenced);
+      }
+    }
+  };
+  visit(visit, fence, frames[fence], false);
+  std::sort(candidates.begin(), candidates.end());
+
+  auto detail = std::make_shared<PreemptionDetail>();
+  detail->fence = queues_[fence].path;
+  detail->remaining_guarantee = ask_remaining;
+  plan.detail = detail;
+
+  // The guarantee gate (§2.3).
+  bool gate = FitsActual(*ask_remaining, ask);
+  if (!gate && !candidates.empty()) {
+    usage.Put(leaf, ask);
+    for (const Candidate& c : candidates) usage.Remove(c.leaf, allocations_[c.allocation].resource);
+    std::optional<Resource> r = RemainingGuarantee(leaf, leaf, usage);
+    gate = r && AskQueueUnderGuarantee(ask, *r);
+    usage.Reset();
+  }
+  if (!gate) {
+    plan.why_not = Cat("the ask (", ToString(ask, types), ") does not fit the remaining guarantee ",
+                       LimitToString(*ask_remaining, types), " of queue ", queues_[leaf].path,
+                       candidates.empty() ? "" : ", even with every candidate victim gone");
+    return plan;
+  }
+
+  // Nodes (§3.1, §3.3, §3.4): every node's victims, the fewest first, then the node id.
+  absl::flat_hash_map<uint32_t, std::vector<const Candidate*>> by_node;
+  for (const Candidate& c : candidates) by_node[allocations_[c.allocation].node].push_back(&c);
+  struct Choice {
+    int64_t index = std::numeric_limits<int64_t>::max();
+    std::string_view id;
+    uint32_t node = kNoSlot;
+    std::vector<const Candidate*> victims;
+  } best;
+  auto better = [&](int64_t index, std::string_view id) {
+    return best.node == kNoSlot || index < best.index || (index == best.index && id < best.id);
+  };
+  size_t usable_nodes = 0;
+  for (uint32_t node = 0; node < nodes_.size(); ++node) {
+    const Node& n = nodes_[node];
+    if (!n.alive) continue;
+    if (n.reservation && n.reservation->second != ask_slot) {
+      const Ask& holder = asks_[n.reservation->second];
+      const bool cancellable =
+          holder.required_node.empty() && !holder.preemption_triggered &&
+          holder.priority < priority &&
+          SaturatingSub(context_->now, holder.create_time) > kReservationCancelAgeMs;
+      if (!cancellable) continue;
+      plan.cancel_reservations_on.push_back(node);
+    }
+    if (!n.schedulable || !FitIn(n.capacity, ask)) continue;
+    ++usable_nodes;
+    const Resource& available = n.Available();
+    if (FitIn(available, ask)) {
+      if (!nodes_tried && better(-1, n.id)) best = {-1, n.id, node, {}};
+      continue;
+    }
+    auto it = by_node.find(node);
+    if (it == by_node.end()) continue;
+    if (!better(0, n.id) && best.index <= 0) continue;  // cannot win: -1 or 0 with a lower id
+    // Pass 1: keep the victims whose queues are over their guarantee and that fit the ask
+    // queue's remaining guarantee; those that do not lower the node's shortfall go last.
+    std::vector<const Candidate*> head, tail;
+    Resource avail = available;
+    usage.Reset();
+    for (const Candidate* c : it->second) {
+      const Resource& res = allocations_[c->allocation].resource;
+      std::optional<Resource> r = RemainingGuarantee(c->leaf, leaf, usage);
+      usage.Remove(c->leaf, res);
+      if (r && !VictimQueueOverGuarantee(ask, *r)) {
+        usage.Put(c->leaf, res);
+        continue;
+      }
+      std::optional<Resource> ra = RemainingGuarantee(leaf, leaf, usage);
+      if (!ra || !FitsActual(*ra, res)) {
+        usage.Put(c->leaf, res);
+        break;
+      }
+      usage.Put(leaf, res);
+      if (LowersShortfall(ask, avail, res)) {
+        AddTo(&avail, res);
+        head.push_back(c);
+      } else {
+        usage.Remove(leaf, res);
+        usage.Put(c->leaf, res);
+        tail.push_back(c);
+      }
+    }
+    head.insert(head.end(), tail.begin(), tail.end());
+    // Pass 2: the victim test again, in this order; the node is done at the first prefix of
+    // victims after which the ask fits.
+    usage.Reset();
+    avail = available;
+    std::vector<const Candidate*> result;
+    int64_t index = -1;
+    for (const Candidate* c : head) {
+      const Resource& res = allocations_[c->allocation].resource;
+      std::optional<Resource> r = RemainingGuarantee(c->leaf, leaf, usage);
+      usage.Remove(c->leaf, res);
+      if (r && !VictimQueueOverGuarantee(ask, *r)) {
+        usage.Put(c->leaf, res);
+        continue;
+      }
+      AddTo(&avail, res);
+      if (index < 0 && FitIn(avail, ask)) index = static_cast<int64_t>(result.size());
+      result.push_back(c);
+    }
+    usage.Reset();
+    if (index < 0) continue;
+    if (better(index, n.id)) {
+      result.resize(static_cast<size_t>(index) + 1);
+      best = {index, n.id, node, std::move(result)};
+    }
+  }
+  const std::string no_candidates =
+      Cat("no allocation below fence ", queues_[fence].path,
+          " may be preempted for it (queues within their guarantee, preemption.policy "
+          "disabled, higher priority, required-node, or no shared resource type)");
+  if (best.node == kNoSlot) {
+    plan.why_not = candidates.empty()
+                       ? no_candidates
+                       : Cat("no node can be freed for it by preempting: ", candidates.size(),
+                             " candidate(s) below fence ", queues_[fence].path, ", ", usable_nodes,
+                             " usable node(s)");
+    return plan;
+  }
+
+  // Additional victims (§3.5): while the ask's queue stays over its guarantee.
+  std::vector<const Candidate*> extras;
+  {
+    usage.Reset();
+    absl::flat_hash_set<uint32_t> taken;
+    for (const Candidate* c : best.victims) {
+      usage.Remove(c->leaf, allocations_[c->allocation].resource);
+      taken.insert(c->allocation);
+    }
+    for (const Candidate& c : candidates) {
+      if (taken.contains(c.allocation)) continue;
+      const Resource& res = allocations_[c.allocation].resource;
+      std::optional<Resource> r = RemainingGuarantee(c.leaf, leaf, usage);
+      usage.Remove(c.leaf, res);
+      if (r && !VictimQueueOverGuarantee(ask, *r)) {
+        usage.Put(c.leaf, res);
+        continue;
+      }
+      std::optional<Resource> before = RemainingGuarantee(leaf, leaf, usage);
+      if (!before || !FitsActual(*before, res)) {
+        usage.Put(c.leaf, res);
+        break;
+      }
+      usage.Put(leaf, res);
+      std::optional<Resource> after = RemainingGuarantee(leaf, leaf, usage);
+      if (after && !SameQuantities(*before, *after)) {
+        extras.push_back(&c);
+      } else {
+        usage.Remove(leaf, res);
+        usage.Put(c.leaf, res);
+      }
+    }
+    if (!extras.empty()) {
+      std::optional<Resource> final_remaining = RemainingGuarantee(leaf, leaf, usage);
+      if (!final_remaining || !AskQueueUnderGuarantee(ask, *final_remaining)) {
+        plan.why_not = Cat("preempting on ", best.id, " would not bring queue ", queues_[leaf].path,
+                           " back within its guarantee");
+        return plan;
+      }
+    }
+    usage.Reset();
+  }
+
+  // The final list (§3.6): victims on the chosen node only, unless the node already has room;
+  // taken while they do not yet cover the ask (the node's free space is not counted).
+  std::vector<const Candidate*> all = best.victims;
+  all.insert(all.end(), extras.begin(), extras.end());
+  if (all.empty()) {
+    plan.why_not =
+        candidates.empty()
+            ? no_candidates
+            : Cat("none of the ", candidates.size(), " candidate(s) below fence ",
+                  queues_[fence].path,
+                  " may go: their queues are not over their guarantee in the ask's types, or "
+                  "the ask's queue cannot take them within its own");
+    return plan;
+  }
+  const bool node_has_room = FitIn(nodes_[best.node].Available(), ask);
+  Resource total;
+  for (const Candidate* c : all) {
+    const Allocation& al = allocations_[c->allocation];
+    if (!node_has_room && al.node != best.node) continue;
+    if (!Covers(total, ask)) plan.victims.push_back(c->allocation);
+    AddTo(&total, al.resource);
+  }
+  if (!Covers(total, ask)) {
+    plan.victims.clear();
+    plan.why_not = Cat("the victims on ", best.id, " (", ToString(total, types),
+                       ") would not cover the ask (", ToString(ask, types), ")");
+    return plan;
+  }
+  plan.node = best.node;
+  // What made each victim eligible, queue by queue, in path order.
+  absl::btree_map<std::string_view, std::pair<uint32_t, int64_t>> victim_queues;
+  for (uint32_t alloc : plan.victims) {
+    uint32_t q = apps_[allocations_[alloc].app].queue;
+    auto& entry = victim_queues[queues_[q].path];
+    entry.first = q;
+    ++entry.second;
+  }
+  for (const auto& [path, entry] : victim_queues) {
+    detail->victim_queues.push_back(
+        {.queue = path,
+         .remaining_guarantee = RemainingGuarantee(entry.first, leaf, usage),
+         .victims = entry.second});
+  }
+  return plan;
+}
+
+Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_tried,
+                                                   std::vector<Decision>* out) {
+  if (preemption_attempts_left_ == 0) return Outcome::kNone;
+  bool retry_wait = false;
+  if (!PreemptionPreconditions(ask, &retry_wait).empty()) return Outcome::kNone;
+  --preemption_attempts_left_;
+  Ask& k = asks_[ask];
+  k.preempt_checked_at = context_->now;
+  PreemptionPlan plan = PlanPreemption(k.app, ask, k.resource, k.priority, nodes_tried);
+  // Reservations given up for the search go even when it then fails (decision 34, D12).
+  for (uint32_t node : plan.cancel_reservations_on) {
+    CancelReservationOnNode(node);
+    walk_changed_ = true;
+  }
+  if (plan.node == kNoSlot) return Outcome::kNone;
+  k.preemption_triggered = true;
+  for (uint32_t victim : plan.victims) {
+    preempted_.push_back({victim, allocations_[victim].seq, ask});
+  }
+  const App& a = apps_[k.app];
+  Decision d;
+  d.type = DecisionType::kPreemption;
+  d.partition = name_;
+  d.queue = queues_[a.queue].path;
+  d.app = a.id;
+  d.ask = k.id;
+  d.node = nodes_[plan.node].id;
+  d.priority = k.priority;
+  d.count = static_cast<int64_t>(plan.victims.size());
+  d.preemption = std::move(plan.detail);
+  d.app_handle = AppHandleOf(k.app);
+  d.ask_handle = AskHandleOf(ask);
+  d.node_handle = NodeHandleOf(plan.node);
+  out->push_back(std::move(d));
+  // The ask holds the chosen node from now on, and only that one (D8).
+  const uint32_t app = k.app;
+  bool holds = false;
+  for (size_t i = apps_[app].reservations.size(); i-- > 0;) {
+    const Reservation& r = apps_[app].reservations[i];
+    if (r.ask != ask) continue;
+    if (r.node == plan.node) {
+      holds = true;
+    } else {
+      Unreserve(app, i);
+    }
+  }
+  if (!holds) Reserve(ask, plan.node);
+  return Outcome::kReserved;
+}
+
+std::string Partition::ExplainPreemption(const AskView& k, bool nodes_tried) const {
+  if (!preemption_enabled_) return {};
+  std::string waiting;
+  if (k.slot != kNoSlot) {
+    bool retry_wait = false;
+    if (std::string why = PreemptionPreconditions(k.slot, &retry_wait); !why.empty()) {
+      if (!retry_wait) return Cat("; not preempting: ", why);
+      waiting = std::move(why);
+    }
+  } else if (!k.required_node.empty()) {
+    return {};
+  }
+  PreemptionPlan plan = PlanPreemption(k.app, k.slot, k.resource, k.priority, nodes_tried);
+  if (!waiting.empty()) {
+    return plan.node == kNoSlot
+               ? Cat("; not preempting: ", waiting, "; now it would find that ", plan.why_not)
+               : Cat("; not preempting yet: ", waiting, "; then it would preempt ",
+                     plan.victims.size(), " allocation(s) and reserve ", nodes_[plan.node].id);
+  }
+  if (plan.node == kNoSlot) return Cat("; not preempting: ", plan.why_not);
+  return Cat("; preempting ", plan.victims.size(), " allocation(s) for it (fence ",
+             plan.detail->fence, ") and reserving ", nodes_[plan.node].id, " at the next schedule");
+}
+
+}  // namespace allocore::internal
