@@ -474,6 +474,7 @@ class Partition {
 
   // --- general preemption (partition_preemption.cc) ---------------------------------------
   class PreemptionUsage;
+  struct VictimCandidate;
   struct PreemptionPlan {
     uint32_t node = kNoSlot;                       // kNoSlot: no preemption (why_not says why)
     std::vector<uint32_t> victims;                 // allocation slots
@@ -602,6 +603,9 @@ class Partition {
   std::vector<uint32_t> free_allocations_;
   absl::flat_hash_map<std::string_view, uint32_t> apps_by_id_;
   absl::flat_hash_map<std::string_view, uint32_t> nodes_by_id_;
+  // Registered nodes by id, byte-wise: the order in which the preemptor's node choice breaks
+  // ties (cold: read by preemption attempts only).
+  absl::btree_set<std::pair<std::string_view, uint32_t>> nodes_in_id_order_;
   NodeIndex node_index_;
   // (due, start order, app): timers due at the same time fire in the order they were started.
   absl::btree_set<std::tuple<int64_t, int64_t, uint32_t>> timers_;

@@ -130,6 +130,7 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   n.RecomputeAvailable();
   ResolveDefaultNodeWeights();  // the node may have registered vcore or memory
   nodes_by_id_[n.id] = slot;
+  nodes_in_id_order_.insert({n.id, slot});
   cluster_capacity_ = total;
   has_nodes_ever_ = true;
   n.score = NodeScore(n);
@@ -211,6 +212,7 @@ void Partition::RemoveNodeAt(uint32_t slot, std::vector<Decision>* out) {
   cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
   node_index_.Erase(n.key(slot));
   nodes_by_id_.erase(n.id);
+  nodes_in_id_order_.erase({n.id, slot});
   n.alive = false;
   FreeSlot(slot, &free_nodes_, &node_generations_);
 }

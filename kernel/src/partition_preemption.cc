@@ -98,6 +98,19 @@ bool LowersShortfall(const Resource& ask, const Resource& available, const Resou
 
 }  // namespace
 
+// An allocation that may be preempted, with its place in the victim order (§3.2, D6).
+struct Partition::VictimCandidate {
+  int score;  // 0 normal, 1 originator, 2 opted out, 3 both
+  int64_t neg_create_time;
+  int64_t neg_seq;
+  uint32_t allocation;
+  uint32_t leaf;
+  bool operator<(const VictimCandidate& o) const {
+    return std::tie(score, neg_create_time, neg_seq) <
+           std::tie(o.score, o.neg_create_time, o.neg_seq);
+  }
+};
+
 // Queue usage for one attempt: allocated, minus the victims already chosen in this cycle,
 // plus what the search moves around speculatively (cleared by Reset, YuniKorn's fresh copy
 // of the snapshot).
@@ -146,43 +159,38 @@ bool Partition::IsAncestorOrSelf(uint32_t queue, uint32_t of) const {
 // every ancestor it shares.
 std::optional<Resource> Partition::RemainingGuarantee(uint32_t queue, uint32_t ask_leaf,
                                                       const PreemptionUsage& usage) const {
-  const Queue& ask_queue = queues_[ask_leaf];
-  const bool ask_has_guarantee = ask_queue.guaranteed && ask_queue.guaranteed->present != 0;
-  std::vector<uint32_t> path = PathToRoot(queue);  // leaf first
+  const std::optional<Resource>& ask_guarantee = queues_[ask_leaf].guaranteed;
+  const bool ask_has_guarantee = ask_guarantee && ask_guarantee->present != 0;
+  const Queue& node = queues_[queue];
   std::optional<Resource> up;
-  for (size_t i = path.size(); i-- > 0;) {
-    const uint32_t q = path[i];
-    const Queue& node = queues_[q];
-    const bool has_own = node.guaranteed && node.guaranteed->present != 0;
-    if (!has_own && !up) continue;  // nil
-    if (!has_own) continue;         // the minimum of nothing and up is up
-    Resource own;
-    const Resource used = usage.Used(q);
-    for (int t = 0; t < kMaxResourceTypes; ++t) {
-      if (node.guaranteed->Has(t)) own.Set(t, SaturatingSub(node.guaranteed->Get(t), used.Get(t)));
-    }
-    if (q == ask_leaf) {
-      if (up) {
-        for (int t = 0; t < kMaxResourceTypes; ++t) {
-          if (up->Has(t) && !own.Has(t)) own.Set(t, up->Get(t));
-        }
-      }
-      up = own;
-      continue;
-    }
-    if (q != root_ && ask_has_guarantee && IsAncestorOrSelf(q, ask_leaf)) {
-      up.reset();
-      continue;
-    }
+  if (node.parent != kNoSlot) up = RemainingGuarantee(node.parent, ask_leaf, usage);
+  const bool has_own = node.guaranteed && node.guaranteed->present != 0;
+  if (!has_own) return up;  // nothing of its own: the ancestors' (or none)
+  Resource own;
+  const Resource used = usage.Used(queue);
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (node.guaranteed->Has(t)) own.Set(t, SaturatingSub(node.guaranteed->Get(t), used.Get(t)));
+  }
+  if (queue == ask_leaf) {
+    // The ask's own guarantee counts; its ancestors only fill in types it does not name.
     if (up) {
       for (int t = 0; t < kMaxResourceTypes; ++t) {
-        if (!up->Has(t)) continue;
-        own.Set(t, own.Has(t) ? std::min(own.Get(t), up->Get(t)) : up->Get(t));
+        if (up->Has(t) && !own.Has(t)) own.Set(t, up->Get(t));
       }
     }
-    up = own;
+    return own;
   }
-  return up;
+  // A guarantee shared with an ask that has its own does not protect anything below it.
+  if (queue != root_ && ask_has_guarantee && IsAncestorOrSelf(queue, ask_leaf)) {
+    return std::nullopt;
+  }
+  if (up) {
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (!up->Has(t)) continue;
+      own.Set(t, own.Has(t) ? std::min(own.Get(t), up->Get(t)) : up->Get(t));
+    }
+  }
+  return own;
 }
 
 // Why the ask may not try preemption now (semantics §1.4), or empty when it may.
@@ -226,6 +234,9 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
                        "guarantee may preempt)");
     return plan;
   }
+  // An ask queue with a guarantee of its own answers to it alone (RemainingGuarantee): taking
+  // victims elsewhere never moves it, which lets the search below stop early.
+  const bool shielded = queues_[leaf].guaranteed && queues_[leaf].guaranteed->present != 0;
 
   // Fence root and priority frames (§2.4): up from the ask's leaf.
   absl::flat_hash_map<uint32_t, int64_t> frames;
@@ -251,24 +262,14 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     }
   }
 
-  // Candidates (§2.5): depth-first from the fence root, the ask's own leaf skipped.
-  struct Candidate {
-    int score;
-    int64_t neg_create_time;
-    int64_t neg_seq;
-    uint32_t allocation;
-    uint32_t leaf;
-    bool operator<(const Candidate& o) const {
-      return std::tie(score, neg_create_time, neg_seq) <
-             std::tie(o.score, o.neg_create_time, o.neg_seq);
-    }
+  // The leaves that may give victims (§2.5), depth-first from the fence root, the ask's own
+  // leaf skipped, with the priority frame each allocation is compared with.
+  struct VictimLeaf {
+    int64_t frame;
+    bool fenced;
   };
-  std::vector<Candidate> candidates;
-  auto chosen_already = [&](uint32_t alloc) {
-    return std::any_of(preempted_.begin(), preempted_.end(), [&](const Victim& v) {
-      return v.allocation == alloc && v.seq == allocations_[alloc].seq;
-    });
-  };
+  absl::flat_hash_map<uint32_t, VictimLeaf> victim_leaves;
+  ResourceMask victim_types = 0;  // every type a candidate may have
   auto visit = [&](auto&& self, uint32_t q, int64_t frame, bool fenced) -> void {
     if (q == leaf) return;
     const Queue& queue = queues_[q];
@@ -281,18 +282,8 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
         }
         if (within) return;
       }
-      for (const auto& [seq, a] : queue.apps) {
-        for (const auto& [first_seq, k] : apps_[a].asks) {
-          for (uint32_t alloc : asks_[k].allocations) {
-            const Allocation& al = allocations_[alloc];
-            if ((al.resource.present & ask.present) == 0 || al.required_node) continue;
-            if (!fenced && al.priority > frame) continue;
-            if (chosen_already(alloc)) continue;
-            int score = (al.originator ? 1 : 0) | (al.allow_preemption ? 0 : 2);
-            candidates.push_back({score, -al.ask_create_time, -al.seq, alloc, q});
-          }
-        }
-      }
+      victim_leaves[q] = {frame, fenced};
+      victim_types |= queue.allocated.present;
       return;
     }
     for (uint32_t child : queue.children) {
@@ -309,90 +300,154 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     }
   };
   visit(visit, fence, frames[fence], false);
-  std::sort(candidates.begin(), candidates.end());
+
+  // One allocation as a candidate victim, or nullopt (§2.5 and the order of §3.2).
+  auto candidate = [&](uint32_t alloc) -> std::optional<VictimCandidate> {
+    const Allocation& al = allocations_[alloc];
+    if ((al.resource.present & ask.present) == 0 || al.required_node) return std::nullopt;
+    const uint32_t q = apps_[al.app].queue;
+    auto it = victim_leaves.find(q);
+    if (it == victim_leaves.end()) return std::nullopt;
+    if (!it->second.fenced && al.priority > it->second.frame) return std::nullopt;
+    for (const Victim& v : preempted_) {
+      if (v.allocation == alloc && v.seq == al.seq) return std::nullopt;
+    }
+    const int score = (al.originator ? 1 : 0) | (al.allow_preemption ? 0 : 2);
+    return VictimCandidate{score, -al.ask_create_time, -al.seq, alloc, q};
+  };
+  // Every candidate, in leaf order (callers sort when order matters).
+  auto all_candidates = [&]() {
+    std::vector<VictimCandidate> out;
+    for (const auto& [q, rule] : victim_leaves) {
+      for (const auto& [seq, a] : queues_[q].apps) {
+        for (const auto& [first_seq, k] : apps_[a].asks) {
+          for (uint32_t alloc : asks_[k].allocations) {
+            if (std::optional<VictimCandidate> c = candidate(alloc)) out.push_back(*c);
+          }
+        }
+      }
+    }
+    return out;
+  };
+  std::optional<std::vector<VictimCandidate>> everyone;  // computed when a step needs all of them
 
   auto detail = std::make_shared<PreemptionDetail>();
   detail->fence = queues_[fence].path;
   detail->remaining_guarantee = ask_remaining;
   plan.detail = detail;
+  const std::string no_candidates =
+      Cat("no allocation below fence ", queues_[fence].path,
+          " may be preempted for it (queues within their guarantee, preemption.policy "
+          "disabled, higher priority, required-node, or no shared resource type)");
 
-  // The guarantee gate (§2.3).
+  // The guarantee gate (§2.3): the ask fits its queue's remaining guarantee, or would once every
+  // candidate went (removals add up, so they are applied per leaf).
   bool gate = FitsActual(*ask_remaining, ask);
-  if (!gate && !candidates.empty()) {
-    usage.Put(leaf, ask);
-    for (const Candidate& c : candidates) usage.Remove(c.leaf, allocations_[c.allocation].resource);
-    std::optional<Resource> r = RemainingGuarantee(leaf, leaf, usage);
-    gate = r && AskQueueUnderGuarantee(ask, *r);
-    usage.Reset();
+  if (!gate && !shielded && !victim_leaves.empty()) {
+    everyone = all_candidates();
+    absl::flat_hash_map<uint32_t, Resource> freed;
+    for (const VictimCandidate& c : *everyone)
+      AddTo(&freed[c.leaf], allocations_[c.allocation].resource);
+    if (!freed.empty()) {
+      usage.Put(leaf, ask);
+      for (const auto& [q, r] : freed) usage.Remove(q, r);
+      std::optional<Resource> r = RemainingGuarantee(leaf, leaf, usage);
+      gate = r && AskQueueUnderGuarantee(ask, *r);
+      usage.Reset();
+    }
   }
   if (!gate) {
     plan.why_not = Cat("the ask (", ToString(ask, types), ") does not fit the remaining guarantee ",
                        LimitToString(*ask_remaining, types), " of queue ", queues_[leaf].path,
-                       candidates.empty() ? "" : ", even with every candidate victim gone");
+                       victim_leaves.empty() ? "" : ", even with every candidate victim gone");
     return plan;
   }
 
-  // Nodes (§3.1, §3.3, §3.4): every node's victims, the fewest first, then the node id.
-  absl::flat_hash_map<uint32_t, std::vector<const Candidate*>> by_node;
-  for (const Candidate& c : candidates) by_node[allocations_[c.allocation].node].push_back(&c);
+  // Nodes (§3.1): every reserved node is looked at, and reservations that may be cancelled for
+  // this ask are (D12), whether or not the node is then chosen.
+  if (total_reservations_ > 0) {
+    for (uint32_t node = 0; node < nodes_.size(); ++node) {
+      const Node& n = nodes_[node];
+      if (!n.alive || !n.reservation || n.reservation->second == ask_slot) continue;
+      const Ask& holder = asks_[n.reservation->second];
+      if (holder.required_node.empty() && !holder.preemption_triggered &&
+          holder.priority < priority &&
+          SaturatingSub(context_->now, holder.create_time) > kReservationCancelAgeMs) {
+        plan.cancel_reservations_on.push_back(node);
+      }
+    }
+  }
+  auto usable = [&](uint32_t node) {
+    const Node& n = nodes_[node];
+    if (n.reservation && n.reservation->second != ask_slot &&
+        std::find(plan.cancel_reservations_on.begin(), plan.cancel_reservations_on.end(), node) ==
+            plan.cancel_reservations_on.end()) {
+      return false;
+    }
+    return n.schedulable && FitIn(n.capacity, ask);
+  };
+  if (victim_leaves.empty()) {
+    plan.why_not = no_candidates;
+    return plan;
+  }
+
+  // The node (§3.3, §3.4): the fewest victims, then the lowest id. Nodes are visited in id
+  // order, so the first node that fits without victims (offered on the headroom path only), or
+  // failing that the first that needs exactly one, ends the search.
   struct Choice {
     int64_t index = std::numeric_limits<int64_t>::max();
-    std::string_view id;
     uint32_t node = kNoSlot;
-    std::vector<const Candidate*> victims;
+    std::vector<VictimCandidate> victims;
   } best;
-  auto better = [&](int64_t index, std::string_view id) {
-    return best.node == kNoSlot || index < best.index || (index == best.index && id < best.id);
-  };
+  if (!nodes_tried) {
+    for (const auto& [id, node] : nodes_in_id_order_) {
+      if (usable(node) && FitIn(nodes_[node].Available(), ask)) {
+        best.index = -1;
+        best.node = node;
+        break;
+      }
+    }
+  }
   size_t usable_nodes = 0;
-  for (uint32_t node = 0; node < nodes_.size(); ++node) {
-    const Node& n = nodes_[node];
-    if (!n.alive) continue;
-    if (n.reservation && n.reservation->second != ask_slot) {
-      const Ask& holder = asks_[n.reservation->second];
-      const bool cancellable =
-          holder.required_node.empty() && !holder.preemption_triggered &&
-          holder.priority < priority &&
-          SaturatingSub(context_->now, holder.create_time) > kReservationCancelAgeMs;
-      if (!cancellable) continue;
-      plan.cancel_reservations_on.push_back(node);
-    }
-    if (!n.schedulable || !FitIn(n.capacity, ask)) continue;
+  std::vector<VictimCandidate> on_node;
+  for (const auto& [id, node] : nodes_in_id_order_) {
+    if (best.index <= 0) break;
+    if (!usable(node)) continue;
     ++usable_nodes;
-    const Resource& available = n.Available();
-    if (FitIn(available, ask)) {
-      if (!nodes_tried && better(-1, n.id)) best = {-1, n.id, node, {}};
-      continue;
+    const Resource& available = nodes_[node].Available();
+    if (FitIn(available, ask)) continue;  // needs no victim: offered above, or not at all
+    on_node.clear();
+    for (uint32_t alloc : nodes_[node].allocations) {
+      if (std::optional<VictimCandidate> c = candidate(alloc)) on_node.push_back(*c);
     }
-    auto it = by_node.find(node);
-    if (it == by_node.end()) continue;
-    if (!better(0, n.id) && best.index <= 0) continue;  // cannot win: -1 or 0 with a lower id
+    if (on_node.empty()) continue;
+    std::sort(on_node.begin(), on_node.end());
     // Pass 1: keep the victims whose queues are over their guarantee and that fit the ask
     // queue's remaining guarantee; those that do not lower the node's shortfall go last.
-    std::vector<const Candidate*> head, tail;
+    std::vector<const VictimCandidate*> head, tail;
     Resource avail = available;
     usage.Reset();
-    for (const Candidate* c : it->second) {
-      const Resource& res = allocations_[c->allocation].resource;
-      std::optional<Resource> r = RemainingGuarantee(c->leaf, leaf, usage);
-      usage.Remove(c->leaf, res);
+    for (const VictimCandidate& c : on_node) {
+      const Resource& res = allocations_[c.allocation].resource;
+      std::optional<Resource> r = RemainingGuarantee(c.leaf, leaf, usage);
+      usage.Remove(c.leaf, res);
       if (r && !VictimQueueOverGuarantee(ask, *r)) {
-        usage.Put(c->leaf, res);
+        usage.Put(c.leaf, res);
         continue;
       }
       std::optional<Resource> ra = RemainingGuarantee(leaf, leaf, usage);
       if (!ra || !FitsActual(*ra, res)) {
-        usage.Put(c->leaf, res);
+        usage.Put(c.leaf, res);
         break;
       }
       usage.Put(leaf, res);
       if (LowersShortfall(ask, avail, res)) {
         AddTo(&avail, res);
-        head.push_back(c);
+        head.push_back(&c);
       } else {
         usage.Remove(leaf, res);
-        usage.Put(c->leaf, res);
-        tail.push_back(c);
+        usage.Put(c.leaf, res);
+        tail.push_back(&c);
       }
     }
     head.insert(head.end(), tail.begin(), tail.end());
@@ -400,9 +455,9 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     // victims after which the ask fits.
     usage.Reset();
     avail = available;
-    std::vector<const Candidate*> result;
+    std::vector<VictimCandidate> result;
     int64_t index = -1;
-    for (const Candidate* c : head) {
+    for (const VictimCandidate* c : head) {
       const Resource& res = allocations_[c->allocation].resource;
       std::optional<Resource> r = RemainingGuarantee(c->leaf, leaf, usage);
       usage.Remove(c->leaf, res);
@@ -412,39 +467,65 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
       }
       AddTo(&avail, res);
       if (index < 0 && FitIn(avail, ask)) index = static_cast<int64_t>(result.size());
-      result.push_back(c);
+      result.push_back(*c);
     }
     usage.Reset();
-    if (index < 0) continue;
-    if (better(index, n.id)) {
+    if (index >= 0 && index < best.index) {
       result.resize(static_cast<size_t>(index) + 1);
-      best = {index, n.id, node, std::move(result)};
+      best = {index, node, std::move(result)};
     }
   }
-  const std::string no_candidates =
-      Cat("no allocation below fence ", queues_[fence].path,
-          " may be preempted for it (queues within their guarantee, preemption.policy "
-          "disabled, higher priority, required-node, or no shared resource type)");
   if (best.node == kNoSlot) {
-    plan.why_not = candidates.empty()
-                       ? no_candidates
-                       : Cat("no node can be freed for it by preempting: ", candidates.size(),
-                             " candidate(s) below fence ", queues_[fence].path, ", ", usable_nodes,
-                             " usable node(s)");
+    plan.why_not = Cat("no node can be freed for it by preempting below fence ",
+                       queues_[fence].path, " (", usable_nodes, " node(s) could hold it)");
     return plan;
   }
 
-  // Additional victims (§3.5): while the ask's queue stays over its guarantee.
-  std::vector<const Candidate*> extras;
-  {
+  // The final list (§3.6) grows with the additional victims (§3.5) in candidate order: the
+  // chosen node's victims first, then others while the ask queue stays over its guarantee;
+  // only victims on the chosen node count unless it already has room, and they are taken while
+  // they do not yet cover the ask (the node's free space is not counted).
+  const bool node_has_room = FitIn(nodes_[best.node].Available(), ask);
+  Resource total;
+  auto offer = [&](const VictimCandidate& c) {
+    const Allocation& al = allocations_[c.allocation];
+    if (!node_has_room && al.node != best.node) return;
+    if (!Covers(total, ask)) plan.victims.push_back(c.allocation);
+    AddTo(&total, al.resource);
+  };
+  for (const VictimCandidate& c : best.victims) offer(c);
+  // For a shielded ask queue the additional victims can never fail the attempt (they only take
+  // what its remaining guarantee holds), so they matter only while they can still change the
+  // final list: until it covers the ask for good (some type beyond the ask, or no candidate
+  // left with an ask type the total lacks).
+  auto settled = [&]() {
+    if (!Covers(total, ask)) return false;
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (ask.Has(t) && total.Has(t) && total.Get(t) > ask.Get(t)) return true;
+    }
+    return (victim_types & ask.present & ~total.present) == 0;
+  };
+  if (!(shielded && settled())) {
     usage.Reset();
     absl::flat_hash_set<uint32_t> taken;
-    for (const Candidate* c : best.victims) {
-      usage.Remove(c->leaf, allocations_[c->allocation].resource);
-      taken.insert(c->allocation);
+    for (const VictimCandidate& c : best.victims) {
+      usage.Remove(c.leaf, allocations_[c.allocation].resource);
+      taken.insert(c.allocation);
     }
-    for (const Candidate& c : candidates) {
-      if (taken.contains(c.allocation)) continue;
+    if (!everyone) everyone = all_candidates();
+    // Candidate order, lazily: a shielded search usually stops after a few.
+    std::vector<const VictimCandidate*> heap;
+    heap.reserve(everyone->size());
+    for (const VictimCandidate& c : *everyone) {
+      if (!taken.contains(c.allocation)) heap.push_back(&c);
+    }
+    auto later = [](const VictimCandidate* l, const VictimCandidate* r) { return *r < *l; };
+    std::make_heap(heap.begin(), heap.end(), later);
+    bool extras = false;
+    while (!heap.empty() && !(shielded && settled())) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      const VictimCandidate& c = *heap.back();
+      heap.pop_back();
       const Resource& res = allocations_[c.allocation].resource;
       std::optional<Resource> r = RemainingGuarantee(c.leaf, leaf, usage);
       usage.Remove(c.leaf, res);
@@ -460,49 +541,35 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
       usage.Put(leaf, res);
       std::optional<Resource> after = RemainingGuarantee(leaf, leaf, usage);
       if (after && !SameQuantities(*before, *after)) {
-        extras.push_back(&c);
+        extras = true;
+        offer(c);
       } else {
         usage.Remove(leaf, res);
         usage.Put(c.leaf, res);
       }
     }
-    if (!extras.empty()) {
+    if (extras && !shielded) {
       std::optional<Resource> final_remaining = RemainingGuarantee(leaf, leaf, usage);
       if (!final_remaining || !AskQueueUnderGuarantee(ask, *final_remaining)) {
-        plan.why_not = Cat("preempting on ", best.id, " would not bring queue ", queues_[leaf].path,
-                           " back within its guarantee");
+        plan.victims.clear();
+        plan.why_not = Cat("preempting on ", nodes_[best.node].id, " would not bring queue ",
+                           queues_[leaf].path, " back within its guarantee");
         return plan;
       }
     }
     usage.Reset();
   }
-
-  // The final list (§3.6): victims on the chosen node only, unless the node already has room;
-  // taken while they do not yet cover the ask (the node's free space is not counted).
-  std::vector<const Candidate*> all = best.victims;
-  all.insert(all.end(), extras.begin(), extras.end());
-  if (all.empty()) {
-    plan.why_not =
-        candidates.empty()
-            ? no_candidates
-            : Cat("none of the ", candidates.size(), " candidate(s) below fence ",
-                  queues_[fence].path,
-                  " may go: their queues are not over their guarantee in the ask's types, or "
-                  "the ask's queue cannot take them within its own");
+  if (plan.victims.empty() && total.present == 0) {
+    plan.why_not = Cat("none of the candidate victims below fence ", queues_[fence].path,
+                       " may go: their queues are not over their guarantee in the ask's types, "
+                       "or the ask's queue cannot take them within its own");
     return plan;
-  }
-  const bool node_has_room = FitIn(nodes_[best.node].Available(), ask);
-  Resource total;
-  for (const Candidate* c : all) {
-    const Allocation& al = allocations_[c->allocation];
-    if (!node_has_room && al.node != best.node) continue;
-    if (!Covers(total, ask)) plan.victims.push_back(c->allocation);
-    AddTo(&total, al.resource);
   }
   if (!Covers(total, ask)) {
     plan.victims.clear();
-    plan.why_not = Cat("the victims on ", best.id, " (", ToString(total, types),
-                       ") would not cover the ask (", ToString(ask, types), ")");
+    plan.why_not =
+        Cat(node_has_room ? "the victims (" : Cat("the victims on ", nodes_[best.node].id, " ("),
+            ToString(total, types), ") would not cover the ask (", ToString(ask, types), ")");
     return plan;
   }
   plan.node = best.node;

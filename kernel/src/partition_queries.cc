@@ -274,6 +274,13 @@ absl::Status Partition::CheckConsistency() const {
   if (reservations != total_reservations_) return fail("reservation count");
   if (partition_placeholders != live_placeholders_) return fail("placeholder count");
   if (!preempted_.empty()) return fail("preemption victims left over from a cycle");
+  if (nodes_in_id_order_.size() != nodes_by_id_.size()) return fail("node id order size");
+  for (const auto& [id, node] : nodes_in_id_order_) {
+    auto it = nodes_by_id_.find(id);
+    if (it == nodes_by_id_.end() || it->second != node || !nodes_[node].alive) {
+      return fail("node id order holds ", id, ", not a registered node of that slot");
+    }
+  }
   return absl::OkStatus();
 }
 
