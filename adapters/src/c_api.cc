@@ -400,6 +400,11 @@ size_t allocore_decisions_count(const allocore_decisions_t* decisions) {
   return decisions->decisions.size();
 }
 
+// The C values are the kernel's DecisionType values.
+static_assert(ALLOCORE_ALLOCATION == static_cast<int>(allocore::DecisionType::kAllocation));
+static_assert(ALLOCORE_ASK_REMOVED == static_cast<int>(allocore::DecisionType::kAskRemoved));
+static_assert(ALLOCORE_PREEMPTION == static_cast<int>(allocore::DecisionType::kPreemption));
+
 int allocore_decision_type(const allocore_decisions_t* decisions, size_t i) {
   const Decision* d = At(decisions, i);
   return d == nullptr ? -1 : static_cast<int>(d->type);

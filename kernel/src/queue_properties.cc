@@ -229,6 +229,10 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
   queue.priority_sort_enabled = parsed.priority_sort_enabled;
   queue.priority_fenced = parsed.fenced;
   queue.priority_offset = parsed.offset;
+  queue.preemption_policy = parsed.preemption_policy == PreemptionPolicy::kFence      ? "fence"
+                            : parsed.preemption_policy == PreemptionPolicy::kDisabled ? "disabled"
+                                                                                      : "default";
+  queue.preemption_delay_millis = parsed.preemption_delay_ms;
   const PropertyMap merged = queue.properties;
   const std::string path = queue.path;
   out->push_back(std::move(queue));

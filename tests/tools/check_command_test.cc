@@ -58,6 +58,7 @@ TEST_F(CheckCommandTest, ValidFileSummary) {
   EXPECT_THAT(run.out, HasSubstr("partition default: 2 queues, node sort fair"));
   EXPECT_THAT(run.out, HasSubstr("\n    blue (leaf) sort=fifo priority.sort=enabled "
                                  "priority.policy=default priority.offset=0 "
+                                 "preemption.policy=default preemption.delay=30000ms "
                                  "guaranteed={memory: 1} max={memory: 10} "
                                  "maxapplications=unlimited\n"));
 }
@@ -70,6 +71,25 @@ TEST_F(CheckCommandTest, EffectivePropertiesAreInherited) {
                                  "priority.policy=fence priority.offset=10"));
   EXPECT_THAT(run.out, HasSubstr("child-a-1 (leaf) sort=fifo priority.sort=enabled "
                                  "priority.policy=default priority.offset=0"));
+}
+
+TEST_F(CheckCommandTest, PreemptionSettingsAsTheKernelReadsThem) {
+  CommandResult run = Check(File("valid/preemption-properties.yaml"));
+  EXPECT_EQ(run.status, 0) << run.out;
+  // fence stays where it is set; disabled passes down; the delay is inherited like any
+  // property and read as a Go duration, unreadable ones as 30s.
+  EXPECT_THAT(run.out, HasSubstr("tenants (parent) sort=fair priority.sort=enabled "
+                                 "priority.policy=default priority.offset=0 "
+                                 "preemption.policy=fence guaranteed"));
+  EXPECT_THAT(run.out, HasSubstr(" a (leaf) sort=fifo priority.sort=enabled "
+                                 "priority.policy=default priority.offset=0 "
+                                 "preemption.policy=default preemption.delay=90000ms "));
+  EXPECT_THAT(run.out, HasSubstr(" b (leaf) sort=fifo priority.sort=enabled "
+                                 "priority.policy=default priority.offset=0 "
+                                 "preemption.policy=default preemption.delay=500ms "));
+  EXPECT_THAT(run.out, HasSubstr(" jobs (leaf) sort=fifo priority.sort=enabled "
+                                 "priority.policy=default priority.offset=0 "
+                                 "preemption.policy=disabled preemption.delay=30000ms "));
 }
 
 TEST_F(CheckCommandTest, InvalidFileListsEveryError) {

@@ -164,6 +164,8 @@ struct EffectiveQueue {
   bool priority_sort_enabled = true;
   bool priority_fenced = false;
   int32_t priority_offset = 0;
+  std::string preemption_policy = "default";  // default | fence | disabled
+  int64_t preemption_delay_millis = 30'000;   // read on leaves only
   PropertyMap properties;  // the merged map the values come from
 };
 
