@@ -258,6 +258,21 @@ def print_adapters(rs):
         print(f"  {short:<42} {b['real_time']:.1f} {time_unit}/iteration  {extra}")
 
 
+def print_preemption(rs):
+    rows = {n: b for n, b in rs.items() if n.startswith("BM_Preemption_") and "p50_ns" in b}
+    if not rows:
+        return
+    section("preemption (5,000 full nodes, 100,000 allocations; one Schedule call)")
+    for name, b in sorted(rows.items()):
+        short = re.sub(r"/(min_time|iterations):[^/]*|/manual_time", "", name)
+        short = short.replace("BM_Preemption_", "")
+        extra = ""
+        if "victims_per_preemption" in b:
+            extra = f"  {b['victims_per_preemption']:.2f} victims per preemption"
+        print(f"  {short:<28} p50 {b['p50_ns'] / 1000:8.2f} us  p99 {b['p99_ns'] / 1000:8.2f} us"
+              f"{extra}")
+
+
 def main():
     doc = load(sys.argv[1])
     if doc is None:
@@ -278,6 +293,7 @@ def main():
     print_priority(rs)
     print_latency(rs, glibc)
     print_memory(rs)
+    print_preemption(rs)
     print_adapters(rs)
     if rows:
         print()
