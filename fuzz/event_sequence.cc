@@ -37,7 +37,7 @@ struct FixedConfig {
 };
 
 // vcore in a config is in cores; "Nm" keeps it in the raw milli-cores nodes and asks use.
-constexpr std::array<FixedConfig, 5> kFixedConfigs = {{
+constexpr std::array<FixedConfig, 6> kFixedConfigs = {{
     {"flat", true, R"(
 partitions:
   - name: default
@@ -156,6 +156,39 @@ partitions:
                 maxresources: {memory: 60, vcore: 4000m}
           - name: b
             maxapplications: 2
+)"},
+    // General preemption: leaves under a parent max with guarantees below it, a fenced leaf, a
+    // disabled one, short and invalid delays, priority offsets.
+    {"preemption", true, R"(
+partitions:
+  - name: default
+    preemption: {enabled: true}
+    queues:
+      - name: root
+        submitacl: "*"
+        properties: {preemption.delay: 1ms}
+        queues:
+          - name: a
+            resources: {max: {memory: 200, vcore: 20000m}, guaranteed: {memory: 100, vcore: 3000m}}
+            queues:
+              - name: a
+                resources: {guaranteed: {memory: 60}}
+              - name: b
+                properties: {preemption.delay: 5s, priority.offset: "2"}
+                resources: {guaranteed: {memory: 40, vcore: 3000m}}
+              - name: c
+                properties: {preemption.policy: disabled}
+          - name: b
+            properties: {preemption.policy: fence, preemption.delay: bogus}
+            resources: {max: {memory: 150}}
+            queues:
+              - name: a
+                resources: {guaranteed: {memory: 50}}
+              - name: b
+                properties: {priority.policy: fence, priority.offset: "-1"}
+          - name: c
+            properties: {preemption.delay: 1m30s}
+            resources: {guaranteed: {memory: 30}}
 )"},
 }};
 
@@ -276,6 +309,35 @@ void DecodeProperties(ByteReader& in, PropertyMap* properties) {
     properties->emplace_back("application.sort.priority", in.Bool() ? "disabled" : "enabled");
   }
   if (which & 8u) properties->emplace_back("application.sort.policy", in.Pick(kPolicies));
+  if (which & 16u) {
+    static const std::vector<std::string> kPreemptionPolicies = {"default", "fence",    "disabled",
+                                                                 "Fence",   "DISABLED", "bogus"};
+    properties->emplace_back("preemption.policy", in.Pick(kPreemptionPolicies));
+  }
+  if (which & 32u) {
+    // Go durations, valid and not (the invalid, zero and negative ones mean 30 s).
+    static const std::vector<std::string> kDelays = {"1ms",
+                                                     "5s",
+                                                     "30s",
+                                                     "1m30s",
+                                                     "1.5s",
+                                                     "500ms",
+                                                     ".5s",
+                                                     "2h45m",
+                                                     "0",
+                                                     "-1s",
+                                                     "30",
+                                                     "bogus",
+                                                     "",
+                                                     "1e3s",
+                                                     "5 s",
+                                                     "1µs",
+                                                     "100000000000000000000ns",
+                                                     "9223372036854775807ns",
+                                                     "2562047h47m16.854775807s",
+                                                     "2562048h"};
+    properties->emplace_back("preemption.delay", in.Pick(kDelays));
+  }
 }
 
 QueueConfig DecodeQueue(ByteReader& in, const std::string& name, int depth, bool modelled_only) {
@@ -389,6 +451,11 @@ std::optional<SchedulerConfig> DecodeTree(ByteReader& in, bool modelled_only) {
       LimitConfig& limit = p.limits.emplace_back();
       limit.users.push_back("*");
       limit.max_applications = static_cast<uint64_t>(in.Range(1, 5));
+    }
+    if (flags & 8u) {
+      p.preemption_enabled = true;
+    } else if (flags & 16u) {
+      p.preemption_enabled = false;
     }
   }
   SchedulerConfig normalised = config;
@@ -817,12 +884,13 @@ Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options) {
   }
   uint8_t mode = in.Byte() % 8;
   std::optional<SchedulerConfig> config;
-  if (mode >= 5) {
+  if (mode >= 5 && mode < 7) {
     config = DecodeTree(in, options.modelled_only);
     seq.config_name = "decoded";
   }
   if (!config) {
-    size_t index = fixed[mode % fixed.size()];
+    // Mode 7: the last fixed config (general preemption).
+    size_t index = mode == 7 ? fixed.back() : fixed[mode % fixed.size()];
     config = LoadFixed(index);
     seq.config_name = kFixedConfigs[index].name;
   }

@@ -346,6 +346,9 @@ std::string ScenarioYaml(const Sequence& seq, size_t calls, const std::string& n
   os << "name: " << name << "\nconfig:\n  partitions:\n";
   for (const PartitionConfig& p : seq.config.partitions) {
     os << "    - name: " << p.name << "\n";
+    if (p.preemption_enabled.has_value()) {
+      os << "      preemption: {enabled: " << (*p.preemption_enabled ? "true" : "false") << "}\n";
+    }
     if (!p.node_sort_policy.type.empty() || !p.node_sort_policy.resource_weights.empty()) {
       os << "      nodesortpolicy: {type: " << Quote(p.node_sort_policy.type);
       if (!p.node_sort_policy.resource_weights.empty()) {
@@ -457,12 +460,17 @@ int name_counter = 0;
 
 // What the generated configs exercise (printed at the end of the run).
 struct Coverage {
-  int64_t rules = 0;      // partitions with placement rules
-  int64_t limits = 0;     // partitions with user/group limits
-  int64_t templates = 0;  // partitions with a child template
-  int64_t dropped = 0;    // configs whose limits/templates/rules the validator refused
+  int64_t rules = 0;       // partitions with placement rules
+  int64_t limits = 0;      // partitions with user/group limits
+  int64_t templates = 0;   // partitions with a child template
+  int64_t dropped = 0;     // configs whose limits/templates/rules the validator refused
+  int64_t preemption = 0;  // partitions with general preemption enabled
 };
 Coverage coverage;
+
+// Set while a partition with general preemption is generated: guarantees, parent maxima and
+// the preemption properties become common, so that preemption really happens.
+bool preemption_partition = false;
 
 QueueConfig RandomQueue(Rng& rng, int depth, const std::optional<QuantityMap>& parent_eff_max,
                         uint64_t parent_max_apps, bool root) {
@@ -496,13 +504,28 @@ QueueConfig RandomQueue(Rng& rng, int depth, const std::optional<QuantityMap>& p
       q.properties.emplace_back("application.sort.policy", rng.Pick(kPolicies));
     }
   }
+  if (preemption_partition) {
+    if (rng.Chance(root ? 6 : 14)) {
+      static const std::vector<std::string> kPreemptionPolicies = {
+          "default", "default", "fence", "disabled", "Fence", "DISABLED", "garbage", "", "default"};
+      q.properties.emplace_back("preemption.policy", rng.Pick(kPreemptionPolicies));
+    }
+    if (rng.Chance(root ? 45 : 25)) {
+      static const std::vector<std::string> kDelays = {"1ms", "1ms", "500ms", "1.5s",  "5s",
+                                                       "5s",  "30s", "1m",    "1m30s", "bogus",
+                                                       "0",   "-5s", "30"};
+      q.properties.emplace_back("preemption.delay", rng.Pick(kDelays));
+    }
+  }
   std::optional<QuantityMap> eff_max = parent_eff_max;
   if (!root) {
-    if (rng.Chance(25)) {
+    if (rng.Chance(preemption_partition ? 40 : 25)) {
       q.resources.max = RandomLimit(rng, parent_eff_max, 20, 600);
       eff_max = PermissiveMinQ(q.resources.max, parent_eff_max);
     }
-    if (rng.Chance(30)) q.resources.guaranteed = RandomLimit(rng, std::nullopt, 5, 200);
+    if (rng.Chance(preemption_partition ? 55 : 30)) {
+      q.resources.guaranteed = RandomLimit(rng, std::nullopt, 5, 200);
+    }
     if (parent_max_apps != 0) {
       q.max_applications =
           static_cast<uint64_t>(rng.Range(1, static_cast<int64_t>(parent_max_apps)));
@@ -521,6 +544,55 @@ QueueConfig RandomQueue(Rng& rng, int depth, const std::optional<QuantityMap>& p
   }
   if (!root && children == 0 && rng.Chance(4)) q.parent = true;  // a parent without children
   return q;
+}
+
+// A tree shaped for general preemption: parents with a max their leaves' guarantees fit in,
+// leaves mostly with guarantees (memory, sometimes vcore), now and then a leaf without one.
+// Properties come from RandomQueue (priorities, preemption policy and delay).
+QueueConfig PreemptionTree(Rng& rng) {
+  auto plain = [&](int depth) {
+    QueueConfig q = RandomQueue(rng, 3, std::nullopt, 0, false);
+    q.resources = {};
+    q.max_applications = 0;
+    q.parent = false;
+    q.queues.clear();
+    (void)depth;
+    return q;
+  };
+  QueueConfig root;
+  root.name = "root";
+  if (rng.Chance(40)) {
+    static const std::vector<std::string> kDelays = {"1ms", "2s", "5s", "1m"};
+    root.properties.emplace_back("preemption.delay", rng.Pick(kDelays));
+  }
+  int64_t groups = rng.Range(1, 2);
+  for (int64_t g = 0; g < groups; ++g) {
+    QueueConfig parent = plain(1);
+    int64_t memory = rng.Range(120, 400);
+    int64_t vcore = rng.Range(6, 30);
+    parent.resources.max = QuantityMap{{"memory", memory}};
+    if (rng.Chance(40)) parent.resources.max->emplace_back("vcore", vcore);
+    if (rng.Chance(25)) parent.resources.guaranteed = QuantityMap{{"memory", memory / 2}};
+    int64_t leaves = rng.Range(2, 4);
+    for (int64_t l = 0; l < leaves; ++l) {
+      QueueConfig leaf = plain(2);
+      // Uneven guarantees adding up to at most the max: some leaves often run over theirs,
+      // others stay under.
+      if (rng.Chance(85)) {
+        leaf.resources.guaranteed =
+            QuantityMap{{"memory", rng.Range(memory / (6 * leaves), memory / leaves)}};
+        if (rng.Chance(12)) {
+          leaf.resources.guaranteed->emplace_back("vcore", rng.Range(1, vcore / leaves + 1));
+        }
+      }
+      if (rng.Chance(25))
+        leaf.resources.max = QuantityMap{{"memory", rng.Range(memory / 2, memory)}};
+      parent.queues.push_back(leaf);
+    }
+    root.queues.push_back(parent);
+  }
+  if (rng.Chance(30)) root.queues.push_back(plain(1));
+  return root;
 }
 
 // Makes guaranteed values valid (§2.4 rule 5, with a parent guaranteed containing the children's
@@ -582,11 +654,14 @@ void RandomAcls(Rng& rng, QueueConfig& q, bool root) {
   for (QueueConfig& c : q.queues) RandomAcls(rng, c, false);
 }
 
-NodeSpec RandomNode(Rng& rng, const std::string& id, const std::string& partition) {
+// `small`: nodes that a few asks fill (partitions with general preemption need contention).
+NodeSpec RandomNode(Rng& rng, const std::string& id, const std::string& partition,
+                    bool small = false) {
   NodeSpec n;
   n.partition = partition;
   n.id = id;
-  n.capacity = {{"memory", rng.Range(50, 400)}, {"vcore", rng.Range(4, 40)}};
+  n.capacity = {{"memory", rng.Range(50, small ? 160 : 400)},
+                {"vcore", rng.Range(4, small ? 16 : 40)}};
   if (rng.Chance(20)) n.capacity.emplace_back("gpu", rng.Range(1, 4));
   if (rng.Chance(5)) n.capacity.erase(n.capacity.begin() + 1);  // memory only
   if (rng.Chance(10)) n.occupied = {{"memory", rng.Range(0, 60)}};
@@ -733,6 +808,7 @@ struct GenState {
   std::map<std::string, std::vector<std::string>> leaves;
   std::map<std::string, std::vector<std::string>> parents;
   std::map<std::string, std::vector<std::string>> nodes;  // registered (may be stale)
+  std::map<std::string, bool> preemption;                 // general preemption enabled
   int next_node = 1;
 };
 
@@ -759,13 +835,23 @@ Sequence Generate(uint64_t seed, int calls) {
         if (rng.Chance(60)) p.node_sort_policy.resource_weights.emplace_back(t, rng.Pick(kWeights));
       }
     }
-    QueueConfig root = RandomQueue(rng, 0, std::nullopt, 0, true);
+    preemption_partition = rng.Chance(65);
+    if (preemption_partition) {
+      p.preemption_enabled = true;
+    } else if (rng.Chance(10)) {
+      p.preemption_enabled = false;
+    }
+    QueueConfig root = preemption_partition && rng.Chance(85)
+                           ? PreemptionTree(rng)
+                           : RandomQueue(rng, 0, std::nullopt, 0, true);
+    preemption_partition = false;
     FixGuaranteed(root, std::nullopt);
     RandomAcls(rng, root, true);
     bool admission = rng.Chance(45);
     if (admission) RandomAdmission(rng, root, true);
     p.queues.push_back(root);
     gen.partitions.push_back(p.name);
+    gen.preemption[p.name] = p.preemption_enabled.value_or(false);
     CollectLeaves(root, "", &gen.leaves[p.name], &gen.parents[p.name]);
     if (admission && rng.Chance(15) && p.queues[0].limits.empty()) {
       p.limits = RandomLimits(rng, nullptr);
@@ -812,7 +898,7 @@ Sequence Generate(uint64_t seed, int calls) {
   for (const std::string& p : gen.partitions) {
     int64_t initial = rng.Range(0, 6);
     for (int64_t i = 0; i < initial; ++i) {
-      seq.nodes.push_back(RandomNode(rng, node_id(), p));
+      seq.nodes.push_back(RandomNode(rng, node_id(), p, gen.preemption[p]));
       gen.nodes[p].push_back(seq.nodes.back().id);
     }
   }
@@ -834,7 +920,7 @@ Sequence Generate(uint64_t seed, int calls) {
         // a duplicate id: refused
         c.node = RandomNode(rng, gen.nodes[part].empty() ? "n01" : rng.Pick(gen.nodes[part]), part);
       } else {
-        c.node = RandomNode(rng, node_id(), part);
+        c.node = RandomNode(rng, node_id(), part, gen.preemption[part]);
         gen.nodes[part].push_back(c.node.id);
       }
     } else if (roll <= 12) {
@@ -918,13 +1004,20 @@ Sequence Generate(uint64_t seed, int calls) {
       c.ask.id = rng.Pick(kAskIds);
       if (unique_asks) c.ask.id = "k" + std::to_string(i);
       c.ask.resources = {{"memory", rng.Range(1, 80)}, {"vcore", rng.Range(1, 8)}};
+      // Asks that fit guarantees (a preemptor must fit its queue's remaining guarantee).
+      if (gen.preemption[part] && rng.Chance(70)) {
+        c.ask.resources = {{"memory", rng.Range(1, 30)}, {"vcore", rng.Range(1, 3)}};
+      }
       if (rng.Chance(8)) c.ask.resources.emplace_back("gpu", rng.Range(1, 2));
       if (rng.Chance(8)) c.ask.resources.erase(c.ask.resources.begin());  // vcore only
       if (rng.Chance(3)) c.ask.resources.emplace_back(rng.Chance(50) ? "gpu" : "memory", 0);
       c.ask.priority = static_cast<int32_t>(rng.Range(-3, 6));
+      if (gen.preemption[part] && rng.Chance(70)) c.ask.priority = 0;  // victims of each other
       if (rng.Chance(2)) c.ask.priority = std::numeric_limits<int32_t>::max();
       if (rng.Chance(2)) c.ask.priority = std::numeric_limits<int32_t>::min();
       c.ask.count = rng.Range(1, 4);
+      // Bigger counts fill a queue past its guarantee: later asks of other queues preempt.
+      if (gen.preemption[part] && rng.Chance(60)) c.ask.count = rng.Range(4, 10);
       if (rng.Chance(2)) c.ask.count = 0;
       if (rng.Chance(25)) {  // gang members: placeholders and real asks of two task groups
         c.ask.task_group = rng.Chance(70) ? "tg-a" : "tg-b";
@@ -953,7 +1046,7 @@ Sequence Generate(uint64_t seed, int calls) {
       if (rng.Chance(30) && !gen.nodes[part].empty()) c.node_id = rng.Pick(gen.nodes[part]);
     } else if (roll <= 78) {
       c.kind = CallKind::kAdvance;
-      static const std::vector<int64_t> kSeconds = {0, 1, 2, 3, 29, 30, 31, 299, 300, 301};
+      static const std::vector<int64_t> kSeconds = {0, 1, 2, 3, 6, 16, 29, 30, 31, 299, 300, 301};
       c.value = rng.Chance(70) ? rng.Pick(kSeconds) : rng.Range(0, 400);
       if (rng.Chance(3) && !no_expiry) c.value = 3 * 24 * 3600 + rng.Range(-2, 2);  // expiry
     } else {
@@ -966,6 +1059,7 @@ Sequence Generate(uint64_t seed, int calls) {
   }
   for (const PartitionConfig& p : seq.config.partitions) {
     coverage.rules += p.placement_rules.empty() ? 0 : 1;
+    coverage.preemption += p.preemption_enabled.value_or(false) ? 1 : 0;
     bool limits = !p.limits.empty();
     bool templates = false;
     std::vector<const QueueConfig*> stack;
@@ -1147,6 +1241,8 @@ class Runner {
             return "rejected";
           case DecisionType::kAskRemoved:
             return "ask_removed";
+          case DecisionType::kPreemption:
+            return "preemption";
         }
         return "?";
       };
@@ -1317,6 +1413,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   std::map<std::string, std::vector<uint64_t>> failures;  // kind -> seeds
   int64_t reported = 0;
   int64_t decisions = 0;
+  int64_t preempting = 0;  // sequences with at least one general preemption (model side)
   for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
     const uint64_t seed = static_cast<uint64_t>(s);
     Sequence seq = Generate(seed, calls);
@@ -1328,6 +1425,12 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     Runner runner;
     std::optional<Mismatch> m = runner.Run(seq, seq.calls.size());
     decisions += static_cast<int64_t>(runner.model_out().size());
+    for (const RefDecision& d : runner.model_out()) {
+      if (d.type == DecisionType::kPreemption) {
+        ++preempting;
+        break;
+      }
+    }
     if (std::getenv("DBG"))
       for (const auto& d : runner.model_out()) {
         if (d.type == DecisionType::kAllocation) {
@@ -1366,7 +1469,15 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
             << "  partitions with placement rules " << coverage.rules << ", limits "
             << coverage.limits << ", child templates " << coverage.templates
             << "; configs with admission features dropped by the validator " << coverage.dropped
-            << "\n";
+            << "\n  partitions with general preemption " << coverage.preemption
+            << ", sequences with a preemption decision " << preempting << "\n";
+  // The generator must keep exercising general preemption: at least 200 sequences of the
+  // default 5000 seeds (225 when written), and 2.5% of any other run of 1000 seeds or more.
+  if (seeds == 5000 && first_seed == 1) {
+    EXPECT_GE(preempting, 200) << "too few generated sequences reach a general preemption";
+  } else if (seeds >= 1000) {
+    EXPECT_GE(preempting, seeds / 40) << "too few generated sequences reach a general preemption";
+  }
   for (const auto& [kind, list] : failures) {
     std::ostringstream os;
     for (size_t i = 0; i < list.size() && i < 12; ++i) os << list[i] << " ";

@@ -887,6 +887,7 @@ class ReferenceModel::Impl {
     user_groups_[user] = {groups, now_};
     return groups;
   }
+  bool cancelled_reservation_ = false;  // in the current schedule step
   int64_t alloc_seq_ = 0;
   int64_t ask_seq_ = 0;
   int64_t app_seq_ = 0;
@@ -1825,7 +1826,11 @@ bool ReferenceModel::Impl::ScheduleStep(PartitionR& p, int64_t* allocations,
   if (!StrictlyGreaterThanZero(QueuePending(p, 0))) return false;
   // Reservations, placeholder replacements, the regular walk; preemption victims go when the
   // cycle ends.
+  // A preemptor that cancelled another ask's reservation removed a reservation: a change, even
+  // when the attempt then failed.
+  cancelled_reservation_ = false;
   auto finish = [&](bool changed) {
+    changed = changed || cancelled_reservation_;
     if (!p.victims.empty()) {
       ReleaseVictims(p, out);
       changed = true;
@@ -2608,6 +2613,7 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   ask->allow_preemption = spec.allow_preemption;
   ask->originator = spec.originator;
   ask->preemption_triggered = false;
+  ask->preempt_check.reset();  // a replaced ask is a new ask (new create time too)
   if (ask->placeholder) {
     TaskGroupR* group = FindTaskGroup(app, spec.task_group);
     if (group == nullptr) {
@@ -3303,6 +3309,7 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
                                           }),
                            p.reservations.end());
       others = false;
+      cancelled_reservation_ = true;
     }
     if (others || !node.schedulable || !FitIn(node.capacity, want)) continue;
     usable.push_back({n, NodeAvailable(p, node)});
