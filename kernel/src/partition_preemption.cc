@@ -659,6 +659,15 @@ std::string Partition::ExplainPreemption(const AskView& k, bool nodes_tried) con
                : Cat("; not preempting yet: ", waiting, "; then it would preempt ",
                      plan.victims.size(), " allocation(s) and reserve ", nodes_[plan.node].id);
   }
+  if (k.slot == kNoSlot) {
+    // A probed ask was never submitted: it would wait its leaf's delay first.
+    const int64_t delay = queues_[apps_[k.app].queue].props.preemption_delay_ms;
+    return plan.node == kNoSlot
+               ? Cat("; could not preempt: ", plan.why_not)
+               : Cat("; after its preemption.delay (", FormatMillis(delay), ") it could preempt ",
+                     plan.victims.size(), " allocation(s) (fence ", plan.detail->fence,
+                     ") and reserve ", nodes_[plan.node].id);
+  }
   if (plan.node == kNoSlot) return Cat("; not preempting: ", plan.why_not);
   return Cat("; preempting ", plan.victims.size(), " allocation(s) for it (fence ",
              plan.detail->fence, ") and reserving ", nodes_[plan.node].id, " at the next schedule");

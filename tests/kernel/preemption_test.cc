@@ -247,5 +247,18 @@ TEST_F(PreemptionTest, ProbeAndExplainRunTheSameSearchAsTheWalk) {
   EXPECT_THAT(why, HasSubstr(std::string("reserving ") + std::string(preemption->node)));
 }
 
+TEST_F(PreemptionTest, AProbedAskWouldWaitItsDelayFirst) {
+  Start(Config(true));
+  absl::StatusOr<ProbeResult> answer =
+      kernel_->Probe({.app = "p", .id = "what-if", .resources = {{"first", 5}}});
+  ASSERT_TRUE(answer.ok()) << answer.status();
+  EXPECT_TRUE(answer->node.empty());
+  EXPECT_THAT(answer->reason, HasSubstr("after its preemption.delay (30s) it could preempt 1 "
+                                        "allocation(s) (fence root.parent) and reserve node-2"));
+  answer = kernel_->Probe({.app = "p", .id = "too-big", .resources = {{"first", 6}}});
+  ASSERT_TRUE(answer.ok()) << answer.status();
+  EXPECT_THAT(answer->reason, HasSubstr("could not preempt: the ask ({first: 6}) does not fit"));
+}
+
 }  // namespace
 }  // namespace allocore
