@@ -55,6 +55,8 @@ __extension__ typedef __int128 WideInt;
 
 inline constexpr int64_t kReservationDelayMs = 2'000;
 inline constexpr int64_t kNeverChecked = std::numeric_limits<int64_t>::min();
+// General preemption attempts per leaf visit of the regular walk, shared by its applications.
+inline constexpr int kMaxPreemptionAttemptsPerLeaf = 10;
 inline constexpr int64_t kStartingTimeoutMs = 5 * 60 * 1'000;
 inline constexpr int64_t kCompletingTimeoutMs = 30 * 1'000;
 inline constexpr int64_t kTerminatedTimeoutMs = int64_t{3} * 24 * 60 * 60 * 1'000;

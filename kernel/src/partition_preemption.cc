@@ -16,7 +16,6 @@
 namespace allocore::internal {
 namespace {
 
-constexpr int kMaxPreemptionAttemptsPerLeaf = 10;
 constexpr int64_t kPreemptAttemptFrequencyMs = 15'000;
 // A reservation older than this (from its ask's creation) may be cancelled for a preemptor of a
 // higher priority: YuniKorn's reservation wait timeout (60 min) counted past the reservation
@@ -249,16 +248,20 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
       frames[q] = frame;
       fence = q;
       if (q == root_ || queue.props.preemption_policy == PreemptionPolicy::kFence) break;
-      if (queue.max) {
-        const Resource projected = Add(queue.allocated, ask);
-        bool over = false;
-        for (int t = 0; t < kMaxResourceTypes; ++t) {
-          if (queue.max->Has(t) && projected.Has(t) && projected.Get(t) > queue.max->Get(t)) {
-            over = true;
-          }
-        }
-        if (over) break;
+      // Fenced by its effective max (its own and every ancestor's, the root's being the
+      // cluster): victims outside a queue the ask cannot fit in would not make room for it.
+      Resource effective_max = cluster_capacity_;
+      for (uint32_t a = q; a != root_; a = queues_[a].parent) {
+        if (queues_[a].max) effective_max = PermissiveMin(effective_max, *queues_[a].max);
       }
+      const Resource projected = Add(queue.allocated, ask);
+      bool over = false;
+      for (int t = 0; t < kMaxResourceTypes; ++t) {
+        if (effective_max.Has(t) && projected.Has(t) && projected.Get(t) > effective_max.Get(t)) {
+          over = true;
+        }
+      }
+      if (over) break;
     }
   }
 

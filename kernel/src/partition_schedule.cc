@@ -146,7 +146,7 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
   }
   Resource headroom = Headroom(queue);
   uint32_t admitted = AdmittedAcceptedApp(q);
-  preemption_attempts_left_ = 10;  // YuniKorn's per-visit budget, shared by the leaf's apps
+  preemption_attempts_left_ = kMaxPreemptionAttemptsPerLeaf;
   bool stateaware = q.props.sort_policy == AppSortPolicy::kStateAware;
   for (const OrderEntry& key : q.order) {
     uint32_t app = key.slot;

@@ -3194,11 +3194,19 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
       const QueueR& queue = p.queues[static_cast<size_t>(q)];
       frame = queue.fence ? int64_t{queue.offset} : frame + queue.offset;
       frames[static_cast<size_t>(q)] = frame;
+      // The queue's effective max: the per-type minimum of its own and every ancestor's (the
+      // root's is the cluster).
+      std::optional<Resource> effective;
+      for (int a = q; a >= 0; a = p.queues[static_cast<size_t>(a)].parent) {
+        if (std::optional<Resource> m = QueueMax(p, a)) {
+          effective = effective ? PermissiveMin(*effective, *m) : *m;
+        }
+      }
       bool over_max = false;
-      if (queue.parent >= 0 && queue.max.has_value()) {
+      if (queue.parent >= 0 && effective.has_value()) {
         Resource projected = Add(QueueAllocated(p, q), want);
         for (int k = 0; k < kMaxResourceTypes; ++k) {
-          if (queue.max->Has(k) && projected.Has(k) && projected.Get(k) > queue.max->Get(k)) {
+          if (effective->Has(k) && projected.Has(k) && projected.Get(k) > effective->Get(k)) {
             over_max = true;
           }
         }
