@@ -2,12 +2,16 @@
 
 #include <yaml.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -109,6 +113,8 @@ class EventReader {
     bytes_at_event_ = bytes_read_;
     return std::nullopt;
   }
+  // Bytes of the file read up to the last event.
+  uint64_t bytes_at_event() const { return bytes_at_event_; }
 
  private:
   static int Read(void* data, unsigned char* buffer, size_t size, size_t* size_read) {
@@ -313,6 +319,17 @@ class StreamedSteps final : public StepSource {
     index_ = 0;
   }
 
+  // The next step moved into `out`; false after the last one.
+  absl::StatusOr<bool> NextInto(ScenarioStep* out) {
+    absl::StatusOr<const ScenarioStep*> next = Next();
+    if (!next.ok()) return next.status();
+    if (*next == nullptr) return false;
+    *out = std::move(holder_.steps.front());
+    return true;
+  }
+  // How far into the file the steps read so far reach.
+  uint64_t position() const { return walker_ ? walker_->reader().bytes_at_event() : 0; }
+
   absl::StatusOr<const ScenarioStep*> Next() override {
     if (finished_) return nullptr;
     if (!walker_) {
@@ -371,6 +388,89 @@ class StreamedSteps final : public StepSource {
   bool in_steps_ = false;
   bool finished_ = false;
   size_t index_ = 0;
+};
+
+// The second read on a thread of its own, started while the first read still checks the
+// file: it decodes steps ahead into a queue that holds at most kMaxReadAheadBytes of the
+// file's text, and Next hands them out in order. The kernel sees no step before the check has
+// passed (the stream is only returned then), so a bad file still changes nothing; the two
+// reads of a long replay just no longer take turns.
+constexpr uint64_t kMaxReadAheadBytes = uint64_t{4} << 20;
+
+class PrefetchedSteps final : public StepSource {
+ public:
+  PrefetchedSteps(const TextFile& file, std::string source_name)
+      : reader_(file, std::move(source_name)) {
+    thread_ = std::thread([this] { Produce(); });
+  }
+  ~PrefetchedSteps() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+  PrefetchedSteps(const PrefetchedSteps&) = delete;
+  PrefetchedSteps& operator=(const PrefetchedSteps&) = delete;
+
+  absl::StatusOr<const ScenarioStep*> Next() override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !queue_.empty() || done_; });
+    if (queue_.empty()) {
+      if (!status_.ok()) return status_;
+      return nullptr;
+    }
+    current_ = std::move(queue_.front().step);
+    consumed_up_to_ = queue_.front().end;
+    queue_.pop_front();
+    lock.unlock();
+    changed_.notify_all();
+    return &current_;
+  }
+
+ private:
+  struct Ahead {
+    ScenarioStep step;
+    uint64_t end;  // file position after the step
+  };
+
+  void Produce() {
+    for (;;) {
+      Ahead ahead;
+      absl::StatusOr<bool> got = reader_.NextInto(&ahead.step);
+      ahead.end = reader_.position();
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!got.ok() || !*got) {
+        if (!got.ok()) status_ = got.status();
+        done_ = true;
+        lock.unlock();
+        changed_.notify_all();
+        return;
+      }
+      changed_.wait(lock, [&] {
+        return stop_ || queue_.empty() || ahead.end - consumed_up_to_ <= kMaxReadAheadBytes;
+      });
+      if (stop_) {
+        done_ = true;
+        return;
+      }
+      queue_.push_back(std::move(ahead));
+      lock.unlock();
+      changed_.notify_all();
+    }
+  }
+
+  StreamedSteps reader_;  // used by the producer thread only
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Ahead> queue_;
+  uint64_t consumed_up_to_ = 0;  // file position of the last step handed out
+  bool done_ = false;
+  bool stop_ = false;
+  absl::Status status_;
+  ScenarioStep current_;  // what Next handed out last (the consumer's)
 };
 
 class FileScenarioStream final : public ScenarioStream {
@@ -447,16 +547,39 @@ class FileScenarioStream final : public ScenarioStream {
     return text;
   }
 
+  // Starts the second read on its own handle (when the file can be opened again), to run
+  // while Check reads the first.
+  void StartReadAhead() {
+    absl::StatusOr<TextFile> second = file_.Reopen();
+    if (!second.ok()) return;
+    second_ = std::make_unique<TextFile>(*std::move(second));
+    read_ahead_ = std::make_unique<PrefetchedSteps>(*second_, header_.source_name);
+    read_ahead_fresh_ = true;
+  }
+  void StopReadAhead() { read_ahead_.reset(); }
+
   const Scenario& header() const override { return header_; }
   int64_t step_count() const override { return step_count_; }
   bool streamed() const override { return true; }
   StepSource& steps() override {
+    if (read_ahead_ && read_ahead_fresh_) {
+      read_ahead_fresh_ = false;
+      return *read_ahead_;
+    }
+    if (second_) {  // started over: a new read ahead from the first step
+      read_ahead_.reset();
+      read_ahead_ = std::make_unique<PrefetchedSteps>(*second_, header_.source_name);
+      return *read_ahead_;
+    }
     steps_.Restart();
     return steps_;
   }
 
  private:
   TextFile file_;
+  std::unique_ptr<TextFile> second_;  // the read ahead's handle (declared before it: outlives it)
+  std::unique_ptr<PrefetchedSteps> read_ahead_;
+  bool read_ahead_fresh_ = false;
   Scenario header_;
   int64_t step_count_ = 0;
   StreamedSteps steps_;
@@ -491,8 +614,10 @@ absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenFile(TextFile file, const st
   std::vector<std::string> errors;
   std::optional<NeedsLoader> needs_loader;
   if (size > stream_above_bytes) {
+    stream->StartReadAhead();
     needs_loader = stream->Check(&errors);
     if (!needs_loader && errors.empty()) return stream;
+    stream->StopReadAhead();
   }
   if (size > kMaxTextInputBytes) {
     // Too large for the loader: the stream's own findings are the answer.

@@ -176,4 +176,17 @@ TextFile::~TextFile() {
 
 bool TextFile::Rewind() const { return std::fseek(file_, 0, SEEK_SET) == 0; }
 
+absl::StatusOr<TextFile> TextFile::Reopen() const {
+  if (memory_ != nullptr && size_ > 0) {
+    std::FILE* file = ::fmemopen(memory_->data(), size_, "r");
+    if (file == nullptr) return absl::InternalError("cannot read the text as a file again");
+    return TextFile(file, size_);
+  }
+  // /proc/self/fd/N opens the file anew (its own offset), even once it was unlinked.
+  const std::string self = internal::Cat("/proc/self/fd/", ::fileno(file_));
+  std::FILE* file = std::fopen(self.c_str(), "rb");
+  if (file == nullptr) return OpenError(errno);
+  return TextFile(file, size_);
+}
+
 }  // namespace allocore::adapters

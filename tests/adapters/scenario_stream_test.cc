@@ -125,6 +125,50 @@ TEST(ScenarioStreamTest, FuzzCorpusGivesTheSameVerdictAndRecords) {
   }
 }
 
+// A file longer than the read-ahead window (4 MiB of text), opened by path (the read ahead
+// reopens it through /proc/self/fd) and in memory: every step arrives, in order, also when the
+// steps are asked for a second time.
+TEST(ScenarioStreamTest, ReadAheadDeliversEveryStepOfALongFileInOrder) {
+  std::string text =
+      "config:\n  partitions:\n    - name: default\n      queues:\n        - name: root\n"
+      "          submitacl: \"*\"\n          queues: [{name: a}]\n"
+      "nodes:\n  - {id: node-1, resources: {memory: 1000000000}}\nsteps:\n";
+  constexpr int kApps = 70000;  // ~5.5 MiB
+  for (int i = 0; i < kApps; ++i) {
+    text += "  - add_app: {id: app-with-a-long-enough-name-" + std::to_string(i) +
+            ", queue: root.a, user: u}\n";
+  }
+  ASSERT_GT(text.size(), size_t{5} << 20);
+  const fs::path path = fs::temp_directory_path() / "allocore-read-ahead-test.yaml";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  for (bool by_path : {true, false}) {
+    absl::StatusOr<std::unique_ptr<ScenarioStream>> stream =
+        by_path ? ScenarioStream::Open(path.string(), /*stream_above_bytes=*/0)
+                : ScenarioStream::OpenText(text, "long.yaml", /*stream_above_bytes=*/0);
+    ASSERT_TRUE(stream.ok()) << stream.status();
+    ASSERT_TRUE((*stream)->streamed());
+    ASSERT_EQ((*stream)->step_count(), kApps);
+    for (int round = 0; round < 2; ++round) {
+      StepSource& steps = (*stream)->steps();
+      int seen = 0;
+      for (;;) {
+        absl::StatusOr<const ScenarioStep*> step = steps.Next();
+        ASSERT_TRUE(step.ok()) << step.status();
+        if (*step == nullptr) break;
+        const auto* app = std::get_if<AppSpec>(&(*step)->action);
+        ASSERT_NE(app, nullptr);
+        ASSERT_EQ(app->id, "app-with-a-long-enough-name-" + std::to_string(seen));
+        ++seen;
+      }
+      EXPECT_EQ(seen, kApps) << (by_path ? "by path" : "in memory") << ", round " << round;
+    }
+  }
+  fs::remove(path);
+}
+
 TEST(ScenarioStreamTest, AliasesAndSyntaxErrorsAreTheLoadersToReport) {
   const std::string with_alias =
       "nodes: [{id: n1, resources: &r {memory: 10}}, {id: n2, resources: *r}]\nsteps: []\n";

@@ -5,8 +5,11 @@
 // event parser instead: the first read checks everything (every step is decoded, exactly as
 // the loader decodes it, and dropped) and keeps the rest of the scenario (config, nodes,
 // expect); the second read hands the steps out one at a time to RunScenarioSteps. Memory is
-// then what the kernel and one step hold, whatever the file's length, and nothing has run
-// when the file turns out to be unusable.
+// then what the kernel and a few MiB of steps hold, whatever the file's length, and nothing
+// has run when the file turns out to be unusable. The second read starts on a thread of its
+// own while the first one checks (on a second handle of the file) and decodes steps ahead
+// into a queue bounded by 4 MiB of the file's text: on two cores the reads overlap and the
+// replay no longer waits for the file to be parsed twice in turn.
 //
 // The loader stays the reference. Files up to `stream_above_bytes` (default 8 MiB: every
 // hand-written scenario) are simply loaded. Larger ones are streamed, except that a file the

@@ -52,6 +52,9 @@ class ALLOCORE_EXPORT TextFile {
   uint64_t size() const { return size_; }
   // Back to the first byte; false when the file cannot seek.
   bool Rewind() const;
+  // A second handle on the same bytes with a position of its own (a file is opened again
+  // through /proc/self/fd; a text in memory is read in place, so this one must outlive it).
+  absl::StatusOr<TextFile> Reopen() const;
 
  private:
   TextFile(std::FILE* file, uint64_t size) : file_(file), size_(size) {}
