@@ -325,8 +325,9 @@ int RunCommand(int argc, char** argv) {
   if (int code = ParseArgs(argc, argv, &options); code != 0) return code < 0 ? 0 : code;
 
   // --- load --------------------------------------------------------------------------------
-  // Files are streamed: checked whole first, then replayed one step at a time (memory does not
-  // grow with the file).
+  // Files are streamed: checked whole first (the steps are decoded meanwhile on a second
+  // thread, a few MiB ahead), then replayed one step at a time (memory does not grow with the
+  // file).
   const bool builtin = options.scenario.empty();
   absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream;
   absl::StatusOr<adapters::Scenario> builtin_scenario;
