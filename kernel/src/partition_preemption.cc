@@ -394,6 +394,33 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     return plan;
   }
 
+  // The victim test (§3.3 step 2): `c` leaves its queue in `usage` when that queue, judged
+  // before the removal, is over its guarantee in a type the ask uses; false (nothing changed)
+  // otherwise.
+  auto leave_queue = [&](const VictimCandidate& c) {
+    const Resource& res = allocations_[c.allocation].resource;
+    std::optional<Resource> r = RemainingGuarantee(c.leaf, leaf, usage);
+    usage.Remove(c.leaf, res);
+    if (r && !VictimQueueOverGuarantee(ask, *r)) {
+      usage.Put(c.leaf, res);
+      return false;
+    }
+    return true;
+  };
+  // The ask-queue test (step 3), after leave_queue: the ask's queue takes `c` when its
+  // remaining guarantee (`before`, as it was) holds it; false puts `c` back where it was, and
+  // the scan ends there.
+  auto join_ask_queue = [&](const VictimCandidate& c, std::optional<Resource>* before) {
+    const Resource& res = allocations_[c.allocation].resource;
+    *before = RemainingGuarantee(leaf, leaf, usage);
+    if (!*before || !FitsActual(**before, res)) {
+      usage.Put(c.leaf, res);
+      return false;
+    }
+    usage.Put(leaf, res);
+    return true;
+  };
+
   // The node (§3.3, §3.4): the fewest victims, then the lowest id. Nodes are visited in id
   // order, so the first node that fits without victims (offered on the headroom path only), or
   // failing that the first that needs exactly one, ends the search.
@@ -432,18 +459,9 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     usage.Reset();
     for (const VictimCandidate& c : on_node) {
       const Resource& res = allocations_[c.allocation].resource;
-      std::optional<Resource> r = RemainingGuarantee(c.leaf, leaf, usage);
-      usage.Remove(c.leaf, res);
-      if (r && !VictimQueueOverGuarantee(ask, *r)) {
-        usage.Put(c.leaf, res);
-        continue;
-      }
-      std::optional<Resource> ra = RemainingGuarantee(leaf, leaf, usage);
-      if (!ra || !FitsActual(*ra, res)) {
-        usage.Put(c.leaf, res);
-        break;
-      }
-      usage.Put(leaf, res);
+      std::optional<Resource> ask_remaining_before;
+      if (!leave_queue(c)) continue;
+      if (!join_ask_queue(c, &ask_remaining_before)) break;
       if (LowersShortfall(ask, avail, res)) {
         AddTo(&avail, res);
         head.push_back(&c);
@@ -461,14 +479,8 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     std::vector<VictimCandidate> result;
     int64_t index = -1;
     for (const VictimCandidate* c : head) {
-      const Resource& res = allocations_[c->allocation].resource;
-      std::optional<Resource> r = RemainingGuarantee(c->leaf, leaf, usage);
-      usage.Remove(c->leaf, res);
-      if (r && !VictimQueueOverGuarantee(ask, *r)) {
-        usage.Put(c->leaf, res);
-        continue;
-      }
-      AddTo(&avail, res);
+      if (!leave_queue(*c)) continue;
+      AddTo(&avail, allocations_[c->allocation].resource);
       if (index < 0 && FitIn(avail, ask)) index = static_cast<int64_t>(result.size());
       result.push_back(*c);
     }
@@ -530,18 +542,9 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
       const VictimCandidate& c = *heap.back();
       heap.pop_back();
       const Resource& res = allocations_[c.allocation].resource;
-      std::optional<Resource> r = RemainingGuarantee(c.leaf, leaf, usage);
-      usage.Remove(c.leaf, res);
-      if (r && !VictimQueueOverGuarantee(ask, *r)) {
-        usage.Put(c.leaf, res);
-        continue;
-      }
-      std::optional<Resource> before = RemainingGuarantee(leaf, leaf, usage);
-      if (!before || !FitsActual(*before, res)) {
-        usage.Put(c.leaf, res);
-        break;
-      }
-      usage.Put(leaf, res);
+      std::optional<Resource> before;
+      if (!leave_queue(c)) continue;
+      if (!join_ask_queue(c, &before)) break;
       std::optional<Resource> after = RemainingGuarantee(leaf, leaf, usage);
       if (after && !SameQuantities(*before, *after)) {
         extras = true;
