@@ -56,6 +56,16 @@ void AppendIntField(std::string* out, std::string_view key, int64_t value) {
   AppendInt(out, value);
 }
 
+// Where an ask goes (allocation) or is to go (preemption): the fields both records share.
+void AppendPlacement(const Decision& d, std::string* out) {
+  AppendStringField(out, "partition", d.partition);
+  AppendStringField(out, "queue", d.queue);
+  AppendStringField(out, "app", d.app);
+  AppendStringField(out, "ask", d.ask);
+  AppendStringField(out, "node", d.node);
+  AppendIntField(out, "priority", d.priority);
+}
+
 std::string_view LastElement(std::string_view path) {
   size_t dot = path.rfind('.');
   return dot == std::string_view::npos ? path : path.substr(dot + 1);
@@ -89,12 +99,7 @@ void AppendJsonLine(const Record& record, std::string* out) {
   switch (record.type) {
     case RecordType::kAllocation:
       AppendIntField(out, "seq", d.seq);
-      AppendStringField(out, "partition", d.partition);
-      AppendStringField(out, "queue", d.queue);
-      AppendStringField(out, "app", d.app);
-      AppendStringField(out, "ask", d.ask);
-      AppendStringField(out, "node", d.node);
-      AppendIntField(out, "priority", d.priority);
+      AppendPlacement(d, out);
       if (d.placeholder) out->append(",\"placeholder\":true");
       if (!d.replaces.empty()) AppendStringField(out, "replaces", d.replaces);
       break;
@@ -121,12 +126,7 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendStringField(out, "reason", ReleaseReasonName(d.release_reason));
       break;
     case RecordType::kPreemption: {
-      AppendStringField(out, "partition", d.partition);
-      AppendStringField(out, "queue", d.queue);
-      AppendStringField(out, "app", d.app);
-      AppendStringField(out, "ask", d.ask);
-      AppendStringField(out, "node", d.node);
-      AppendIntField(out, "priority", d.priority);
+      AppendPlacement(d, out);  // the node the preemptor reserved
       AppendIntField(out, "victims", d.count);
       if (d.preemption == nullptr) break;
       const PreemptionDetail& detail = *d.preemption;
