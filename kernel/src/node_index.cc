@@ -32,7 +32,7 @@ size_t NodeIndex::BlockFor(const NodeKey& key) const {
   size_t hi = blocks_.size();
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (blocks_[mid].entries.back().key < key) {
+    if (blocks_[mid]->entries.back().key < key) {
       lo = mid + 1;
     } else {
       hi = mid;
@@ -53,7 +53,7 @@ void NodeIndex::Recompute(Block* block) const {
 void NodeIndex::AddTypes(ResourceMask types) {
   if ((types & ~types_) == 0) return;
   types_ |= types;
-  for (Block& block : blocks_) Recompute(&block);  // at most kMaxResourceTypes times
+  for (auto& block : blocks_) Recompute(block.get());  // at most kMaxResourceTypes times
 }
 
 void NodeIndex::Raise(Block* block, const FitQuantities& available) const {
@@ -91,11 +91,10 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
   if (key.slot >= available_.size()) available_.resize(key.slot + 1);
   available_[key.slot] = ToFitQuantities(available);
   if (blocks_.empty()) {
-    blocks_.emplace_back();
-    blocks_.back().entries = TakeEntries();  // the one empty block, filled below
+    blocks_.push_back(TakeBlock());  // the one empty block, filled below
   }
   size_t b = blocks_.size() == 1 ? 0 : BlockFor(key);
-  Block& block = blocks_[b];
+  Block& block = *blocks_[b];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   block.entries.insert(at, entry);
   if (eligible) Raise(&block, available_[key.slot]);
@@ -105,7 +104,7 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
 
 void NodeIndex::Erase(const NodeKey& key) {
   size_t b = BlockFor(key);
-  Block& block = blocks_[b];
+  Block& block = *blocks_[b];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   Entry gone = *at;
   block.entries.erase(at);
@@ -116,7 +115,7 @@ void NodeIndex::Erase(const NodeKey& key) {
 
 void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligible) {
   AddTypes(available.present);
-  Block& block = blocks_[BlockFor(key)];
+  Block& block = *blocks_[BlockFor(key)];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   FitQuantities now = ToFitQuantities(available);
   FitQuantities& held = available_[key.slot];
@@ -131,56 +130,58 @@ void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligi
   if (was_eligible) Lower(&block, before);
 }
 
-std::vector<NodeIndex::Entry> NodeIndex::TakeEntries() {
-  std::vector<Entry> entries;
+std::unique_ptr<NodeIndex::Block> NodeIndex::TakeBlock() {
+  std::unique_ptr<Block> block;
   if (!spare_.empty()) {
-    entries = std::move(spare_.back());
+    block = std::move(spare_.back());
     spare_.pop_back();
+  } else {
+    block = std::make_unique<Block>();
   }
-  entries.clear();
-  entries.reserve(kMaxEntries);
-  return entries;
+  block->max.fill(0);
+  block->holders.fill(0);
+  block->eligible = 0;
+  block->entries.clear();
+  block->entries.reserve(kMaxEntries);
+  return block;
 }
 
 void NodeIndex::DropBlock(size_t b) {
-  std::vector<Entry> entries = std::move(blocks_[b].entries);
-  entries.clear();
-  spare_.push_back(std::move(entries));
+  spare_.push_back(std::move(blocks_[b]));
   blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(b));
 }
 
 void NodeIndex::SplitIfFull(size_t b) {
-  if (blocks_[b].entries.size() < kMaxEntries) return;
-  Block upper;
-  upper.entries = TakeEntries();
-  std::vector<Entry>& lower = blocks_[b].entries;
+  if (blocks_[b]->entries.size() < kMaxEntries) return;
+  std::unique_ptr<Block> upper = TakeBlock();
+  std::vector<Entry>& lower = blocks_[b]->entries;
   size_t half = lower.size() / 2;
-  upper.entries.assign(lower.begin() + static_cast<std::ptrdiff_t>(half), lower.end());
+  upper->entries.assign(lower.begin() + static_cast<std::ptrdiff_t>(half), lower.end());
   lower.resize(half);
-  Recompute(&blocks_[b]);
-  Recompute(&upper);
+  Recompute(blocks_[b].get());
+  Recompute(upper.get());
   blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(b + 1), std::move(upper));
 }
 
 void NodeIndex::MergeIfSmall(size_t b) {
-  if (blocks_[b].entries.empty()) {
+  if (blocks_[b]->entries.empty()) {
     DropBlock(b);
     return;
   }
-  if (blocks_[b].entries.size() >= kMinEntries) return;
+  if (blocks_[b]->entries.size() >= kMinEntries) return;
   // Into the smaller neighbour, when both fit in one block below the split size.
   size_t first;
   if (b == 0) {
     if (blocks_.size() == 1) return;
     first = 0;
   } else if (b + 1 == blocks_.size() ||
-             blocks_[b - 1].entries.size() <= blocks_[b + 1].entries.size()) {
+             blocks_[b - 1]->entries.size() <= blocks_[b + 1]->entries.size()) {
     first = b - 1;
   } else {
     first = b;
   }
-  Block& into = blocks_[first];
-  const Block& from = blocks_[first + 1];
+  Block& into = *blocks_[first];
+  const Block& from = *blocks_[first + 1];
   if (into.entries.size() + from.entries.size() >= kMaxEntries) return;
   into.entries.insert(into.entries.end(), from.entries.begin(), from.entries.end());
   Recompute(&into);
@@ -195,7 +196,7 @@ void NodeIndex::Clear() {
 
 const NodeIndex::Entry* NodeIndex::Find(const NodeKey& key) const {
   if (blocks_.empty()) return nullptr;
-  const Block& block = blocks_[BlockFor(key)];
+  const Block& block = *blocks_[BlockFor(key)];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   if (at == block.entries.end() || !(at->key == key) || at->key.slot != key.slot) return nullptr;
   return &*at;
@@ -205,7 +206,7 @@ bool NodeIndex::CheckFromScratch(std::string* why) const {
   size_t count = 0;
   const Entry* previous = nullptr;
   for (size_t b = 0; b < blocks_.size(); ++b) {
-    const Block& block = blocks_[b];
+    const Block& block = *blocks_[b];
     if (block.entries.empty()) {
       *why = absl::StrCat("node index block ", b, " is empty");
       return false;

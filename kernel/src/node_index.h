@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,9 +86,9 @@ class NodeIndex {
   static constexpr uint32_t kNotFound = UINT32_MAX;
   template <typename Accept>
   uint32_t FirstFit(const Resource& ask, Accept&& accept) const {
-    for (const Block& block : blocks_) {
-      if (block.eligible == 0 || !FitsQuantities(block.max, ask)) continue;
-      for (const Entry& e : block.entries) {
+    for (const auto& block : blocks_) {
+      if (block->eligible == 0 || !FitsQuantities(block->max, ask)) continue;
+      for (const Entry& e : block->entries) {
         if (e.eligible && FitsQuantities(available_[e.key.slot], ask) && accept(e.key.slot)) {
           return e.key.slot;
         }
@@ -98,8 +99,8 @@ class NodeIndex {
   // Calls fn(const NodeKey&) for every node, in order.
   template <typename Fn>
   void ForEach(Fn&& fn) const {
-    for (const Block& block : blocks_) {
-      for (const Entry& e : block.entries) fn(e.key);
+    for (const auto& block : blocks_) {
+      for (const Entry& e : block->entries) fn(e.key);
     }
   }
 
@@ -129,14 +130,18 @@ class NodeIndex {
   // Adds / removes one eligible node's availability to / from the block's maxima.
   void Raise(Block* block, const FitQuantities& available) const;
   void Lower(Block* block, const FitQuantities& available) const;
-  // Entry storage for a new block: a dropped block's, so that steady state does not allocate.
-  std::vector<Entry> TakeEntries();
+  // An empty block: a dropped one (its entry storage kept), so that steady state does not
+  // allocate.
+  std::unique_ptr<Block> TakeBlock();
   void DropBlock(size_t b);
   void SplitIfFull(size_t b);
   void MergeIfSmall(size_t b);
 
-  std::vector<Block> blocks_;
-  std::vector<std::vector<Entry>> spare_;
+  // Blocks by pointer: a block split off or dropped near the front shifts 8-byte pointers, not
+  // 128-byte blocks (nodes that gain a score leave the front blocks for the back ones, so the
+  // blocks that empty and merge sit near the front: 1,500 blocks at 50,000 nodes).
+  std::vector<std::unique_ptr<Block>> blocks_;
+  std::vector<std::unique_ptr<Block>> spare_;
   std::vector<FitQuantities> available_;  // by node slot
   // Types some node ever had available: maxima of the others are 0 and stay so.
   ResourceMask types_ = 0;
