@@ -45,7 +45,16 @@ struct NodeKey {
   friend bool operator<(const NodeKey& a, const NodeKey& b) {
     if (a.score != b.score) return a.score < b.score;
     if (a.id_prefix != b.id_prefix) return a.id_prefix < b.id_prefix;
-    return a.id < b.id;
+    // Equal prefixes: the ids agree on their first 8 bytes (or are shorter, zero padded), so
+    // the rest decides; a short loop, because ids that outgrow the prefix ("node-12345") differ
+    // in a byte or two past it and a memcmp call costs more than that.
+    const size_t common = a.id.size() < b.id.size() ? a.id.size() : b.id.size();
+    for (size_t i = 8; i < common; ++i) {
+      if (a.id[i] != b.id[i]) {
+        return static_cast<unsigned char>(a.id[i]) < static_cast<unsigned char>(b.id[i]);
+      }
+    }
+    return a.id.size() < b.id.size();
   }
   friend bool operator==(const NodeKey& a, const NodeKey& b) {
     return a.score == b.score && a.id_prefix == b.id_prefix && a.id == b.id;

@@ -124,6 +124,36 @@ TEST_P(NodeIndexModelTest, MatchesALinearScanAfterEveryChange) {
 
 INSTANTIATE_TEST_SUITE_P(Seeds, NodeIndexModelTest, ::testing::Range(1, 9));
 
+// NodeKey orders ids byte-wise (unsigned), as std::string_view does, whatever their lengths,
+// shared prefixes (past the 8 bytes IdPrefix holds), high bytes or NUL bytes.
+TEST(NodeIndexTest, KeysOrderIdsByteWise) {
+  std::mt19937_64 rng(7);
+  const std::string alphabet("\0\x01a-9z\x7f\x80\xff", 9);
+  std::vector<std::string> ids = {"",
+                                  "a",
+                                  "node-1",
+                                  "node-12345678",
+                                  "node-12345679",
+                                  "node-1234567",
+                                  "node-123456789",
+                                  std::string("ab\0", 3),
+                                  "ab"};
+  for (int i = 0; i < 400; ++i) {
+    std::string id = i % 2 == 0 ? "node-123" : "";
+    const size_t extra = rng() % 12;
+    for (size_t k = 0; k < extra; ++k) id += alphabet[rng() % alphabet.size()];
+    ids.push_back(id);
+  }
+  for (const std::string& a : ids) {
+    for (const std::string& b : ids) {
+      const NodeKey ka{1.5, IdPrefix(a), a, 0};
+      const NodeKey kb{1.5, IdPrefix(b), b, 1};
+      ASSERT_EQ(ka < kb, std::string_view(a) < std::string_view(b))
+          << testing::PrintToString(a) << " vs " << testing::PrintToString(b);
+    }
+  }
+}
+
 TEST(NodeIndexTest, EmptyIndexFindsNothing) {
   NodeIndex index;
   Resource ask;
