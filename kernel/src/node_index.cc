@@ -53,7 +53,7 @@ void NodeIndex::Recompute(Block* block) const {
 void NodeIndex::AddTypes(ResourceMask types) {
   if ((types & ~types_) == 0) return;
   types_ |= types;
-  for (auto& block : blocks_) Recompute(block.get());  // at most kMaxResourceTypes times
+  for (Block* block : blocks_) Recompute(block);  // at most kMaxResourceTypes times
 }
 
 void NodeIndex::Raise(Block* block, const FitQuantities& available) const {
@@ -130,13 +130,13 @@ void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligi
   if (was_eligible) Lower(&block, before);
 }
 
-std::unique_ptr<NodeIndex::Block> NodeIndex::TakeBlock() {
-  std::unique_ptr<Block> block;
+NodeIndex::Block* NodeIndex::TakeBlock() {
+  Block* block;
   if (!spare_.empty()) {
-    block = std::move(spare_.back());
+    block = spare_.back();
     spare_.pop_back();
   } else {
-    block = std::make_unique<Block>();
+    block = owned_.emplace_back(std::make_unique<Block>()).get();
   }
   block->max.fill(0);
   block->holders.fill(0);
@@ -147,20 +147,20 @@ std::unique_ptr<NodeIndex::Block> NodeIndex::TakeBlock() {
 }
 
 void NodeIndex::DropBlock(size_t b) {
-  spare_.push_back(std::move(blocks_[b]));
+  spare_.push_back(blocks_[b]);
   blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(b));
 }
 
 void NodeIndex::SplitIfFull(size_t b) {
   if (blocks_[b]->entries.size() < kMaxEntries) return;
-  std::unique_ptr<Block> upper = TakeBlock();
+  Block* upper = TakeBlock();
   std::vector<Entry>& lower = blocks_[b]->entries;
   size_t half = lower.size() / 2;
   upper->entries.assign(lower.begin() + static_cast<std::ptrdiff_t>(half), lower.end());
   lower.resize(half);
-  Recompute(blocks_[b].get());
-  Recompute(upper.get());
-  blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(b + 1), std::move(upper));
+  Recompute(blocks_[b]);
+  Recompute(upper);
+  blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(b + 1), upper);
 }
 
 void NodeIndex::MergeIfSmall(size_t b) {
@@ -189,6 +189,7 @@ void NodeIndex::MergeIfSmall(size_t b) {
 }
 
 void NodeIndex::Clear() {
+  spare_.insert(spare_.end(), blocks_.begin(), blocks_.end());
   blocks_.clear();
   available_.clear();
   size_ = 0;

@@ -141,7 +141,7 @@ class NodeIndex {
   void Lower(Block* block, const FitQuantities& available) const;
   // An empty block: a dropped one (its entry storage kept), so that steady state does not
   // allocate.
-  std::unique_ptr<Block> TakeBlock();
+  Block* TakeBlock();
   void DropBlock(size_t b);
   void SplitIfFull(size_t b);
   void MergeIfSmall(size_t b);
@@ -149,9 +149,11 @@ class NodeIndex {
   // Blocks by pointer: a block split off or dropped near the front shifts 8-byte pointers, not
   // 128-byte blocks (nodes that gain a score leave the front blocks for the back ones, so the
   // blocks that empty and merge sit near the front: 1,500 blocks at 50,000 nodes).
-  std::vector<std::unique_ptr<Block>> blocks_;
-  std::vector<std::unique_ptr<Block>> spare_;
-  std::vector<FitQuantities> available_;  // by node slot
+  // Plain pointers, so that erase and insert move them with one memmove.
+  std::vector<Block*> blocks_;
+  std::vector<Block*> spare_;                  // dropped blocks, reused by TakeBlock
+  std::vector<std::unique_ptr<Block>> owned_;  // every block ever made
+  std::vector<FitQuantities> available_;       // by node slot
   // Types some node ever had available: maxima of the others are 0 and stay so.
   ResourceMask types_ = 0;
   size_t size_ = 0;
