@@ -32,7 +32,11 @@ size_t NodeIndex::BlockFor(const NodeKey& key) const {
   size_t hi = blocks_.size();
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (blocks_[mid]->entries.back().key < key) {
+    const LastKey& last = last_[mid];
+    const bool before = last.score != key.score           ? last.score < key.score
+                        : last.id_prefix != key.id_prefix ? last.id_prefix < key.id_prefix
+                                                          : blocks_[mid]->entries.back().key < key;
+    if (before) {
       lo = mid + 1;
     } else {
       hi = mid;
@@ -92,11 +96,13 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
   available_[key.slot] = ToFitQuantities(available);
   if (blocks_.empty()) {
     blocks_.push_back(TakeBlock());  // the one empty block, filled below
+    last_.push_back({key.score, key.id_prefix});
   }
   size_t b = blocks_.size() == 1 ? 0 : BlockFor(key);
   Block& block = *blocks_[b];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   block.entries.insert(at, entry);
+  SyncLast(b);
   if (eligible) Raise(&block, available_[key.slot]);
   ++size_;
   SplitIfFull(b);
@@ -108,6 +114,7 @@ void NodeIndex::Erase(const NodeKey& key) {
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   Entry gone = *at;
   block.entries.erase(at);
+  if (!block.entries.empty()) SyncLast(b);
   --size_;
   if (gone.eligible) Lower(&block, available_[gone.key.slot]);
   MergeIfSmall(b);
@@ -149,6 +156,7 @@ NodeIndex::Block* NodeIndex::TakeBlock() {
 void NodeIndex::DropBlock(size_t b) {
   spare_.push_back(blocks_[b]);
   blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(b));
+  last_.erase(last_.begin() + static_cast<std::ptrdiff_t>(b));
 }
 
 void NodeIndex::SplitIfFull(size_t b) {
@@ -161,6 +169,9 @@ void NodeIndex::SplitIfFull(size_t b) {
   Recompute(blocks_[b]);
   Recompute(upper);
   blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(b + 1), upper);
+  last_.insert(last_.begin() + static_cast<std::ptrdiff_t>(b + 1), LastKey{});
+  SyncLast(b);
+  SyncLast(b + 1);
 }
 
 void NodeIndex::MergeIfSmall(size_t b) {
@@ -185,12 +196,14 @@ void NodeIndex::MergeIfSmall(size_t b) {
   if (into.entries.size() + from.entries.size() >= kMaxEntries) return;
   into.entries.insert(into.entries.end(), from.entries.begin(), from.entries.end());
   Recompute(&into);
+  SyncLast(first);
   DropBlock(first + 1);
 }
 
 void NodeIndex::Clear() {
   spare_.insert(spare_.end(), blocks_.begin(), blocks_.end());
   blocks_.clear();
+  last_.clear();
   available_.clear();
   size_ = 0;
 }
@@ -218,6 +231,11 @@ bool NodeIndex::CheckFromScratch(std::string* why) const {
     if (fresh.max != block.max || fresh.holders != block.holders ||
         fresh.eligible != block.eligible) {
       *why = absl::StrCat("node index block ", b, ": cached maxima differ from a recomputation");
+      return false;
+    }
+    if (last_.size() != blocks_.size() || last_[b].score != block.entries.back().key.score ||
+        last_[b].id_prefix != block.entries.back().key.id_prefix) {
+      *why = absl::StrCat("node index block ", b, ": its last key is not the one BlockFor reads");
       return false;
     }
     for (const Entry& e : block.entries) {

@@ -142,6 +142,10 @@ class NodeIndex {
   // An empty block: a dropped one (its entry storage kept), so that steady state does not
   // allocate.
   Block* TakeBlock();
+  void SyncLast(size_t b) {
+    const NodeKey& key = blocks_[b]->entries.back().key;
+    last_[b] = {key.score, key.id_prefix};
+  }
   void DropBlock(size_t b);
   void SplitIfFull(size_t b);
   void MergeIfSmall(size_t b);
@@ -151,6 +155,14 @@ class NodeIndex {
   // blocks that empty and merge sit near the front: 1,500 blocks at 50,000 nodes).
   // Plain pointers, so that erase and insert move them with one memmove.
   std::vector<Block*> blocks_;
+  // The leading part of each block's last key, by block position: BlockFor's binary search
+  // reads this dense array instead of following two pointers per step into the blocks (only
+  // a tie on both fields reads the block).
+  struct LastKey {
+    double score;
+    uint64_t id_prefix;
+  };
+  std::vector<LastKey> last_;
   std::vector<Block*> spare_;                  // dropped blocks, reused by TakeBlock
   std::vector<std::unique_ptr<Block>> owned_;  // every block ever made
   std::vector<FitQuantities> available_;       // by node slot
