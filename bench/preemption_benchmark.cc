@@ -147,7 +147,8 @@ void FailedAttempt(benchmark::State& state, bool enabled) {
       return;
     }
     // The ask stays pending: drop it so that every iteration sees the same queue.
-    Apply(*c.kernel, RemoveAskOp{.app = "starved-app", .ask = "ask-" + std::to_string(c.next_ask - 1)},
+    Apply(*c.kernel,
+          RemoveAskOp{.app = "starved-app", .ask = "ask-" + std::to_string(c.next_ask - 1)},
           &c.out);
   }
   Report(state, &ns);

@@ -166,7 +166,7 @@ struct EffectiveQueue {
   int32_t priority_offset = 0;
   std::string preemption_policy = "default";  // default | fence | disabled
   int64_t preemption_delay_millis = 30'000;   // read on leaves only
-  PropertyMap properties;  // the merged map the values come from
+  PropertyMap properties;                     // the merged map the values come from
 };
 
 // Every configured queue of `partition` (validated), depth first in configuration order.
