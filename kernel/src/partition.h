@@ -457,6 +457,8 @@ class Partition {
   Outcome TryPlaceholderAllocate(uint32_t queue, bool* released, std::vector<Decision>* out);
   Outcome TryPlaceholderAllocateApp(uint32_t app, bool* released, std::vector<Decision>* out);
   Allocation NewAllocation(uint32_t ask, uint32_t node) const;
+  // A decision about `ask` going to `node` (allocation, preemption): who, where, by handle.
+  Decision PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const;
   // Records one allocation of `ask` on `node` (accounting, decision, one repeat less).
   void PlaceAllocation(uint32_t ask, uint32_t node, std::string_view replaces,
                        std::vector<Decision>* out);

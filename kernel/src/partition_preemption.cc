@@ -459,9 +459,9 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     usage.Reset();
     for (const VictimCandidate& c : on_node) {
       const Resource& res = allocations_[c.allocation].resource;
-      std::optional<Resource> ask_remaining_before;
+      std::optional<Resource> unused_before;
       if (!leave_queue(c)) continue;
-      if (!join_ask_queue(c, &ask_remaining_before)) break;
+      if (!join_ask_queue(c, &unused_before)) break;
       if (LowersShortfall(ask, avail, res)) {
         AddTo(&avail, res);
         head.push_back(&c);
@@ -615,20 +615,9 @@ Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_trie
   for (uint32_t victim : plan.victims) {
     preempted_.push_back({victim, allocations_[victim].seq, ask});
   }
-  const App& a = apps_[k.app];
-  Decision d;
-  d.type = DecisionType::kPreemption;
-  d.partition = name_;
-  d.queue = queues_[a.queue].path;
-  d.app = a.id;
-  d.ask = k.id;
-  d.node = nodes_[plan.node].id;
-  d.priority = k.priority;
+  Decision d = PlacementDecision(DecisionType::kPreemption, ask, plan.node);
   d.count = static_cast<int64_t>(plan.victims.size());
   d.preemption = std::move(plan.detail);
-  d.app_handle = AppHandleOf(k.app);
-  d.ask_handle = AskHandleOf(ask);
-  d.node_handle = NodeHandleOf(plan.node);
   out->push_back(std::move(d));
   // The ask holds the chosen node from now on, and only that one (D8).
   const uint32_t app = k.app;

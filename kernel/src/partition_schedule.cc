@@ -313,22 +313,29 @@ void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view re
   AddToPath(a.queue, &Queue::allocated, k.resource);
   TrackLimitUsage(app, k.resource, false, 0);
 
-  Decision d;
-  d.type = DecisionType::kAllocation;
-  d.partition = name_;
-  d.queue = queues_[a.queue].path;
-  d.app = a.id;
-  d.ask = k.id;
-  d.node = n.id;
-  d.app_handle = AppHandleOf(app);
-  d.ask_handle = AskHandleOf(ask);
-  d.node_handle = NodeHandleOf(node);
-  d.priority = k.priority;
+  Decision d = PlacementDecision(DecisionType::kAllocation, ask, node);
   d.seq = alloc.seq;
   d.placeholder = k.placeholder;
   d.replaces = replaces;
   out->push_back(d);
   SetPending(ask, k.pending - 1);
+}
+
+Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const {
+  const Ask& k = asks_[ask];
+  const App& a = apps_[k.app];
+  Decision d;
+  d.type = type;
+  d.partition = name_;
+  d.queue = queues_[a.queue].path;
+  d.app = a.id;
+  d.ask = k.id;
+  d.node = nodes_[node].id;
+  d.priority = k.priority;
+  d.app_handle = AppHandleOf(k.app);
+  d.ask_handle = AskHandleOf(ask);
+  d.node_handle = NodeHandleOf(node);
+  return d;
 }
 
 // YuniKorn's RunApplication event after an allocation.
