@@ -165,27 +165,36 @@ struct AskKey {
   }
 };
 
+// What the walk reads of an ask, dense by slot in Partition::ask_hot_ (kernel/README decision
+// 35): 96 bytes, so that the asks the walk visits share cache lines with nothing cold.
+struct AskHot {
+  Resource resource;
+  int64_t pending = 0;  // pending repeats
+  uint32_t app = kNoSlot;
+  int32_t priority = 0;
+  int32_t reservations = 0;
+  bool alive : 1 = false;
+  bool removed : 1 = false;  // RemoveAsk'ed while allocations remain: releasable, not removable
+  bool placeholder : 1 = false;
+  bool preemption_triggered : 1 = false;  // it preempted (either preemptor; never reset)
+  bool has_required_node : 1 = false;     // Ask::required_node is set
+  bool gang_member : 1 = false;           // Ask::task_group is set
+};
+static_assert(sizeof(AskHot) <= 96, "the walk's view of an ask must stay within 96 bytes");
+
+// The rest of an ask (side table Partition::asks_, same slot): what only calls, the
+// preemptors, the gang passes and the queries read.
 struct Ask {
   std::string_view id;
-  uint32_t app = kNoSlot;
-  Resource resource;
-  int32_t priority = 0;
-  int64_t pending = 0;  // pending repeats
   int64_t create_time = 0;
   int64_t add_seq = 0;
   int64_t first_add_seq = 0;          // its key in App::asks (a re-add keeps it)
   std::vector<uint32_t> allocations;  // live allocations, oldest first
-  int32_t reservations = 0;
-  bool alive = false;
-  bool removed = false;  // RemoveAsk'ed while allocations remain: releasable, not removable
-  bool placeholder = false;
   bool allow_preemption = true;
   bool originator = false;
-  bool preemption_triggered = false;           // it preempted (either preemptor; never reset)
   int64_t preempt_checked_at = kNeverChecked;  // the general preemptor's last attempt
   std::string_view task_group;                 // empty: not a gang member
   std::string_view required_node;              // empty: any node
-  AskKey key() const { return {-int64_t{priority}, create_time, add_seq, 0}; }
 };
 
 struct Reservation {
@@ -387,6 +396,7 @@ class Partition {
   uint32_t NewQueue(std::string_view name, uint32_t parent, bool dynamic);
   // A fresh application record (a freed slot or a new one), its order key table sized with it.
   uint32_t NewAppSlot();
+  uint32_t NewAskSlot();
   uint32_t FindQueue(std::string_view path) const;
   std::vector<uint32_t> PathToRoot(uint32_t queue) const;
   absl::Status ApplyQueueConfig(const QueueConfig& config, uint32_t parent,
@@ -599,7 +609,8 @@ class Partition {
   std::vector<std::optional<OrderKey>> app_keys_;
   std::vector<App> apps_;
   std::vector<uint32_t> free_apps_;
-  std::vector<Ask> asks_;
+  std::vector<AskHot> ask_hot_;  // the walk's part of each ask, by slot
+  std::vector<Ask> asks_;        // the rest, by the same slot
   std::vector<uint32_t> free_asks_;
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_nodes_;

@@ -70,7 +70,7 @@ uint32_t Partition::LiveApp(uint32_t app, uint32_t generation) const {
 
 uint32_t Partition::LiveAsk(uint32_t ask, uint32_t generation) const {
   if (ask >= asks_.size() || AskGeneration(ask) != generation) return kNoSlot;
-  return asks_[ask].alive ? ask : kNoSlot;
+  return ask_hot_[ask].alive ? ask : kNoSlot;
 }
 
 uint32_t Partition::LiveNode(uint32_t node, uint32_t generation) const {
@@ -381,7 +381,7 @@ void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
   };
   bool has_asks = std::any_of(a.asks.begin(), a.asks.end(),
                               [&](const std::pair<const int64_t, uint32_t>& entry) {
-                                return !asks_[entry.second].removed;
+                                return !ask_hot_[entry.second].removed;
                               });
   if (has_asks && a.live_allocations == 0 && working()) {
     Transition(app, AppState::kCompleting, out);
@@ -437,6 +437,16 @@ void Partition::DetachApp(uint32_t app) {
 uint32_t Partition::NewAppSlot() {
   uint32_t slot = TakeSlot(apps_, free_apps_);
   app_keys_.resize(apps_.size());
+  return slot;
+}
+
+uint32_t Partition::NewAskSlot() {
+  uint32_t slot = TakeSlot(asks_, free_asks_);
+  if (slot < ask_hot_.size()) {
+    ask_hot_[slot] = AskHot{};
+  } else {
+    ask_hot_.resize(asks_.size());
+  }
   return slot;
 }
 
@@ -515,8 +525,8 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   if (type < 0) {
     Resource others = queues_[root_].pending;
     if (existing != a.asks_by_id.end()) {
-      const Ask& old = asks_[existing->second];
-      others = Sub(others, Multiply(old.resource, old.pending));
+      const AskHot& old_hot = ask_hot_[existing->second];
+      others = Sub(others, Multiply(old_hot.resource, old_hot.pending));
     }
     type = AddExact(others, total, &total);
   }
@@ -532,28 +542,31 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
     ask = existing->second;
     SetPending(ask, 0);
   } else {
-    ask = TakeSlot(asks_, free_asks_);
+    ask = NewAskSlot();
     asks_[ask].id = context_->names.Intern(args.id);
-    asks_[ask].app = app;
-    asks_[ask].alive = true;
+    ask_hot_[ask].app = app;
+    ask_hot_[ask].alive = true;
     apps_[app].asks_by_id[asks_[ask].id] = ask;
     asks_[ask].first_add_seq = context_->next_ask_seq;  // the add_seq it takes below
     apps_[app].asks.emplace(asks_[ask].first_add_seq, ask);
   }
   Ask& k = asks_[ask];
-  k.removed = false;
-  k.resource = resource;
-  k.priority = args.priority;
-  k.placeholder = args.placeholder;
+  AskHot& hot = ask_hot_[ask];
+  hot.removed = false;
+  hot.resource = resource;
+  hot.priority = args.priority;
+  hot.placeholder = args.placeholder;
   k.allow_preemption = args.allow_preemption;
   k.originator = args.originator;
-  k.preemption_triggered = false;  // a new ask object in YuniKorn, even under the same key
+  hot.preemption_triggered = false;  // a new ask object in YuniKorn, even under the same key
   k.preempt_checked_at = kNeverChecked;
   k.task_group =
       args.task_group.empty() ? std::string_view() : context_->names.Intern(args.task_group);
   k.required_node =
       args.required_node.empty() ? std::string_view() : context_->names.Intern(args.required_node);
-  if (k.placeholder) {
+  hot.gang_member = !k.task_group.empty();
+  hot.has_required_node = !k.required_node.empty();
+  if (hot.placeholder) {
     TaskGroup* group = FindTaskGroup(app, k.task_group);
     if (group == nullptr) {
       apps_[app].task_groups.push_back({.name = k.task_group});
@@ -579,35 +592,37 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
 
 void Partition::SetPending(uint32_t ask, int64_t pending) {
   Ask& k = asks_[ask];
-  App& a = apps_[k.app];
-  AskKey key{-int64_t{k.priority}, k.create_time, k.add_seq, ask};
-  if (k.pending > 0 && pending <= 0) a.ask_order.erase(key);
-  if (k.pending <= 0 && pending > 0) a.ask_order.insert(key);
-  if (pending == k.pending - 1) {
+  AskHot& hot = ask_hot_[ask];
+  App& a = apps_[hot.app];
+  AskKey key{-int64_t{hot.priority}, k.create_time, k.add_seq, ask};
+  if (hot.pending > 0 && pending <= 0) a.ask_order.erase(key);
+  if (hot.pending <= 0 && pending > 0) a.ask_order.insert(key);
+  if (pending == hot.pending - 1) {
     // One repeat allocated: the hot path.
-    SubFromClampNegative(&a.pending, k.resource);
-    if (a.in_queue) SubFromPath(a.queue, &Queue::pending, k.resource);
+    SubFromClampNegative(&a.pending, hot.resource);
+    if (a.in_queue) SubFromPath(a.queue, &Queue::pending, hot.resource);
   } else {
-    Resource old_total = Multiply(k.resource, k.pending);
-    Resource new_total = Multiply(k.resource, pending);
+    Resource old_total = Multiply(hot.resource, hot.pending);
+    Resource new_total = Multiply(hot.resource, pending);
     a.pending = Add(SubClampNegative(a.pending, old_total), new_total);
     if (a.in_queue) {
       SubFromPath(a.queue, &Queue::pending, old_total);
       AddToPath(a.queue, &Queue::pending, new_total);
     }
   }
-  k.pending = pending;
+  hot.pending = pending;
 }
 
 void Partition::RemoveAskSlot(uint32_t ask) {
   CancelReservationsOfAsk(ask);
   SetPending(ask, 0);
   Ask& k = asks_[ask];
-  App& a = apps_[k.app];
+  AskHot& hot = ask_hot_[ask];
+  App& a = apps_[hot.app];
   a.asks_by_id.erase(k.id);
   a.asks.erase(k.first_add_seq);
   // Live allocations keep pointing at the slot until released; free it only when unused.
-  k.alive = false;
+  hot.alive = false;
   if (k.allocations.empty()) FreeSlot(ask, &free_asks_, &ask_generations_);
 }
 
@@ -623,11 +638,11 @@ absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_
 }
 
 absl::Status Partition::RemoveAskAt(uint32_t ask, std::vector<Decision>* out) {
-  if (asks_[ask].removed) {
+  if (ask_hot_[ask].removed) {
     return absl::NotFoundError(
-        Cat("application ", apps_[asks_[ask].app].id, " has no ask ", asks_[ask].id));
+        Cat("application ", apps_[ask_hot_[ask].app].id, " has no ask ", asks_[ask].id));
   }
-  const uint32_t app = asks_[ask].app;
+  const uint32_t app = ask_hot_[ask].app;
   DropAsk(ask);
   AppChanged(app);
   CheckCompletion(app, out, /*ask_removal=*/true);
@@ -640,7 +655,7 @@ void Partition::DropAsk(uint32_t ask) {
   if (asks_[ask].allocations.empty()) {
     RemoveAskSlot(ask);
   } else {
-    asks_[ask].removed = true;  // releasable until its last allocation goes
+    ask_hot_[ask].removed = true;  // releasable until its last allocation goes
   }
 }
 
@@ -663,7 +678,7 @@ absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_v
 
 absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
                                             std::vector<Decision>* out) {
-  const uint32_t app = asks_[ask].app;
+  const uint32_t app = ask_hot_[ask].app;
   uint32_t chosen = kNoSlot;
   for (uint32_t alloc : asks_[ask].allocations) {
     if (node == kNoSlot || allocations_[alloc].node == node) {
@@ -682,7 +697,7 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
   // YuniKorn: remove_ask on a fully served ask is not an error.
   bool placeholder = allocations_[chosen].placeholder;
   ReleaseAllocationSlot(chosen, ReleaseReason::kReleased, out);
-  if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+  if (ask_hot_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
   if (placeholder) {
     PlaceholderGone(app, out);
   } else {
@@ -732,7 +747,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
   d.release_reason = reason;
   d.placeholder = alloc.placeholder;
   if (by_ask != kNoSlot) {
-    d.by_app = apps_[asks_[by_ask].app].id;
+    d.by_app = apps_[ask_hot_[by_ask].app].id;
     d.by_ask = asks_[by_ask].id;
   }
   out->push_back(d);

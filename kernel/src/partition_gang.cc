@@ -39,7 +39,8 @@ TaskGroup* Partition::FindTaskGroup(uint32_t app, std::string_view name) {
 
 bool Partition::WaitsForReplacement(uint32_t ask) const {
   const Ask& k = asks_[ask];
-  return WaitsForReplacement(k.app, k.task_group, k.placeholder);
+  const AskHot& hot = ask_hot_[ask];
+  return WaitsForReplacement(hot.app, k.task_group, hot.placeholder);
 }
 
 bool Partition::WaitsForReplacement(uint32_t app, std::string_view task_group,
@@ -158,16 +159,17 @@ Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* rele
   std::vector<uint32_t> candidates;
   for (const AskKey& key : apps_[app].ask_order) {
     const Ask& k = asks_[key.slot];
-    if (!k.placeholder && !k.task_group.empty()) candidates.push_back(key.slot);
+    const AskHot& hot = ask_hot_[key.slot];
+    if (!hot.placeholder && !k.task_group.empty()) candidates.push_back(key.slot);
   }
   for (uint32_t ask : candidates) {
     for (uint32_t placeholder : PlaceholderAllocations(app)) {
       const Allocation& p = allocations_[placeholder];
       if (p.task_group != asks_[ask].task_group) continue;
-      if (!NotLarger(asks_[ask].resource, p.resource)) {
+      if (!NotLarger(ask_hot_[ask].resource, p.resource)) {
         uint32_t placeholder_ask = p.ask;
         ReleaseAllocationSlot(placeholder, ReleaseReason::kTimeout, out);
-        if (asks_[placeholder_ask].removed && asks_[placeholder_ask].allocations.empty()) {
+        if (ask_hot_[placeholder_ask].removed && asks_[placeholder_ask].allocations.empty()) {
           RemoveAskSlot(placeholder_ask);
         }
         PlaceholderGone(app, out);
@@ -186,7 +188,7 @@ Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* rele
 // app and user accounting), then the real allocation takes its node. The node's free space is
 // the difference, exactly (v1.2.0 leaked it when the real ask was smaller; fixed later).
 void Partition::ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vector<Decision>* out) {
-  const uint32_t app = asks_[ask].app;
+  const uint32_t app = ask_hot_[ask].app;
   const uint32_t node = allocations_[placeholder].node;
   const uint32_t placeholder_ask = allocations_[placeholder].ask;
   const std::string_view replaced_id = asks_[placeholder_ask].id;  // the slot may be freed below
@@ -195,7 +197,7 @@ void Partition::ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vect
 
   std::vector<Decision> released;
   ReleaseAllocationSlot(placeholder, ReleaseReason::kReplaced, &released);
-  if (asks_[placeholder_ask].removed && asks_[placeholder_ask].allocations.empty()) {
+  if (ask_hot_[placeholder_ask].removed && asks_[placeholder_ask].allocations.empty()) {
     RemoveAskSlot(placeholder_ask);
   }
   if (apps_[app].live_placeholders == 0) SetPlaceholderTimer(app, false, 0);
@@ -221,7 +223,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     for (uint32_t alloc : PlaceholderAllocations(app)) {
       uint32_t ask = allocations_[alloc].ask;
       ReleaseAllocationSlot(alloc, ReleaseReason::kTimeout, out);  // counts it as timed out
-      if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+      if (ask_hot_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
       PlaceholderGone(app, out);
       if (!apps_[app].alive || !apps_[app].in_queue) return;
     }
@@ -237,12 +239,13 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
   }
   std::vector<uint32_t> dropped;  // in the order the current asks were added
   for (const auto& [first_seq, ask] : apps_[app].asks) {
-    if (!asks_[ask].removed && asks_[ask].pending > 0) dropped.push_back(ask);
+    if (!ask_hot_[ask].removed && ask_hot_[ask].pending > 0) dropped.push_back(ask);
   }
   std::sort(dropped.begin(), dropped.end(),
             [&](uint32_t l, uint32_t r) { return asks_[l].add_seq < asks_[r].add_seq; });
   for (uint32_t ask : dropped) {
     const Ask& k = asks_[ask];
+    const AskHot& hot = ask_hot_[ask];
     Decision d;
     d.type = DecisionType::kAskRemoved;
     d.partition = name_;
@@ -251,7 +254,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     d.ask = k.id;
     d.app_handle = AppHandleOf(app);
     d.ask_handle = AskHandleOf(ask);
-    d.count = k.pending;
+    d.count = hot.pending;
     d.release_reason = ReleaseReason::kTimeout;
     out->push_back(d);
   }
@@ -259,7 +262,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
   for (uint32_t alloc : PlaceholderAllocations(app)) {
     uint32_t ask = allocations_[alloc].ask;
     ReleaseAllocationSlot(alloc, ReleaseReason::kTimeout, out);
-    if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+    if (ask_hot_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
   }
   if (apps_[app].alive && apps_[app].in_queue) {
     for (TaskGroup& group : apps_[app].task_groups) group.timed_out = group.count;
@@ -269,7 +272,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
 
 void Partition::RemoveAllAsks(uint32_t app) {
   for (uint32_t ask : apps_[app].AskSlots()) {
-    if (!asks_[ask].removed) DropAsk(ask);
+    if (!ask_hot_[ask].removed) DropAsk(ask);
   }
   AppChanged(app);
 }

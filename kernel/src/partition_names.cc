@@ -46,8 +46,9 @@ void Partition::MarkNames(NameMarks* marks) const {
     for (const TaskGroup& group : a.task_groups) marks->Mark(group.name);
   }
   // A removed ask stays named while allocations of it live.
-  for (const Ask& k : asks_) {
-    if (!k.alive && k.allocations.empty()) continue;
+  for (size_t slot = 0; slot < asks_.size(); ++slot) {
+    const Ask& k = asks_[slot];
+    if (!ask_hot_[slot].alive && k.allocations.empty()) continue;
     marks->Mark(k.id);
     marks->Mark(k.task_group);
     marks->Mark(k.required_node);

@@ -197,9 +197,10 @@ std::optional<Resource> Partition::RemainingGuarantee(uint32_t queue, uint32_t a
 std::string Partition::PreemptionPreconditions(uint32_t ask, bool* retry_wait) const {
   *retry_wait = false;
   const Ask& k = asks_[ask];
-  if (k.preemption_triggered) return "it already preempted once (an ask preempts only once)";
+  const AskHot& hot = ask_hot_[ask];
+  if (hot.preemption_triggered) return "it already preempted once (an ask preempts only once)";
   if (!k.required_node.empty()) return "a required-node ask preempts only on its node";
-  const int64_t delay = queues_[apps_[k.app].queue].props.preemption_delay_ms;
+  const int64_t delay = queues_[apps_[hot.app].queue].props.preemption_delay_ms;
   if (context_->now < SaturatingAdd(k.create_time, delay)) {
     return Cat("its preemption.delay (", FormatMillis(delay), ") has not passed (",
                FormatMillis(SaturatingSub(SaturatingAdd(k.create_time, delay), context_->now)),
@@ -373,8 +374,9 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
       const Node& n = nodes_[node];
       if (!n.alive || !n.reservation || n.reservation->second == ask_slot) continue;
       const Ask& holder = asks_[n.reservation->second];
-      if (holder.required_node.empty() && !holder.preemption_triggered &&
-          holder.priority < priority &&
+      const AskHot& holder_hot = ask_hot_[n.reservation->second];
+      if (holder.required_node.empty() && !holder_hot.preemption_triggered &&
+          holder_hot.priority < priority &&
           SaturatingSub(context_->now, holder.create_time) > kReservationCancelAgeMs) {
         plan.cancel_reservations_on.push_back(node);
       }
@@ -603,15 +605,16 @@ Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_trie
   if (!PreemptionPreconditions(ask, &retry_wait).empty()) return Outcome::kNone;
   --preemption_attempts_left_;
   Ask& k = asks_[ask];
+  AskHot& hot = ask_hot_[ask];
   k.preempt_checked_at = context_->now;
-  PreemptionPlan plan = PlanPreemption(k.app, ask, k.resource, k.priority, nodes_tried);
+  PreemptionPlan plan = PlanPreemption(hot.app, ask, hot.resource, hot.priority, nodes_tried);
   // Reservations given up for the search go even when it then fails (decision 34, D12).
   for (uint32_t node : plan.cancel_reservations_on) {
     CancelReservationOnNode(node);
     walk_changed_ = true;
   }
   if (plan.node == kNoSlot) return Outcome::kNone;
-  k.preemption_triggered = true;
+  hot.preemption_triggered = true;
   for (uint32_t victim : plan.victims) {
     preempted_.push_back({victim, allocations_[victim].seq, ask});
   }
@@ -620,7 +623,7 @@ Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_trie
   d.preemption = std::move(plan.detail);
   out->push_back(std::move(d));
   // The ask holds the chosen node from now on, and only that one (D8).
-  const uint32_t app = k.app;
+  const uint32_t app = hot.app;
   bool holds = false;
   for (size_t i = apps_[app].reservations.size(); i-- > 0;) {
     const Reservation& r = apps_[app].reservations[i];

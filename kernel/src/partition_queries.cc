@@ -117,8 +117,9 @@ absl::Status Partition::CheckConsistency() const {
   std::vector<Resource> queue_pending(queues_.size());
   std::vector<Resource> queue_allocated(queues_.size());
   int64_t partition_placeholders = 0;
-  if (app_keys_.size() != apps_.size() || queue_keys_.size() != queues_.size()) {
-    return fail("order key tables are not sized with their records");
+  if (app_keys_.size() != apps_.size() || queue_keys_.size() != queues_.size() ||
+      ask_hot_.size() != asks_.size()) {
+    return fail("dense tables (order keys, hot asks) are not sized with their records");
   }
   for (uint32_t app = 0; app < apps_.size(); ++app) {
     const App& a = apps_[app];
@@ -135,10 +136,16 @@ absl::Status Partition::CheckConsistency() const {
     size_t pending_asks = 0;
     for (const auto& [first_seq, ask] : a.asks) {
       const Ask& k = asks_[ask];
-      if (k.pending > 0) {
+      const AskHot& hot = ask_hot_[ask];
+      // The walk reads the hot flags in place of the cold names they stand for.
+      if (hot.app != app || !hot.alive || hot.has_required_node == k.required_node.empty() ||
+          hot.gang_member == k.task_group.empty()) {
+        return fail("app ", a.id, ": ask ", k.id, ": hot record out of step with the cold one");
+      }
+      if (hot.pending > 0) {
         ++pending_asks;
-        pending = Add(pending, Multiply(k.resource, k.pending));
-        if (priority == kNoPriority || k.priority > priority) priority = k.priority;
+        pending = Add(pending, Multiply(hot.resource, hot.pending));
+        if (priority == kNoPriority || hot.priority > priority) priority = hot.priority;
       }
       for (uint32_t alloc : k.allocations) {
         allocated = Add(allocated, allocations_[alloc].resource);

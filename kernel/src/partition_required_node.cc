@@ -13,6 +13,7 @@ namespace allocore::internal {
 // cancelled, whoever holds it; when the ask does not fit, it reserves the node.
 Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision>* out) {
   const Ask& k = asks_[ask];
+  const AskHot& hot = ask_hot_[ask];
   auto it = nodes_by_id_.find(k.required_node);
   // A node that is not registered (yet): the app's next ask is tried (the YUNIKORN-2976 fix;
   // v1.2.0 ended the app's turn).
@@ -27,7 +28,7 @@ Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision
     // node's capacity, or holds as many reservations as it has pending repeats) leaves the
     // reservation alone: cancelling it for nothing, cycle after cycle, against an ask that
     // reserves it again would never settle.
-    bool reservable = k.reservations < k.pending && FitIn(nodes_[node].capacity, k.resource);
+    bool reservable = hot.reservations < hot.pending && FitIn(nodes_[node].capacity, hot.resource);
     if (!fits && !reservable) return Outcome::kNone;
     CancelReservationOnNode(node);
   }
@@ -94,9 +95,10 @@ std::vector<uint32_t> Partition::PreemptionVictims(const Resource& wanted, int32
 }
 
 bool Partition::TryPreemption(uint32_t ask, uint32_t node) {
-  std::vector<uint32_t> victims = PreemptionVictims(asks_[ask].resource, asks_[ask].priority, node);
+  std::vector<uint32_t> victims =
+      PreemptionVictims(ask_hot_[ask].resource, ask_hot_[ask].priority, node);
   if (victims.empty()) return false;  // tried again next cycle
-  asks_[ask].preemption_triggered = true;
+  ask_hot_[ask].preemption_triggered = true;
   for (uint32_t victim : victims) preempted_.push_back({victim, allocations_[victim].seq, ask});
   return true;
 }
@@ -114,7 +116,7 @@ void Partition::ReleasePreempted(std::vector<Decision>* out) {
     uint32_t ask = allocations_[alloc].ask;
     bool placeholder = allocations_[alloc].placeholder;
     ReleaseAllocationSlot(alloc, ReleaseReason::kPreempted, out, by);
-    if (asks_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+    if (ask_hot_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
     if (placeholder) {
       PlaceholderGone(app, out);
     } else {

@@ -168,9 +168,9 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
                                              std::vector<Decision>* out) {
   std::optional<Resource> limit_headroom = LimitHeadroom(app);
   for (const AskKey& key : apps_[app].ask_order) {
-    const Ask& k = asks_[key.slot];
-    if (!k.task_group.empty() && WaitsForReplacement(key.slot)) continue;
-    const Resource& wanted = k.resource;
+    const AskHot& hot = ask_hot_[key.slot];
+    if (hot.gang_member && WaitsForReplacement(key.slot)) continue;
+    const Resource& wanted = hot.resource;
     // A user's own limit is not something preemption in other queues can help with.
     if (limit_headroom && !FitInMaxUndef(*limit_headroom, wanted)) continue;
     if (!FitInMaxUndef(headroom, wanted)) {
@@ -180,7 +180,7 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
       }
       continue;
     }
-    if (!k.required_node.empty()) {
+    if (hot.has_required_node) {
       Outcome result = TryRequiredNode(key.slot, out);
       if (result != Outcome::kNone) return result;
       continue;
@@ -195,21 +195,21 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
 }
 
 bool Partition::NodeCanTake(uint32_t node, uint32_t ask) const {
-  const Ask& k = asks_[ask];
-  return FitIn(nodes_[node].Available(), k.resource) &&
-         QueueMaxAllows(apps_[k.app].queue, k.resource);
+  const AskHot& hot = ask_hot_[ask];
+  return FitIn(nodes_[node].Available(), hot.resource) &&
+         QueueMaxAllows(apps_[hot.app].queue, hot.resource);
 }
 
 Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out) {
-  const Ask& k = asks_[ask];
+  const AskHot& hot = ask_hot_[ask];
   // The queue max does not depend on the node: when it refuses, no node can take the ask.
-  if (QueueMaxAllows(apps_[k.app].queue, k.resource)) {
+  if (QueueMaxAllows(apps_[hot.app].queue, hot.resource)) {
     uint32_t node = node_index_.FirstFit(
-        k.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
+        hot.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, hot.resource); });
     if (node != NodeIndex::kNotFound) {
       std::optional<uint32_t> reserved_node;
-      if (k.reservations > 0) {
-        for (const Reservation& r : apps_[k.app].reservations) {
+      if (hot.reservations > 0) {
+        for (const Reservation& r : apps_[hot.app].reservations) {
           if (r.ask == ask) {
             reserved_node = r.node;
             break;
@@ -220,8 +220,8 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
       return Outcome::kAllocated;
     }
   }
-  bool may_reserve =
-      k.reservations < k.pending && context_->now - k.create_time > kReservationDelayMs;
+  bool may_reserve = hot.reservations < hot.pending &&
+                     context_->now - asks_[ask].create_time > kReservationDelayMs;
   if (!may_reserve) return Outcome::kNone;
   // No node can take it: reserve the eligible node it would fit tightest (§1.6), the first in
   // order among equals.
@@ -229,8 +229,8 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   double best_score = std::numeric_limits<double>::infinity();
   node_index_.ForEach([&](const NodeKey& key) {
     const Node& n = nodes_[key.slot];
-    if (!n.Eligible() || !FitIn(n.capacity, k.resource)) return;
-    double score = FitInScore(k.resource, n.Available());
+    if (!n.Eligible() || !FitIn(n.capacity, hot.resource)) return;
+    double score = FitInScore(hot.resource, n.Available());
     if (score < best_score) {
       best_score = score;
       best = key.slot;
@@ -243,18 +243,19 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
 
 Allocation Partition::NewAllocation(uint32_t ask, uint32_t node) const {
   const Ask& k = asks_[ask];
+  const AskHot& hot = ask_hot_[ask];
   Allocation a;
-  a.app = k.app;
+  a.app = hot.app;
   a.ask = ask;
   a.node = node;
-  a.resource = k.resource;
+  a.resource = hot.resource;
   a.seq = context_->next_allocation_seq;
   a.live = true;
-  a.placeholder = k.placeholder;
-  a.required_node = !k.required_node.empty();
+  a.placeholder = hot.placeholder;
+  a.required_node = hot.has_required_node;
   a.allow_preemption = k.allow_preemption;
   a.originator = k.originator;
-  a.priority = k.priority;
+  a.priority = hot.priority;
   a.task_group = k.task_group;
   a.ask_create_time = k.create_time;
   a.ask_add_seq = k.add_seq;
@@ -263,7 +264,7 @@ Allocation Partition::NewAllocation(uint32_t ask, uint32_t node) const {
 
 void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,
                          std::vector<Decision>* out) {
-  uint32_t app = asks_[ask].app;
+  uint32_t app = ask_hot_[ask].app;
   if (reservation_node) {
     const auto& reservations = apps_[app].reservations;
     for (size_t i = 0; i < reservations.size(); ++i) {
@@ -277,8 +278,8 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   {
     // The state change re-derives the app's caches; the AppChanged below walks the path.
     DeferredPathWalk once(this);
-    if (asks_[ask].placeholder) {
-      PlaceholderAllocated(app, asks_[ask].resource, out);
+    if (ask_hot_[ask].placeholder) {
+      PlaceholderAllocated(app, ask_hot_[ask].resource, out);
     } else {
       RunApplication(app, out);
     }
@@ -297,33 +298,35 @@ void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view re
     allocations_.emplace_back();
   }
   Ask& k = asks_[ask];
-  const uint32_t app = k.app;
+  AskHot& hot = ask_hot_[ask];
+  const uint32_t app = hot.app;
   App& a = apps_[app];
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
   alloc = NewAllocation(ask, node);
   ++context_->next_allocation_seq;
-  AddTo(&n.allocated, k.resource);
-  n.available = Sub(n.available, k.resource);
+  AddTo(&n.allocated, hot.resource);
+  n.available = Sub(n.available, hot.resource);
   n.allocations.push_back(slot);
   RefreshNode(node);
   k.allocations.push_back(slot);
-  AddTo(&a.allocated, k.resource);
+  AddTo(&a.allocated, hot.resource);
   ++a.live_allocations;
-  AddToPath(a.queue, &Queue::allocated, k.resource);
-  TrackLimitUsage(app, k.resource, false, 0);
+  AddToPath(a.queue, &Queue::allocated, hot.resource);
+  TrackLimitUsage(app, hot.resource, false, 0);
 
   Decision d = PlacementDecision(DecisionType::kAllocation, ask, node);
   d.seq = alloc.seq;
-  d.placeholder = k.placeholder;
+  d.placeholder = hot.placeholder;
   d.replaces = replaces;
   out->push_back(d);
-  SetPending(ask, k.pending - 1);
+  SetPending(ask, hot.pending - 1);
 }
 
 Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const {
   const Ask& k = asks_[ask];
-  const App& a = apps_[k.app];
+  const AskHot& hot = ask_hot_[ask];
+  const App& a = apps_[hot.app];
   Decision d;
   d.type = type;
   d.partition = name_;
@@ -331,8 +334,8 @@ Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t 
   d.app = a.id;
   d.ask = k.id;
   d.node = nodes_[node].id;
-  d.priority = k.priority;
-  d.app_handle = AppHandleOf(k.app);
+  d.priority = hot.priority;
+  d.app_handle = AppHandleOf(hot.app);
   d.ask_handle = AskHandleOf(ask);
   d.node_handle = NodeHandleOf(node);
   return d;
@@ -355,16 +358,17 @@ void Partition::RunApplication(uint32_t app, std::vector<Decision>* out) {
 }
 
 bool Partition::Reserve(uint32_t ask, uint32_t node) {
-  Ask& k = asks_[ask];
-  App& a = apps_[k.app];
+  AskHot& hot = ask_hot_[ask];
+  App& a = apps_[hot.app];
   Node& n = nodes_[node];
   for (const Reservation& r : a.reservations) {
     if (r.node == node) return false;
   }
-  if (k.reservations >= k.pending || n.reservation || !FitIn(n.capacity, k.resource)) return false;
+  if (hot.reservations >= hot.pending || n.reservation || !FitIn(n.capacity, hot.resource))
+    return false;
   a.reservations.push_back({ask, node});
-  ++k.reservations;
-  n.reservation = std::make_pair(k.app, ask);
+  ++hot.reservations;
+  n.reservation = std::make_pair(hot.app, ask);
   RefreshNode(node);
   ++total_reservations_;
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) ++queues_[q].reservations;
@@ -375,7 +379,7 @@ void Partition::Unreserve(uint32_t app, size_t index) {
   App& a = apps_[app];
   Reservation r = a.reservations[index];
   a.reservations.erase(a.reservations.begin() + static_cast<std::ptrdiff_t>(index));
-  --asks_[r.ask].reservations;
+  --ask_hot_[r.ask].reservations;
   nodes_[r.node].reservation.reset();
   RefreshNode(r.node);
   --total_reservations_;
@@ -385,7 +389,7 @@ void Partition::Unreserve(uint32_t app, size_t index) {
 }
 
 void Partition::CancelReservationsOfAsk(uint32_t ask) {
-  uint32_t app = asks_[ask].app;
+  uint32_t app = ask_hot_[ask].app;
   for (size_t i = apps_[app].reservations.size(); i-- > 0;) {
     if (apps_[app].reservations[i].ask == ask) Unreserve(app, i);
   }
@@ -438,15 +442,15 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
   };
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
-    const Ask& k = asks_[r.ask];
-    if (!k.alive || k.pending == 0) {
+    const AskHot& hot = ask_hot_[r.ask];
+    if (!hot.alive || hot.pending == 0) {
       Unreserve(app, i);  // one clean-up per call
       *changed = true;
       return Outcome::kNone;
     }
-    if (!fits(k.resource)) continue;
-    if (!k.required_node.empty() && !FitIn(nodes_[r.node].Available(), k.resource) &&
-        !k.preemption_triggered) {
+    if (!fits(hot.resource)) continue;
+    if (hot.has_required_node && !FitIn(nodes_[r.node].Available(), hot.resource) &&
+        !hot.preemption_triggered) {
       TryPreemption(r.ask, r.node);  // victims go when the cycle ends; the walk goes on
       continue;
     }
@@ -458,12 +462,12 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
   // Second pass: the reserved ask on any other node (never for a required node).
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
-    const Ask& k = asks_[r.ask];
-    if (!k.required_node.empty()) continue;
-    if (!fits(k.resource)) continue;
-    if (!QueueMaxAllows(apps_[app].queue, k.resource)) continue;
+    const AskHot& hot = ask_hot_[r.ask];
+    if (hot.has_required_node) continue;
+    if (!fits(hot.resource)) continue;
+    if (!QueueMaxAllows(apps_[app].queue, hot.resource)) continue;
     uint32_t node = node_index_.FirstFit(
-        k.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
+        hot.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, hot.resource); });
     if (node != NodeIndex::kNotFound) {
       Allocate(r.ask, node, r.node, out);
       return Outcome::kAllocated;

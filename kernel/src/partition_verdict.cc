@@ -10,15 +10,16 @@ namespace allocore::internal {
 
 Partition::AskView Partition::ViewOf(uint32_t ask) const {
   const Ask& k = asks_[ask];
-  return {.app = k.app,
+  const AskHot& hot = ask_hot_[ask];
+  return {.app = hot.app,
           .slot = ask,
-          .resource = k.resource,
-          .priority = k.priority,
+          .resource = hot.resource,
+          .priority = hot.priority,
           .required_node = k.required_node,
           .task_group = k.task_group,
-          .placeholder = k.placeholder,
-          .reservations = k.reservations,
-          .preemption_triggered = k.preemption_triggered};
+          .placeholder = hot.placeholder,
+          .reservations = hot.reservations,
+          .preemption_triggered = hot.preemption_triggered};
 }
 
 bool Partition::StateAwareWaits(uint32_t app) const {
@@ -191,6 +192,7 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
     const App& a = apps_[app];
     for (const AskKey& key : a.ask_order) {
       const Ask& k = asks_[key.slot];
+      const AskHot& hot = ask_hot_[key.slot];
       Verdict verdict = Judge(ViewOf(key.slot));
       if (verdict.node != kNoSlot) {
         verdict.reason =
@@ -201,7 +203,7 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
                       .queue = std::string(queues_[a.queue].path),
                       .app = std::string(a.id),
                       .ask = std::string(k.id),
-                      .pending_count = k.pending,
+                      .pending_count = hot.pending,
                       .reason = std::move(verdict.reason)});
     }
   }
