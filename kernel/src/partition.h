@@ -119,9 +119,9 @@ struct ChildTemplate {
   uint64_t max_apps = 0;
 };
 
+// What the walk and the caches read of a queue, by slot in Partition::queues_; what only
+// configuration, admission and queries read is in QueueSide (same slot).
 struct Queue {
-  std::string_view name;  // lower-case
-  std::string_view path;
   uint32_t parent = kNoSlot;
   std::vector<uint32_t> children;
   int64_t sibling_order = 0;  // tie-break among siblings: config order, dynamic after
@@ -129,15 +129,10 @@ struct Queue {
   bool dynamic = false;
   bool alive = true;
   QueueState state = QueueState::kActive;
-  PropertyMap properties;  // effective (merged) raw properties
-  QueueProperties props;
+  QueueProperties props;  // parsed from QueueSide::properties
   std::optional<Resource> guaranteed;
   std::optional<Resource> max;
   uint64_t max_apps = 0;
-  Acl submit_acl;
-  Acl admin_acl;
-  std::shared_ptr<const ChildTemplate> child_template;  // own, or inherited from the parent
-  std::unique_ptr<QueueLimits> limits;                  // null when no limit is configured
 
   Resource allocated;
   Resource pending;
@@ -152,6 +147,18 @@ struct Queue {
   absl::btree_set<std::pair<int64_t, uint32_t>> apps;  // (submission seq, app slot)
   int32_t starting_apps = 0;
   absl::btree_set<std::pair<int64_t, uint32_t>> accepted_with_pending;
+};
+
+// A queue's names, raw properties, ACLs, template and limits (side table
+// Partition::queue_side_, same slot as its Queue).
+struct QueueSide {
+  std::string_view name;  // lower-case
+  std::string_view path;
+  PropertyMap properties;  // effective (merged) raw properties
+  Acl submit_acl;
+  Acl admin_acl;
+  std::shared_ptr<const ChildTemplate> child_template;  // own, or inherited from the parent
+  std::unique_ptr<QueueLimits> limits;                  // null when no limit is configured
 };
 
 struct AskKey {
@@ -602,6 +609,7 @@ class Partition {
   std::vector<uint32_t> node_generations_;
   uint32_t root_ = kNoSlot;
   std::vector<Queue> queues_;
+  std::vector<QueueSide> queue_side_;  // by the same slot
   // The full order key of every queue in its parent's order and every application in its
   // leaf's (nullopt: not a member), by slot, dense: what OrderEntryLess reads on a tie.
   // Sized with queues_ and apps_.

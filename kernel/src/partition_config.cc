@@ -24,12 +24,13 @@ Partition::Partition(KernelContext* context, std::string_view name)
 uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynamic) {
   auto slot = static_cast<uint32_t>(queues_.size());
   Queue& q = queues_.emplace_back();
+  QueueSide& side = queue_side_.emplace_back();
   queue_keys_.resize(queues_.size());
   q.order = Order(OrderEntryLess(this));
   std::string lower = Lower(name);
-  q.name = context_->names.Intern(lower);
-  q.path =
-      parent == kNoSlot ? q.name : context_->names.Intern(Cat(queues_[parent].path, ".", lower));
+  side.name = context_->names.Intern(lower);
+  side.path = parent == kNoSlot ? side.name
+                                : context_->names.Intern(Cat(queue_side_[parent].path, ".", lower));
   q.parent = parent;
   q.dynamic = dynamic;
   q.sibling_order = kUnconfiguredOrderBase + next_sibling_order_++;
@@ -50,7 +51,7 @@ uint32_t Partition::FindQueue(std::string_view path) const {
     uint32_t next = kNoSlot;
     for (uint32_t child : queues_[q].children) {
       if (queues_[child].alive &&
-          queues_[child].name == std::string_view(parts[i].data(), parts[i].size())) {
+          queue_side_[child].name == std::string_view(parts[i].data(), parts[i].size())) {
         next = child;
         break;
       }
@@ -102,7 +103,7 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     q = root_;
   } else {
     for (uint32_t child : queues_[parent].children) {
-      if (queues_[child].alive && queues_[child].name == lower) q = child;
+      if (queues_[child].alive && queue_side_[child].name == lower) q = child;
     }
     if (q == kNoSlot) q = NewQueue(lower, parent, false);
   }
@@ -113,17 +114,18 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
   if (!max.ok()) return max.status();
   {
     Queue& queue = queues_[q];
+    QueueSide& queue_side = queue_side_[q];
     queue.dynamic = false;
     queue.sibling_order = order;
     if (queue.state == QueueState::kDraining) queue.state = QueueState::kActive;
-    queue.properties = MergeProperties(parent_properties, config.properties);
-    queue.props = ParseQueueProperties(queue.properties);
+    queue_side.properties = MergeProperties(parent_properties, config.properties);
+    queue.props = ParseQueueProperties(queue_side.properties);
     queue.guaranteed = *guaranteed;
     queue.max = *max;
     queue.max_apps = config.max_applications;
-    queue.submit_acl = Acl::Parse(config.submit_acl);
-    queue.admin_acl = Acl::Parse(config.admin_acl);
-    queue.child_template = parent == kNoSlot ? nullptr : queues_[parent].child_template;
+    queue_side.submit_acl = Acl::Parse(config.submit_acl);
+    queue_side.admin_acl = Acl::Parse(config.admin_acl);
+    queue_side.child_template = parent == kNoSlot ? nullptr : queue_side_[parent].child_template;
     queue.leaf = ConfiguredAsLeaf(config, parent == kNoSlot) && queue.children.empty();
   }
   if (const auto& tc = config.child_template;
@@ -139,11 +141,11 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     child_template->guaranteed = *template_guaranteed;
     child_template->max = *template_max;
     child_template->max_apps = tc->max_applications;
-    queues_[q].child_template = std::move(child_template);
+    queue_side_[q].child_template = std::move(child_template);
   }
   absl::Status limits = ApplyLimits(config, q, parent == kNoSlot ? partition_limits_ : nullptr);
   if (!limits.ok()) return limits;
-  PropertyMap properties = queues_[q].properties;
+  PropertyMap properties = queue_side_[q].properties;
   for (size_t i = 0; i < config.queues.size(); ++i) {
     absl::Status status =
         ApplyQueueConfig(config.queues[i], q, properties, static_cast<int64_t>(i), seen);
@@ -181,15 +183,16 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
       stack.pop_back();
       if (q == kNoSlot) continue;
       const Queue& queue = queues_[q];
+      const QueueSide& queue_side = queue_side_[q];
       bool wants_parent = queue.parent == kNoSlot || qc->parent || !qc->queues.empty();
       if (wants_parent && queue.leaf && !queue.apps.empty()) {
         return absl::FailedPreconditionError(
-            Cat("queue ", queue.path, " holds applications and cannot become a parent queue"));
+            Cat("queue ", queue_side.path, " holds applications and cannot become a parent queue"));
       }
       for (const QueueConfig& child : qc->queues) {
         uint32_t match = kNoSlot;
         for (uint32_t c : queue.children) {
-          if (queues_[c].alive && queues_[c].name == Lower(child.name)) match = c;
+          if (queues_[c].alive && queue_side_[c].name == Lower(child.name)) match = c;
         }
         if (match != kNoSlot) stack.push_back({&child, match});
       }
@@ -283,7 +286,7 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
     uint32_t next = kNoSlot;
     std::string lower = Lower({parts[i].data(), parts[i].size()});
     for (uint32_t child : queues_[q].children) {
-      if (queues_[child].alive && queues_[child].name == lower) next = child;
+      if (queues_[child].alive && queue_side_[child].name == lower) next = child;
     }
     if (next == kNoSlot) break;
     q = next;
@@ -291,11 +294,11 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
   if (i == parts.size()) return q;
   if (queues_[q].leaf) {
     return absl::FailedPreconditionError(
-        Cat("queue ", queues_[q].path, " is a leaf and cannot get child queues"));
+        Cat("queue ", queue_side_[q].path, " is a leaf and cannot get child queues"));
   }
   if (queues_[q].state != QueueState::kActive) {
     return absl::FailedPreconditionError(
-        Cat("queue ", queues_[q].path, " is draining and cannot get new child queues"));
+        Cat("queue ", queue_side_[q].path, " is draining and cannot get new child queues"));
   }
   for (size_t k = i; k < parts.size(); ++k) {
     absl::string_view raw = parts[k];
@@ -309,21 +312,22 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
     uint32_t parent = q;
     q = NewQueue({parts[i].data(), parts[i].size()}, parent, /*dynamic=*/true);
     Queue& queue = queues_[q];
-    const Queue& up = queues_[parent];
-    queue.child_template = up.child_template;
+    QueueSide& queue_side = queue_side_[q];
+    const QueueSide& up_side = queue_side_[parent];
+    queue_side.child_template = up_side.child_template;
     queue.leaf = i + 1 == parts.size();
     if (!queue.leaf) continue;
-    if (up.child_template) {
-      queue.properties = up.child_template->properties;
-      queue.guaranteed = up.child_template->guaranteed;
-      queue.max = up.child_template->max;
-      queue.max_apps = up.child_template->max_apps;
+    if (up_side.child_template) {
+      queue_side.properties = up_side.child_template->properties;
+      queue.guaranteed = up_side.child_template->guaranteed;
+      queue.max = up_side.child_template->max;
+      queue.max_apps = up_side.child_template->max_apps;
     } else {
-      for (const auto& [key, value] : up.properties) {
-        if (key == "application.sort.policy") queue.properties.emplace_back(key, value);
+      for (const auto& [key, value] : up_side.properties) {
+        if (key == "application.sort.policy") queue_side.properties.emplace_back(key, value);
       }
     }
-    queue.props = ParseQueueProperties(queue.properties);
+    queue.props = ParseQueueProperties(queue_side.properties);
   }
   return q;
 }
@@ -368,7 +372,8 @@ absl::StatusOr<std::string> Partition::PlaceApplication(
 bool Partition::SubmitAllowed(uint32_t queue, std::string_view user,
                               const std::vector<std::string_view>& groups) const {
   for (uint32_t q = queue; q != kNoSlot; q = queues_[q].parent) {
-    if (queues_[q].submit_acl.Allows(user, groups) || queues_[q].admin_acl.Allows(user, groups)) {
+    if (queue_side_[q].submit_acl.Allows(user, groups) ||
+        queue_side_[q].admin_acl.Allows(user, groups)) {
       return true;
     }
   }

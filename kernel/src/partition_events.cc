@@ -85,7 +85,7 @@ void Partition::EmitState(uint32_t app, AppState from, AppState to,
   d.partition = name_;
   d.app = apps_[app].id;
   d.app_handle = AppHandleOf(app);
-  d.queue = apps_[app].queue == kNoSlot ? std::string_view() : queues_[apps_[app].queue].path;
+  d.queue = apps_[app].queue == kNoSlot ? std::string_view() : queue_side_[apps_[app].queue].path;
   d.from = from;
   d.to = to;
   out->push_back(d);
@@ -286,11 +286,11 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     }
   }
   if (!queues_[queue].leaf) {
-    return reject(Cat("application ", spec.id, " rejected: queue ", queues_[queue].path,
+    return reject(Cat("application ", spec.id, " rejected: queue ", queue_side_[queue].path,
                       " is a parent queue, applications need a leaf"));
   }
   if (!SubmitAllowed(queue, user, groups)) {
-    return reject(Cat("no submit permission on queue ", queues_[queue].path, " for user ",
+    return reject(Cat("no submit permission on queue ", queue_side_[queue].path, " for user ",
                       spec.user,
                       " (submitacl and adminacl of the queue and its ancestors deny it)"));
   }
@@ -304,15 +304,15 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     };
     if (queues_[queue].props.sort_policy == AppSortPolicy::kFair) {
       return reject_gang(
-          Cat("queue ", queues_[queue].path, " cannot run application ", spec.id,
+          Cat("queue ", queue_side_[queue].path, " cannot run application ", spec.id,
               " with task group request: unsupported sort type (gang scheduling needs "
               "a fifo or stateaware queue)"));
     }
     for (uint32_t q = queue; q != root_; q = queues_[q].parent) {
       if (queues_[q].max && !FitInMaxUndef(*queues_[q].max, placeholder_ask)) {
-        return reject_gang(Cat("queue ", queues_[queue].path, " cannot fit application ", spec.id,
-                               ": task group request is larger than the max of queue ",
-                               queues_[q].path));
+        return reject_gang(Cat("queue ", queue_side_[queue].path, " cannot fit application ",
+                               spec.id, ": task group request is larger than the max of queue ",
+                               queue_side_[q].path));
       }
     }
   }
@@ -737,7 +737,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
   Decision d;
   d.type = DecisionType::kRelease;
   d.partition = name_;
-  d.queue = a.in_queue ? queues_[a.queue].path : std::string_view();
+  d.queue = a.in_queue ? queue_side_[a.queue].path : std::string_view();
   d.app = a.id;
   d.ask = k.id;
   d.node = n.id;

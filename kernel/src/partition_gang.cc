@@ -249,7 +249,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     Decision d;
     d.type = DecisionType::kAskRemoved;
     d.partition = name_;
-    d.queue = queues_[apps_[app].queue].path;
+    d.queue = queue_side_[apps_[app].queue].path;
     d.app = apps_[app].id;
     d.ask = k.id;
     d.app_handle = AppHandleOf(app);

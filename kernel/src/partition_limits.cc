@@ -16,7 +16,7 @@ absl::Status Partition::ApplyLimits(const QueueConfig& config, uint32_t queue,
   const std::vector<LimitConfig>* limits = &config.limits;
   // Partition-level limits apply to the root when the root has none of its own.
   if (limits->empty() && partition_limits != nullptr) limits = partition_limits;
-  std::unique_ptr<QueueLimits> previous = std::move(queues_[queue].limits);
+  std::unique_ptr<QueueLimits> previous = std::move(queue_side_[queue].limits);
   if (limits->empty()) return absl::OkStatus();
   auto built = std::make_unique<QueueLimits>();
   for (const LimitConfig& lc : *limits) {
@@ -47,7 +47,7 @@ absl::Status Partition::ApplyLimits(const QueueConfig& config, uint32_t queue,
     built->user_usage = std::move(previous->user_usage);
     built->group_usage = std::move(previous->group_usage);
   }
-  queues_[queue].limits = std::move(built);
+  queue_side_[queue].limits = std::move(built);
   has_limits_ = true;
   return absl::OkStatus();
 }
@@ -55,7 +55,7 @@ absl::Status Partition::ApplyLimits(const QueueConfig& config, uint32_t queue,
 std::string_view Partition::ChooseLimitGroup(uint32_t app) const {
   const App& a = apps_[app];
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
-    const QueueLimits* limits = queues_[q].limits.get();
+    const QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
     for (const std::string& group : limits->group_order) {
       for (std::string_view g : a.groups) {
@@ -100,14 +100,14 @@ bool Partition::LimitsAllowNewApp(uint32_t app, std::string* why) const {
   const App& a = apps_[app];
   if (!has_limits_ || a.counted_in_limits) return true;
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
-    const QueueLimits* limits = queues_[q].limits.get();
+    const QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
     const Limit* user = UserLimit(*limits, a.user);
     if (user != nullptr && user->max_apps != 0 &&
         static_cast<uint64_t>(RunningOf(limits->user_usage, a.user)) + 1 > user->max_apps) {
       if (why != nullptr) {
         *why = Cat("user ", a.user, " reached maxapplications ", user->max_apps, " of queue ",
-                   queues_[q].path);
+                   queue_side_[q].path);
       }
       return false;
     }
@@ -117,7 +117,7 @@ bool Partition::LimitsAllowNewApp(uint32_t app, std::string* why) const {
             group->max_apps) {
       if (why != nullptr) {
         *why = Cat("group ", a.limit_group, " reached maxapplications ", group->max_apps,
-                   " of queue ", queues_[q].path);
+                   " of queue ", queue_side_[q].path);
       }
       return false;
     }
@@ -140,7 +140,7 @@ std::optional<Resource> Partition::LimitHeadroom(uint32_t app) const {
     headroom = headroom ? PermissiveMin(*headroom, remaining) : remaining;
   };
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
-    const QueueLimits* limits = queues_[q].limits.get();
+    const QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
     narrow(UserLimit(*limits, a.user), AllocatedOf(limits->user_usage, a.user));
     narrow(GroupLimit(*limits, a.limit_group), AllocatedOf(limits->group_usage, a.limit_group));
@@ -153,7 +153,7 @@ void Partition::TrackLimitUsage(uint32_t app, const Resource& amount, bool relea
   if (!has_limits_) return;
   App& a = apps_[app];
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
-    QueueLimits* limits = queues_[q].limits.get();
+    QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
     auto update = [&](absl::flat_hash_map<std::string_view, LimitUsage>& usage,
                       std::string_view who) {

@@ -21,8 +21,9 @@ void KernelContext::MarkNames(NameMarks* marks) {
 
 void Partition::MarkNames(NameMarks* marks) const {
   marks->Mark(name_);
-  for (const Queue& q : queues_) {
-    if (!q.alive) continue;
+  for (size_t slot = 0; slot < queues_.size(); ++slot) {
+    if (!queues_[slot].alive) continue;
+    const QueueSide& q = queue_side_[slot];
     marks->Mark(q.name);
     marks->Mark(q.path);
     if (q.limits != nullptr) {
@@ -37,8 +38,8 @@ void Partition::MarkNames(NameMarks* marks) const {
     // An application that terminated in a queue since removed still reports the queue's path
     // until it expires.
     if (a.queue != kNoSlot) {
-      marks->Mark(queues_[a.queue].name);
-      marks->Mark(queues_[a.queue].path);
+      marks->Mark(queue_side_[a.queue].name);
+      marks->Mark(queue_side_[a.queue].path);
     }
     marks->Mark(a.user);
     marks->Mark(a.limit_group);

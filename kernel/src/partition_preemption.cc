@@ -229,7 +229,7 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
   // depends on the configured guarantees only, so without one nothing below can help.
   const std::optional<Resource> ask_remaining = RemainingGuarantee(leaf, leaf, usage);
   if (!ask_remaining) {
-    plan.why_not = Cat("queue ", queues_[leaf].path,
+    plan.why_not = Cat("queue ", queue_side_[leaf].path,
                        " has no guaranteed resources on its path (only a queue below its "
                        "guarantee may preempt)");
     return plan;
@@ -336,11 +336,11 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
   std::optional<std::vector<VictimCandidate>> everyone;  // computed when a step needs all of them
 
   auto detail = std::make_shared<PreemptionDetail>();
-  detail->fence = queues_[fence].path;
+  detail->fence = queue_side_[fence].path;
   detail->remaining_guarantee = ask_remaining;
   plan.detail = detail;
   const std::string no_candidates =
-      Cat("no allocation below fence ", queues_[fence].path,
+      Cat("no allocation below fence ", queue_side_[fence].path,
           " may be preempted for it (queues within their guarantee, preemption.policy "
           "disabled, higher priority, required-node, or no shared resource type)");
 
@@ -362,7 +362,7 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
   }
   if (!gate) {
     plan.why_not = Cat("the ask (", ToString(ask, types), ") does not fit the remaining guarantee ",
-                       LimitToString(*ask_remaining, types), " of queue ", queues_[leaf].path,
+                       LimitToString(*ask_remaining, types), " of queue ", queue_side_[leaf].path,
                        victim_leaves.empty() ? "" : ", even with every candidate victim gone");
     return plan;
   }
@@ -494,7 +494,7 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
   }
   if (best.node == kNoSlot) {
     plan.why_not = Cat("no node can be freed for it by preempting below fence ",
-                       queues_[fence].path, " (", usable_nodes, " node(s) could hold it)");
+                       queue_side_[fence].path, " (", usable_nodes, " node(s) could hold it)");
     return plan;
   }
 
@@ -561,14 +561,14 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
       if (!final_remaining || !AskQueueUnderGuarantee(ask, *final_remaining)) {
         plan.victims.clear();
         plan.why_not = Cat("preempting on ", nodes_[best.node].id, " would not bring queue ",
-                           queues_[leaf].path, " back within its guarantee");
+                           queue_side_[leaf].path, " back within its guarantee");
         return plan;
       }
     }
     usage.Reset();
   }
   if (plan.victims.empty() && total.present == 0) {
-    plan.why_not = Cat("none of the candidate victims below fence ", queues_[fence].path,
+    plan.why_not = Cat("none of the candidate victims below fence ", queue_side_[fence].path,
                        " may go: their queues are not over their guarantee in the ask's types, "
                        "or the ask's queue cannot take them within its own");
     return plan;
@@ -585,7 +585,7 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
   absl::btree_map<std::string_view, std::pair<uint32_t, int64_t>> victim_queues;
   for (uint32_t alloc : plan.victims) {
     uint32_t q = apps_[allocations_[alloc].app].queue;
-    auto& entry = victim_queues[queues_[q].path];
+    auto& entry = victim_queues[queue_side_[q].path];
     entry.first = q;
     ++entry.second;
   }

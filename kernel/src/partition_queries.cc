@@ -22,8 +22,9 @@ std::string_view StateName(QueueState state) {
 
 QueueInfo Partition::Info(uint32_t queue) const {
   const Queue& q = queues_[queue];
+  const QueueSide& q_side = queue_side_[queue];
   QueueInfo info;
-  info.path = std::string(q.path);
+  info.path = std::string(q_side.path);
   info.is_leaf = q.leaf;
   info.dynamic = q.dynamic;
   info.state = std::string(StateName(q.state));
@@ -86,7 +87,7 @@ absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
   const App& a = apps_[app];
   AppInfo info;
   info.id = std::string(a.id);
-  info.queue = a.queue == kNoSlot ? std::string() : std::string(queues_[a.queue].path);
+  info.queue = a.queue == kNoSlot ? std::string() : std::string(queue_side_[a.queue].path);
   info.state = a.state;
   info.priority = a.priority;
   info.allocated = a.allocated;
@@ -118,8 +119,10 @@ absl::Status Partition::CheckConsistency() const {
   std::vector<Resource> queue_allocated(queues_.size());
   int64_t partition_placeholders = 0;
   if (app_keys_.size() != apps_.size() || queue_keys_.size() != queues_.size() ||
-      ask_hot_.size() != asks_.size()) {
-    return fail("dense tables (order keys, hot asks) are not sized with their records");
+      ask_hot_.size() != asks_.size() || queue_side_.size() != queues_.size()) {
+    return fail(
+        "side and dense tables (order keys, hot asks, queue sides) are not sized with their "
+        "records");
   }
   for (uint32_t app = 0; app < apps_.size(); ++app) {
     const App& a = apps_[app];
@@ -191,14 +194,15 @@ absl::Status Partition::CheckConsistency() const {
   // Queues: sums, priorities, positions, bottom-up.
   for (uint32_t q = 0; q < queues_.size(); ++q) {
     const Queue& queue = queues_[q];
+    const QueueSide& queue_side = queue_side_[q];
     if (!queue.alive && queue_keys_[q]) {
-      return fail("queue ", queue.path, ": removed, but keeps a key in its parent's order");
+      return fail("queue ", queue_side.path, ": removed, but keeps a key in its parent's order");
     }
     if (!queue.alive) continue;
     if (!IsZero(Sub(queue_pending[q], queue.pending)))
-      return fail("queue ", queue.path, ": pending");
+      return fail("queue ", queue_side.path, ": pending");
     if (!IsZero(Sub(queue_allocated[q], queue.allocated))) {
-      return fail("queue ", queue.path, ": allocated");
+      return fail("queue ", queue_side.path, ": allocated");
     }
     absl::btree_map<int32_t, int32_t> expected;
     size_t members = 0;
@@ -214,32 +218,33 @@ absl::Status Partition::CheckConsistency() const {
         if (queue_keys_[c]) ++members;
       }
     }
-    if (expected != queue.child_priorities) return fail("queue ", queue.path, ": child priorities");
-    if (members != queue.order.size()) return fail("queue ", queue.path, ": order size");
+    if (expected != queue.child_priorities)
+      return fail("queue ", queue_side.path, ": child priorities");
+    if (members != queue.order.size()) return fail("queue ", queue_side.path, ": order size");
     // The btree's compact entries: each the entry of its member's full key, in full-key order.
     const OrderKey* previous = nullptr;
     for (const OrderEntry& entry : queue.order) {
       bool known =
           entry.app ? app_keys_[entry.slot].has_value() : queue_keys_[entry.slot].has_value();
       if (!known || !(entry == EntryOf(FullKey(entry), entry.app))) {
-        return fail("queue ", queue.path, ": order entry differs from its member's key");
+        return fail("queue ", queue_side.path, ": order entry differs from its member's key");
       }
       if (previous != nullptr && !(*previous < FullKey(entry))) {
-        return fail("queue ", queue.path, ": order entries out of key order");
+        return fail("queue ", queue_side.path, ": order entries out of key order");
       }
       previous = &FullKey(entry);
     }
     if (EffectivePriority(queue) != queue.priority) {
-      return fail("queue ", queue.path, ": cached priority ", queue.priority, " != recomputed ",
-                  EffectivePriority(queue));
+      return fail("queue ", queue_side.path, ": cached priority ", queue.priority,
+                  " != recomputed ", EffectivePriority(queue));
     }
     if (queue.parent != kNoSlot) {
       bool member = queue.state != QueueState::kStopped && StrictlyGreaterThanZero(queue.pending);
       if (member != queue_keys_[q].has_value()) {
-        return fail("queue ", queue.path, ": parent membership");
+        return fail("queue ", queue_side.path, ": parent membership");
       }
       if (member && !(*queue_keys_[q] == ChildKey(q))) {
-        return fail("queue ", queue.path, ": stale key in parent");
+        return fail("queue ", queue_side.path, ": stale key in parent");
       }
     }
   }

@@ -330,7 +330,7 @@ Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t 
   Decision d;
   d.type = type;
   d.partition = name_;
-  d.queue = queues_[a.queue].path;
+  d.queue = queue_side_[a.queue].path;
   d.app = a.id;
   d.ask = k.id;
   d.node = nodes_[node].id;

@@ -58,9 +58,10 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
   if (accepted && !CanRunApp(k.app)) {
     for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
       const Queue& queue = queues_[q];
+      const QueueSide& queue_side = queue_side_[q];
       if (queue.max_apps != 0 &&
           queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) {
-        return {.reason = Cat("maxapplications ", queue.max_apps, " of queue ", queue.path,
+        return {.reason = Cat("maxapplications ", queue.max_apps, " of queue ", queue_side.path,
                               " reached (", queue.running_apps, " running)")};
       }
     }
@@ -74,7 +75,7 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
   Resource headroom = Headroom(a.queue);
   if (uint32_t over = OverMaxLevel(a.queue, k.resource);
       over != kNoSlot && FitInMaxUndef(headroom, k.resource)) {
-    return {.reason = Cat("queue ", queues_[over].path,
+    return {.reason = Cat("queue ", queue_side_[over].path,
                           " cannot take the ask: its allocated plus the ask exceeds its max ",
                           over == root_ ? "(the cluster capacity)" : "", " on some resource type")};
   }
@@ -101,6 +102,7 @@ std::string Partition::HeadroomBlocker(uint32_t leaf, const Resource& wanted) co
   std::vector<uint32_t> path = PathToRoot(leaf);
   for (auto it = path.rbegin(); it != path.rend(); ++it) {
     const Queue& queue = queues_[*it];
+    const QueueSide& queue_side = queue_side_[*it];
     const Resource* max = *it == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
     if (max == nullptr) continue;
     Resource remaining;
@@ -113,7 +115,7 @@ std::string Partition::HeadroomBlocker(uint32_t leaf, const Resource& wanted) co
     for (int t = 0; t < kMaxResourceTypes; ++t) {
       if (remaining.Has(t) && over.Has(t)) lacking.Set(t, over.Get(t));
     }
-    return Cat("queue ", queue.path, " headroom too small: lacks ",
+    return Cat("queue ", queue_side.path, " headroom too small: lacks ",
                ToString(lacking, context_->types));
   }
   return "queue root (cluster capacity) headroom too small: lacks " +
@@ -200,7 +202,7 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
                 nodes_[verdict.node].id, " now: will be allocated by the next schedule");
       }
       out->push_back({.partition = std::string(name_),
-                      .queue = std::string(queues_[a.queue].path),
+                      .queue = std::string(queue_side_[a.queue].path),
                       .app = std::string(a.id),
                       .ask = std::string(k.id),
                       .pending_count = hot.pending,
@@ -221,7 +223,7 @@ absl::StatusOr<ProbeResult> Partition::Probe(const AskSpec& spec) const {
     return shape;
   }
   ProbeResult result{.partition = std::string(name_),
-                     .queue = std::string(queues_[apps_[app].queue].path)};
+                     .queue = std::string(queue_side_[apps_[app].queue].path)};
   // Types are looked up, never registered: a type no node or queue has ever named is one no
   // node has, and nothing may change.
   AskView view{.app = app,
