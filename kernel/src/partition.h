@@ -221,22 +221,31 @@ struct TaskGroup {
   int64_t timed_out = 0;
 };
 
+// What the walk and the caches read of an application, by slot in Partition::apps_; its ids,
+// users, ask index, timers and gang bookkeeping are in AppSide (same slot).
 struct App {
-  std::string_view id;
   uint32_t queue = kNoSlot;
+  AppState state = AppState::kNew;
+  bool stateaware_disabled = false;
+  bool alive = false;
+  bool in_queue = false;
+  int32_t priority = kNoPriority;
+  int64_t submission_seq = 0;
+  Resource allocated;  // placeholders included; `allocated_placeholder` is their part
+  Resource pending;
+  Resource allocated_placeholder;
+  absl::btree_set<AskKey> ask_order;
+  std::vector<Reservation> reservations;
+  int64_t live_allocations = 0;
+  int64_t live_placeholders = 0;
+};
+
+struct AppSide {
+  std::string_view id;
   std::string_view user;
   std::vector<std::string_view> groups;
   std::string_view limit_group;    // the group whose limits apply (empty: none)
   bool counted_in_limits = false;  // counts as a running application of its user and group
-  AppState state = AppState::kNew;
-  int64_t submission_seq = 0;
-  bool stateaware_disabled = false;
-  bool alive = false;
-  bool in_queue = false;
-  Resource allocated;
-  Resource pending;
-  int32_t priority = kNoPriority;
-  absl::btree_set<AskKey> ask_order;
   absl::flat_hash_map<std::string_view, uint32_t> asks_by_id;
   // Every live ask, in the order its id was first added: first-add seq -> slot (a btree, so
   // that removing one of 100,000 asks does not shift the others).
@@ -247,18 +256,14 @@ struct App {
     for (const auto& [seq, slot] : asks) slots.push_back(slot);
     return slots;
   }
-  std::vector<Reservation> reservations;
-  int64_t live_allocations = 0;
   TimerKind timer = TimerKind::kNone;
   int64_t timer_due = 0;
   int64_t timer_seq = 0;
 
-  // Gang scheduling. `allocated` counts placeholders too; `allocated_placeholder` is their part.
+  // Gang scheduling.
   bool gang_hard = false;
   int64_t placeholder_timeout = kDefaultPlaceholderTimeoutMs;
   Resource placeholder_ask;
-  Resource allocated_placeholder;
-  int64_t live_placeholders = 0;
   std::vector<TaskGroup> task_groups;
   bool placeholder_timer = false;
   int64_t placeholder_timer_due = 0;
@@ -616,6 +621,7 @@ class Partition {
   std::vector<std::optional<OrderKey>> queue_keys_;
   std::vector<std::optional<OrderKey>> app_keys_;
   std::vector<App> apps_;
+  std::vector<AppSide> app_side_;  // by the same slot
   std::vector<uint32_t> free_apps_;
   std::vector<AskHot> ask_hot_;  // the walk's part of each ask, by slot
   std::vector<Ask> asks_;        // the rest, by the same slot

@@ -59,8 +59,8 @@ uint32_t Partition::FindNode(std::string_view id) const {
 }
 
 uint32_t Partition::FindAsk(uint32_t app, std::string_view id) const {
-  auto it = apps_[app].asks_by_id.find(id);
-  return it == apps_[app].asks_by_id.end() ? kNoSlot : it->second;
+  auto it = app_side_[app].asks_by_id.find(id);
+  return it == app_side_[app].asks_by_id.end() ? kNoSlot : it->second;
 }
 
 uint32_t Partition::LiveApp(uint32_t app, uint32_t generation) const {
@@ -83,7 +83,7 @@ void Partition::EmitState(uint32_t app, AppState from, AppState to,
   Decision d;
   d.type = DecisionType::kAppState;
   d.partition = name_;
-  d.app = apps_[app].id;
+  d.app = app_side_[app].id;
   d.app_handle = AppHandleOf(app);
   d.queue = apps_[app].queue == kNoSlot ? std::string_view() : queue_side_[apps_[app].queue].path;
   d.from = from;
@@ -248,7 +248,8 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     // Rejected applications are remembered until they expire, like completed ones.
     uint32_t slot = NewAppSlot();
     App& rejected = apps_[slot];
-    rejected.id = d.app;
+    AppSide& rejected_side = app_side_[slot];
+    rejected_side.id = d.app;
     rejected.state = AppState::kRejected;
     rejected.alive = true;
     rejected.submission_seq = context_->next_submission_seq++;
@@ -318,13 +319,15 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   }
   uint32_t slot = NewAppSlot();
   App& a = apps_[slot];
-  a.id = context_->names.Intern(spec.id);
+  AppSide& a_side = app_side_[slot];
+  a_side.id = context_->names.Intern(spec.id);
   a.queue = queue;
-  a.gang_hard = spec.gang_style == GangStyle::kHard;
-  a.placeholder_ask = placeholder_ask;
-  if (spec.placeholder_timeout_millis > 0) a.placeholder_timeout = spec.placeholder_timeout_millis;
-  a.user = user;
-  a.groups = std::move(groups);
+  a_side.gang_hard = spec.gang_style == GangStyle::kHard;
+  a_side.placeholder_ask = placeholder_ask;
+  if (spec.placeholder_timeout_millis > 0)
+    a_side.placeholder_timeout = spec.placeholder_timeout_millis;
+  a_side.user = user;
+  a_side.groups = std::move(groups);
   a.submission_seq = context_->next_submission_seq++;
   a.alive = true;
   a.in_queue = true;
@@ -333,9 +336,9 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
       a.stateaware_disabled = true;
     }
   }
-  apps_by_id_[a.id] = slot;
+  apps_by_id_[a_side.id] = slot;
   queues_[queue].apps.insert({a.submission_seq, slot});
-  if (has_limits_) apps_[slot].limit_group = ChooseLimitGroup(slot);
+  if (has_limits_) app_side_[slot].limit_group = ChooseLimitGroup(slot);
   return absl::OkStatus();
 }
 
@@ -355,7 +358,7 @@ void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
     ReportRemovalStates(app, out);
     // Oldest allocation first.
     std::vector<std::pair<int64_t, uint32_t>> live;
-    for (const auto& [first_seq, ask] : apps_[app].asks) {
+    for (const auto& [first_seq, ask] : app_side_[app].asks) {
       for (uint32_t alloc : asks_[ask].allocations) {
         live.push_back({allocations_[alloc].seq, alloc});
       }
@@ -375,11 +378,12 @@ void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
 // releases: Accepted -> Completing -> Completed, Starting/Running -> Completing.
 void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
   const App& a = apps_[app];
+  const AppSide& a_side = app_side_[app];
   auto working = [&] {
     AppState s = apps_[app].state;
     return s == AppState::kAccepted || s == AppState::kStarting || s == AppState::kRunning;
   };
-  bool has_asks = std::any_of(a.asks.begin(), a.asks.end(),
+  bool has_asks = std::any_of(a_side.asks.begin(), a_side.asks.end(),
                               [&](const std::pair<const int64_t, uint32_t>& entry) {
                                 return !ask_hot_[entry.second].removed;
                               });
@@ -395,8 +399,9 @@ void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
 
 void Partition::DetachApp(uint32_t app) {
   App& a = apps_[app];
+  AppSide& a_side = app_side_[app];
   while (!a.reservations.empty()) Unreserve(app, a.reservations.size() - 1);
-  for (uint32_t ask : a.AskSlots()) RemoveAskSlot(ask);
+  for (uint32_t ask : a_side.AskSlots()) RemoveAskSlot(ask);
   if (!a.in_queue) return;
   Queue& leaf = queues_[a.queue];
   if (a.state == AppState::kStarting || a.state == AppState::kRunning) {
@@ -405,9 +410,9 @@ void Partition::DetachApp(uint32_t app) {
     }
   }
   if (a.state == AppState::kStarting) --leaf.starting_apps;
-  if (a.counted_in_limits) {
+  if (a_side.counted_in_limits) {
     TrackLimitUsage(app, a.allocated, true, -1);
-    a.counted_in_limits = false;
+    a_side.counted_in_limits = false;
   }
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
     queues_[q].allocating_accepted.erase(app);
@@ -428,14 +433,19 @@ void Partition::DetachApp(uint32_t app) {
   leaf.accepted_with_pending.erase({a.submission_seq, app});
   a.in_queue = false;
   QueuePathChanged(a.queue);
-  apps_by_id_.erase(a.id);
-  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, a.timer_seq, app});
-  a.timer = TimerKind::kNone;
+  apps_by_id_.erase(a_side.id);
+  if (a_side.timer != TimerKind::kNone) timers_.erase({a_side.timer_due, a_side.timer_seq, app});
+  a_side.timer = TimerKind::kNone;
   SetPlaceholderTimer(app, false, 0);
 }
 
 uint32_t Partition::NewAppSlot() {
   uint32_t slot = TakeSlot(apps_, free_apps_);
+  if (slot < app_side_.size()) {
+    app_side_[slot] = AppSide{};
+  } else {
+    app_side_.resize(apps_.size());
+  }
   app_keys_.resize(apps_.size());
   return slot;
 }
@@ -518,13 +528,13 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   }
   // Pending is kept exact (kernel/README.md decision 20): refuse what would not fit int64. The
   // root's pending bounds every app's and queue's, since quantities are never negative.
-  App& a = apps_[app];
-  auto existing = a.asks_by_id.find(args.id);
+  AppSide& a_side = app_side_[app];
+  auto existing = a_side.asks_by_id.find(args.id);
   Resource total;
   int type = MultiplyExact(resource, args.count, &total);
   if (type < 0) {
     Resource others = queues_[root_].pending;
-    if (existing != a.asks_by_id.end()) {
+    if (existing != a_side.asks_by_id.end()) {
       const AskHot& old_hot = ask_hot_[existing->second];
       others = Sub(others, Multiply(old_hot.resource, old_hot.pending));
     }
@@ -536,7 +546,7 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
                                      context_->types.Name(type), " past the int64 limit"));
   }
   uint32_t ask;
-  if (existing != a.asks_by_id.end()) {
+  if (existing != a_side.asks_by_id.end()) {
     // Same key again replaces the ask (a new creation time). Live allocations and reservations
     // stay: YuniKorn keys both by the ask key, so they carry over to the new ask.
     ask = existing->second;
@@ -546,9 +556,9 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
     asks_[ask].id = context_->names.Intern(args.id);
     ask_hot_[ask].app = app;
     ask_hot_[ask].alive = true;
-    apps_[app].asks_by_id[asks_[ask].id] = ask;
+    app_side_[app].asks_by_id[asks_[ask].id] = ask;
     asks_[ask].first_add_seq = context_->next_ask_seq;  // the add_seq it takes below
-    apps_[app].asks.emplace(asks_[ask].first_add_seq, ask);
+    app_side_[app].asks.emplace(asks_[ask].first_add_seq, ask);
   }
   Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
@@ -569,8 +579,8 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   if (hot.placeholder) {
     TaskGroup* group = FindTaskGroup(app, k.task_group);
     if (group == nullptr) {
-      apps_[app].task_groups.push_back({.name = k.task_group});
-      group = &apps_[app].task_groups.back();
+      app_side_[app].task_groups.push_back({.name = k.task_group});
+      group = &app_side_[app].task_groups.back();
     }
     ++group->count;  // once per AddAsk call, not per repeat (YuniKorn's placeholderData.Count)
   }
@@ -618,9 +628,9 @@ void Partition::RemoveAskSlot(uint32_t ask) {
   SetPending(ask, 0);
   Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
-  App& a = apps_[hot.app];
-  a.asks_by_id.erase(k.id);
-  a.asks.erase(k.first_add_seq);
+  AppSide& a_side = app_side_[hot.app];
+  a_side.asks_by_id.erase(k.id);
+  a_side.asks.erase(k.first_add_seq);
   // Live allocations keep pointing at the slot until released; free it only when unused.
   hot.alive = false;
   if (k.allocations.empty()) FreeSlot(ask, &free_asks_, &ask_generations_);
@@ -630,8 +640,8 @@ absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_
                                   std::vector<Decision>* out) {
   uint32_t app = FindApp(app_id);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
-  auto it = apps_[app].asks_by_id.find(ask_id);
-  if (it == apps_[app].asks_by_id.end()) {
+  auto it = app_side_[app].asks_by_id.find(ask_id);
+  if (it == app_side_[app].asks_by_id.end()) {
     return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
   }
   return RemoveAskAt(it->second, out);
@@ -640,7 +650,7 @@ absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_
 absl::Status Partition::RemoveAskAt(uint32_t ask, std::vector<Decision>* out) {
   if (ask_hot_[ask].removed) {
     return absl::NotFoundError(
-        Cat("application ", apps_[ask_hot_[ask].app].id, " has no ask ", asks_[ask].id));
+        Cat("application ", app_side_[ask_hot_[ask].app].id, " has no ask ", asks_[ask].id));
   }
   const uint32_t app = ask_hot_[ask].app;
   DropAsk(ask);
@@ -663,8 +673,8 @@ absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_v
                                           std::string_view node_id, std::vector<Decision>* out) {
   uint32_t app = FindApp(app_id);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
-  auto it = apps_[app].asks_by_id.find(ask_id);
-  if (it == apps_[app].asks_by_id.end()) {
+  auto it = app_side_[app].asks_by_id.find(ask_id);
+  if (it == app_side_[app].asks_by_id.end()) {
     return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
   }
   uint32_t node = kNoSlot;
@@ -689,7 +699,7 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
   if (chosen == kNoSlot) {
     // A registered node names itself (calls by handle pass no id); an unknown one as given.
     std::string_view named = node < nodes_.size() ? nodes_[node].id : node_id;
-    return absl::NotFoundError(Cat("ask ", asks_[ask].id, " of application ", apps_[app].id,
+    return absl::NotFoundError(Cat("ask ", asks_[ask].id, " of application ", app_side_[app].id,
                                    " has no live allocation", node == kNoSlot ? "" : " on node ",
                                    named));
   }
@@ -710,6 +720,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
                                       std::vector<Decision>* out, uint32_t by_ask) {
   Allocation& alloc = allocations_[allocation];
   App& a = apps_[alloc.app];
+  AppSide& a_side = app_side_[alloc.app];
   Ask& k = asks_[alloc.ask];
   if (alloc.placeholder) {
     a.allocated_placeholder = SubClampNegative(a.allocated_placeholder, alloc.resource);
@@ -738,7 +749,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
   d.type = DecisionType::kRelease;
   d.partition = name_;
   d.queue = a.in_queue ? queue_side_[a.queue].path : std::string_view();
-  d.app = a.id;
+  d.app = a_side.id;
   d.ask = k.id;
   d.node = n.id;
   d.app_handle = AppHandleOf(alloc.app);
@@ -747,7 +758,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
   d.release_reason = reason;
   d.placeholder = alloc.placeholder;
   if (by_ask != kNoSlot) {
-    d.by_app = apps_[ask_hot_[by_ask].app].id;
+    d.by_app = app_side_[ask_hot_[by_ask].app].id;
     d.by_ask = asks_[by_ask].id;
   }
   out->push_back(d);
@@ -759,16 +770,17 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
 // --- application states -----------------------------------------------------------------
 
 void Partition::SetTimer(uint32_t app, TimerKind kind, int64_t due) {
-  App& a = apps_[app];
-  if (a.timer != TimerKind::kNone) timers_.erase({a.timer_due, a.timer_seq, app});
-  a.timer = kind;
-  a.timer_due = due;
-  a.timer_seq = context_->next_timer_seq++;
-  if (kind != TimerKind::kNone) timers_.insert({due, a.timer_seq, app});
+  AppSide& a_side = app_side_[app];
+  if (a_side.timer != TimerKind::kNone) timers_.erase({a_side.timer_due, a_side.timer_seq, app});
+  a_side.timer = kind;
+  a_side.timer_due = due;
+  a_side.timer_seq = context_->next_timer_seq++;
+  if (kind != TimerKind::kNone) timers_.insert({due, a_side.timer_seq, app});
 }
 
 void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out) {
   App& a = apps_[app];
+  AppSide& a_side = app_side_[app];
   AppState from = a.state;
   if (from == to) return;
   SetTimer(app, TimerKind::kNone, 0);
@@ -788,12 +800,12 @@ void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out
       }
     }
   }
-  if (a.in_queue && !was_running && is_running && !a.counted_in_limits) {
+  if (a.in_queue && !was_running && is_running && !a_side.counted_in_limits) {
     TrackLimitUsage(app, Resource{}, false, +1);
-    a.counted_in_limits = true;
-  } else if (a.counted_in_limits && was_running && !is_running) {
+    a_side.counted_in_limits = true;
+  } else if (a_side.counted_in_limits && was_running && !is_running) {
     TrackLimitUsage(app, Resource{}, true, -1);
-    a.counted_in_limits = false;
+    a_side.counted_in_limits = false;
   }
   a.state = to;
   EmitState(app, from, to, out);
@@ -843,7 +855,7 @@ void Partition::Terminate(uint32_t app, AppState to, std::vector<Decision>* out)
 
 void Partition::FireNextTimer(std::vector<Decision>* out) {
   auto [due, start_order, app] = *timers_.begin();
-  if (apps_[app].placeholder_timer && apps_[app].placeholder_timer_seq == start_order) {
+  if (app_side_[app].placeholder_timer && app_side_[app].placeholder_timer_seq == start_order) {
     SetPlaceholderTimer(app, false, 0);
     int64_t saved = context_->now;
     context_->now = due;
@@ -851,7 +863,7 @@ void Partition::FireNextTimer(std::vector<Decision>* out) {
     context_->now = saved;
     return;
   }
-  TimerKind kind = apps_[app].timer;
+  TimerKind kind = app_side_[app].timer;
   SetTimer(app, TimerKind::kNone, 0);
   int64_t saved_now = context_->now;
   context_->now = due;  // follow-up timers count from when this one fired
@@ -887,7 +899,7 @@ void Partition::FireNextTimer(std::vector<Decision>* out) {
 
 void Partition::Shutdown(std::vector<Decision>* out) {
   for (uint32_t app = 0; app < apps_.size(); ++app) {
-    if (apps_[app].alive && apps_[app].in_queue) (void)RemoveApplication(apps_[app].id, out);
+    if (apps_[app].alive && apps_[app].in_queue) (void)RemoveApplication(app_side_[app].id, out);
   }
 }
 

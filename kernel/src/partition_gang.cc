@@ -31,7 +31,7 @@ bool NotLarger(const Resource& real, const Resource& placeholder) {
 }  // namespace
 
 TaskGroup* Partition::FindTaskGroup(uint32_t app, std::string_view name) {
-  for (TaskGroup& group : apps_[app].task_groups) {
+  for (TaskGroup& group : app_side_[app].task_groups) {
     if (group.name == name) return &group;
   }
   return nullptr;
@@ -46,25 +46,26 @@ bool Partition::WaitsForReplacement(uint32_t ask) const {
 bool Partition::WaitsForReplacement(uint32_t app, std::string_view task_group,
                                     bool placeholder) const {
   if (placeholder || task_group.empty()) return false;
-  for (const TaskGroup& group : apps_[app].task_groups) {
+  for (const TaskGroup& group : app_side_[app].task_groups) {
     if (group.name == task_group) return group.count > group.replaced + group.timed_out;
   }
   return false;
 }
 
 void Partition::SetPlaceholderTimer(uint32_t app, bool on, int64_t due) {
-  App& a = apps_[app];
-  if (a.placeholder_timer) timers_.erase({a.placeholder_timer_due, a.placeholder_timer_seq, app});
-  a.placeholder_timer = on;
+  AppSide& a_side = app_side_[app];
+  if (a_side.placeholder_timer)
+    timers_.erase({a_side.placeholder_timer_due, a_side.placeholder_timer_seq, app});
+  a_side.placeholder_timer = on;
   if (!on) return;
-  a.placeholder_timer_due = due;
-  a.placeholder_timer_seq = context_->next_timer_seq++;
-  timers_.insert({due, a.placeholder_timer_seq, app});
+  a_side.placeholder_timer_due = due;
+  a_side.placeholder_timer_seq = context_->next_timer_seq++;
+  timers_.insert({due, a_side.placeholder_timer_seq, app});
 }
 
 std::vector<uint32_t> Partition::PlaceholderAllocations(uint32_t app) const {
   std::vector<std::pair<int64_t, uint32_t>> found;
-  for (const auto& [first_seq, ask] : apps_[app].asks) {
+  for (const auto& [first_seq, ask] : app_side_[app].asks) {
     for (uint32_t alloc : asks_[ask].allocations) {
       if (allocations_[alloc].placeholder) found.push_back({allocations_[alloc].seq, alloc});
     }
@@ -81,19 +82,21 @@ std::vector<uint32_t> Partition::PlaceholderAllocations(uint32_t app) const {
 void Partition::PlaceholderAllocated(uint32_t app, const Resource& resource,
                                      std::vector<Decision>* out) {
   App& a = apps_[app];
-  if (a.live_placeholders == 0 && !a.placeholder_timer && a.state == AppState::kAccepted) {
-    SetPlaceholderTimer(app, true, SaturatingAdd(context_->now, a.placeholder_timeout));
+  AppSide& a_side = app_side_[app];
+  if (a.live_placeholders == 0 && !a_side.placeholder_timer && a.state == AppState::kAccepted) {
+    SetPlaceholderTimer(app, true, SaturatingAdd(context_->now, a_side.placeholder_timeout));
   }
   AddTo(&a.allocated_placeholder, resource);
   ++a.live_placeholders;
   ++live_placeholders_;
-  if (SameQuantities(a.allocated_placeholder, a.placeholder_ask)) RunApplication(app, out);
+  if (SameQuantities(a.allocated_placeholder, a_side.placeholder_ask)) RunApplication(app, out);
 }
 
 // removeAllocationInternal once the app's placeholders are all gone: the timer stops, and a
 // failing app fails, a resuming one is accepted again, an app with nothing left completes.
 void Partition::PlaceholderGone(uint32_t app, std::vector<Decision>* out) {
   App& a = apps_[app];
+  AppSide& a_side = app_side_[app];
   if (!a.alive || !a.in_queue || a.live_placeholders > 0) return;
   SetPlaceholderTimer(app, false, 0);
   bool nothing_left = IsZero(a.pending) && a.live_allocations == 0;
@@ -105,7 +108,7 @@ void Partition::PlaceholderGone(uint32_t app, std::vector<Decision>* out) {
       Transition(app, AppState::kAccepted, out);
       return;
     case AppState::kCompleting:
-      if (a.timer == TimerKind::kNone) Terminate(app, AppState::kCompleted, out);
+      if (a_side.timer == TimerKind::kNone) Terminate(app, AppState::kCompleted, out);
       return;
     case AppState::kAccepted:
     case AppState::kStarting:
@@ -216,6 +219,7 @@ void Partition::ReplacePlaceholder(uint32_t ask, uint32_t placeholder, std::vect
 // placeholder released, and the last release moves it on.
 void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
   App& a = apps_[app];
+  AppSide& a_side = app_side_[app];
   if (!a.alive || !a.in_queue) return;
   bool started = a.state == AppState::kStarting || a.state == AppState::kRunning ||
                  a.state == AppState::kCompleting;
@@ -229,7 +233,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     }
     return;
   }
-  if (a.gang_hard) {
+  if (a_side.gang_hard) {
     if (a.state == AppState::kNew || a.state == AppState::kAccepted ||
         a.state == AppState::kStarting || a.state == AppState::kRunning) {
       Transition(app, AppState::kFailing, out);
@@ -238,7 +242,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     Transition(app, AppState::kResuming, out);
   }
   std::vector<uint32_t> dropped;  // in the order the current asks were added
-  for (const auto& [first_seq, ask] : apps_[app].asks) {
+  for (const auto& [first_seq, ask] : app_side_[app].asks) {
     if (!ask_hot_[ask].removed && ask_hot_[ask].pending > 0) dropped.push_back(ask);
   }
   std::sort(dropped.begin(), dropped.end(),
@@ -250,7 +254,7 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     d.type = DecisionType::kAskRemoved;
     d.partition = name_;
     d.queue = queue_side_[apps_[app].queue].path;
-    d.app = apps_[app].id;
+    d.app = app_side_[app].id;
     d.ask = k.id;
     d.app_handle = AppHandleOf(app);
     d.ask_handle = AskHandleOf(ask);
@@ -265,13 +269,13 @@ void Partition::PlaceholderTimeout(uint32_t app, std::vector<Decision>* out) {
     if (ask_hot_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
   }
   if (apps_[app].alive && apps_[app].in_queue) {
-    for (TaskGroup& group : apps_[app].task_groups) group.timed_out = group.count;
+    for (TaskGroup& group : app_side_[app].task_groups) group.timed_out = group.count;
     PlaceholderGone(app, out);
   }
 }
 
 void Partition::RemoveAllAsks(uint32_t app) {
-  for (uint32_t ask : apps_[app].AskSlots()) {
+  for (uint32_t ask : app_side_[app].AskSlots()) {
     if (!ask_hot_[ask].removed) DropAsk(ask);
   }
   AppChanged(app);

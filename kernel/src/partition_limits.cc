@@ -54,15 +54,16 @@ absl::Status Partition::ApplyLimits(const QueueConfig& config, uint32_t queue,
 
 std::string_view Partition::ChooseLimitGroup(uint32_t app) const {
   const App& a = apps_[app];
+  const AppSide& a_side = app_side_[app];
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
     const QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
     for (const std::string& group : limits->group_order) {
-      for (std::string_view g : a.groups) {
+      for (std::string_view g : a_side.groups) {
         if (g == group) return g;
       }
     }
-    if (limits->any_group && !a.groups.empty()) return a.groups.front();
+    if (limits->any_group && !a_side.groups.empty()) return a_side.groups.front();
   }
   return {};
 }
@@ -98,25 +99,26 @@ Resource AllocatedOf(const absl::flat_hash_map<std::string_view, LimitUsage>& us
 
 bool Partition::LimitsAllowNewApp(uint32_t app, std::string* why) const {
   const App& a = apps_[app];
-  if (!has_limits_ || a.counted_in_limits) return true;
+  const AppSide& a_side = app_side_[app];
+  if (!has_limits_ || a_side.counted_in_limits) return true;
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
     const QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
-    const Limit* user = UserLimit(*limits, a.user);
+    const Limit* user = UserLimit(*limits, a_side.user);
     if (user != nullptr && user->max_apps != 0 &&
-        static_cast<uint64_t>(RunningOf(limits->user_usage, a.user)) + 1 > user->max_apps) {
+        static_cast<uint64_t>(RunningOf(limits->user_usage, a_side.user)) + 1 > user->max_apps) {
       if (why != nullptr) {
-        *why = Cat("user ", a.user, " reached maxapplications ", user->max_apps, " of queue ",
+        *why = Cat("user ", a_side.user, " reached maxapplications ", user->max_apps, " of queue ",
                    queue_side_[q].path);
       }
       return false;
     }
-    const Limit* group = GroupLimit(*limits, a.limit_group);
+    const Limit* group = GroupLimit(*limits, a_side.limit_group);
     if (group != nullptr && group->max_apps != 0 &&
-        static_cast<uint64_t>(RunningOf(limits->group_usage, a.limit_group)) + 1 >
+        static_cast<uint64_t>(RunningOf(limits->group_usage, a_side.limit_group)) + 1 >
             group->max_apps) {
       if (why != nullptr) {
-        *why = Cat("group ", a.limit_group, " reached maxapplications ", group->max_apps,
+        *why = Cat("group ", a_side.limit_group, " reached maxapplications ", group->max_apps,
                    " of queue ", queue_side_[q].path);
       }
       return false;
@@ -128,6 +130,7 @@ bool Partition::LimitsAllowNewApp(uint32_t app, std::string* why) const {
 std::optional<Resource> Partition::LimitHeadroom(uint32_t app) const {
   if (!has_limits_) return std::nullopt;
   const App& a = apps_[app];
+  const AppSide& a_side = app_side_[app];
   std::optional<Resource> headroom;
   auto narrow = [&](const Limit* limit, const Resource& used) {
     if (limit == nullptr || !limit->max_resources) return;
@@ -142,8 +145,9 @@ std::optional<Resource> Partition::LimitHeadroom(uint32_t app) const {
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
     const QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
-    narrow(UserLimit(*limits, a.user), AllocatedOf(limits->user_usage, a.user));
-    narrow(GroupLimit(*limits, a.limit_group), AllocatedOf(limits->group_usage, a.limit_group));
+    narrow(UserLimit(*limits, a_side.user), AllocatedOf(limits->user_usage, a_side.user));
+    narrow(GroupLimit(*limits, a_side.limit_group),
+           AllocatedOf(limits->group_usage, a_side.limit_group));
   }
   return headroom;
 }
@@ -152,6 +156,7 @@ void Partition::TrackLimitUsage(uint32_t app, const Resource& amount, bool relea
                                 int64_t running_delta) {
   if (!has_limits_) return;
   App& a = apps_[app];
+  AppSide& a_side = app_side_[app];
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
     QueueLimits* limits = queue_side_[q].limits.get();
     if (limits == nullptr) continue;
@@ -161,8 +166,8 @@ void Partition::TrackLimitUsage(uint32_t app, const Resource& amount, bool relea
       u.allocated = release ? SubClampNegative(u.allocated, amount) : Add(u.allocated, amount);
       u.running_apps = std::max<int64_t>(0, u.running_apps + running_delta);
     };
-    update(limits->user_usage, a.user);
-    if (!a.limit_group.empty()) update(limits->group_usage, a.limit_group);
+    update(limits->user_usage, a_side.user);
+    if (!a_side.limit_group.empty()) update(limits->group_usage, a_side.limit_group);
   }
 }
 

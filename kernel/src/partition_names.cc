@@ -32,14 +32,15 @@ void Partition::MarkNames(NameMarks* marks) const {
     }
   }
   // Terminated applications stay alive (and named) until they expire.
-  for (const App& a : apps_) {
-    if (!a.alive) continue;
+  for (size_t slot = 0; slot < apps_.size(); ++slot) {
+    if (!apps_[slot].alive) continue;
+    const AppSide& a = app_side_[slot];
     marks->Mark(a.id);
     // An application that terminated in a queue since removed still reports the queue's path
     // until it expires.
-    if (a.queue != kNoSlot) {
-      marks->Mark(queue_side_[a.queue].name);
-      marks->Mark(queue_side_[a.queue].path);
+    if (uint32_t queue = apps_[slot].queue; queue != kNoSlot) {
+      marks->Mark(queue_side_[queue].name);
+      marks->Mark(queue_side_[queue].path);
     }
     marks->Mark(a.user);
     marks->Mark(a.limit_group);

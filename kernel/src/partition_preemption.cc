@@ -324,7 +324,7 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     std::vector<VictimCandidate> out;
     for (const auto& [q, rule] : victim_leaves) {
       for (const auto& [seq, a] : queues_[q].apps) {
-        for (const auto& [first_seq, k] : apps_[a].asks) {
+        for (const auto& [first_seq, k] : app_side_[a].asks) {
           for (uint32_t alloc : asks_[k].allocations) {
             if (std::optional<VictimCandidate> c = candidate(alloc)) out.push_back(*c);
           }

@@ -80,13 +80,14 @@ absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
   if (app == kNoSlot) {
     // Completed applications stay visible until they expire; rejected ones never entered.
     for (uint32_t t : terminated_apps_) {
-      if (apps_[t].id == id && apps_[t].state != AppState::kRejected) app = t;
+      if (app_side_[t].id == id && apps_[t].state != AppState::kRejected) app = t;
     }
   }
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", id));
   const App& a = apps_[app];
+  const AppSide& a_side = app_side_[app];
   AppInfo info;
-  info.id = std::string(a.id);
+  info.id = std::string(a_side.id);
   info.queue = a.queue == kNoSlot ? std::string() : std::string(queue_side_[a.queue].path);
   info.state = a.state;
   info.priority = a.priority;
@@ -103,7 +104,7 @@ Kernel::Usage Partition::Usage() const {
 
 bool Partition::HasAsk(std::string_view app, std::string_view ask) const {
   uint32_t slot = FindApp(app);
-  return slot != kNoSlot && apps_[slot].asks_by_id.contains(ask);
+  return slot != kNoSlot && app_side_[slot].asks_by_id.contains(ask);
 }
 
 bool Partition::HasPending() const {
@@ -119,13 +120,15 @@ absl::Status Partition::CheckConsistency() const {
   std::vector<Resource> queue_allocated(queues_.size());
   int64_t partition_placeholders = 0;
   if (app_keys_.size() != apps_.size() || queue_keys_.size() != queues_.size() ||
-      ask_hot_.size() != asks_.size() || queue_side_.size() != queues_.size()) {
+      ask_hot_.size() != asks_.size() || queue_side_.size() != queues_.size() ||
+      app_side_.size() != apps_.size()) {
     return fail(
         "side and dense tables (order keys, hot asks, queue sides) are not sized with their "
         "records");
   }
   for (uint32_t app = 0; app < apps_.size(); ++app) {
     const App& a = apps_[app];
+    const AppSide& a_side = app_side_[app];
     if ((!a.alive || !a.in_queue) && app_keys_[app]) {
       return fail("app slot ", app, ": an order key without a leaf order");
     }
@@ -137,13 +140,14 @@ absl::Status Partition::CheckConsistency() const {
     int64_t live_allocations = 0;
     int32_t priority = kNoPriority;
     size_t pending_asks = 0;
-    for (const auto& [first_seq, ask] : a.asks) {
+    for (const auto& [first_seq, ask] : a_side.asks) {
       const Ask& k = asks_[ask];
       const AskHot& hot = ask_hot_[ask];
       // The walk reads the hot flags in place of the cold names they stand for.
       if (hot.app != app || !hot.alive || hot.has_required_node == k.required_node.empty() ||
           hot.gang_member == k.task_group.empty()) {
-        return fail("app ", a.id, ": ask ", k.id, ": hot record out of step with the cold one");
+        return fail("app ", a_side.id, ": ask ", k.id,
+                    ": hot record out of step with the cold one");
       }
       if (hot.pending > 0) {
         ++pending_asks;
@@ -159,32 +163,37 @@ absl::Status Partition::CheckConsistency() const {
       }
     }
     partition_placeholders += live_placeholders;
-    if (live_allocations != a.live_allocations) return fail("app ", a.id, ": allocation count");
-    if (live_placeholders != a.live_placeholders) return fail("app ", a.id, ": placeholder count");
+    if (live_allocations != a.live_allocations)
+      return fail("app ", a_side.id, ": allocation count");
+    if (live_placeholders != a.live_placeholders)
+      return fail("app ", a_side.id, ": placeholder count");
     if (!IsZero(Sub(placeholders, a.allocated_placeholder))) {
-      return fail("app ", a.id, ": cached placeholder total differs");
+      return fail("app ", a_side.id, ": cached placeholder total differs");
     }
-    if (a.placeholder_timer !=
-        (timers_.contains({a.placeholder_timer_due, a.placeholder_timer_seq, app}))) {
-      return fail("app ", a.id, ": placeholder timer not scheduled as cached");
+    if (a_side.placeholder_timer !=
+        (timers_.contains({a_side.placeholder_timer_due, a_side.placeholder_timer_seq, app}))) {
+      return fail("app ", a_side.id, ": placeholder timer not scheduled as cached");
     }
-    if (a.placeholder_timer && live_placeholders == 0) {
-      return fail("app ", a.id, ": placeholder timer running without placeholders");
+    if (a_side.placeholder_timer && live_placeholders == 0) {
+      return fail("app ", a_side.id, ": placeholder timer running without placeholders");
     }
-    if (pending_asks != a.ask_order.size()) return fail("app ", a.id, ": ask order size differs");
+    if (pending_asks != a.ask_order.size())
+      return fail("app ", a_side.id, ": ask order size differs");
     // Presence of zero-valued types is not observable for pending (missing reads as 0).
-    if (!IsZero(Sub(pending, a.pending))) return fail("app ", a.id, ": cached pending differs");
+    if (!IsZero(Sub(pending, a.pending)))
+      return fail("app ", a_side.id, ": cached pending differs");
     if (!(IsZero(Sub(allocated, a.allocated))))
-      return fail("app ", a.id, ": cached allocated differs");
+      return fail("app ", a_side.id, ": cached allocated differs");
     if (priority != a.priority) {
-      return fail("app ", a.id, ": cached priority ", a.priority, " != recomputed ", priority);
+      return fail("app ", a_side.id, ": cached priority ", a.priority, " != recomputed ", priority);
     }
     bool member = StrictlyGreaterThanZero(a.pending);
     const std::optional<OrderKey>& key_in_leaf = app_keys_[app];
-    if (member != key_in_leaf.has_value()) return fail("app ", a.id, ": leaf membership");
-    if (member && !(*key_in_leaf == AppKey(app))) return fail("app ", a.id, ": stale leaf key");
+    if (member != key_in_leaf.has_value()) return fail("app ", a_side.id, ": leaf membership");
+    if (member && !(*key_in_leaf == AppKey(app)))
+      return fail("app ", a_side.id, ": stale leaf key");
     if (member && !queues_[a.queue].order.contains(EntryOf(*key_in_leaf, /*app=*/true))) {
-      return fail("app ", a.id, ": missing from leaf order");
+      return fail("app ", a_side.id, ": missing from leaf order");
     }
     for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
       queue_pending[q] = Add(queue_pending[q], a.pending);
@@ -279,7 +288,7 @@ absl::Status Partition::CheckConsistency() const {
       ++reservations;
       if (!nodes_[r.node].reservation ||
           *nodes_[r.node].reservation != std::make_pair(app, r.ask)) {
-        return fail("reservation of app ", apps_[app].id, " not on node ", nodes_[r.node].id);
+        return fail("reservation of app ", app_side_[app].id, " not on node ", nodes_[r.node].id);
       }
     }
   }

@@ -327,11 +327,12 @@ Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t 
   const Ask& k = asks_[ask];
   const AskHot& hot = ask_hot_[ask];
   const App& a = apps_[hot.app];
+  const AppSide& a_side = app_side_[hot.app];
   Decision d;
   d.type = type;
   d.partition = name_;
   d.queue = queue_side_[a.queue].path;
-  d.app = a.id;
+  d.app = a_side.id;
   d.ask = k.id;
   d.node = nodes_[node].id;
   d.priority = hot.priority;

@@ -164,7 +164,7 @@ Partition::Verdict Partition::JudgeRequiredNode(const AskView& k) const {
   if (n.reservation && n.reservation->second != k.slot &&
       !asks_[n.reservation->second].required_node.empty()) {
     return {.reason =
-                Cat("required node ", n.id, " is reserved for ", apps_[n.reservation->first].id,
+                Cat("required node ", n.id, " is reserved for ", app_side_[n.reservation->first].id,
                     "/", asks_[n.reservation->second].id, ", another required-node ask")};
   }
   if (FitIn(n.Available(), k.resource)) return {.node = node};
@@ -192,6 +192,7 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
   std::sort(apps.begin(), apps.end());
   for (auto [seq, app] : apps) {
     const App& a = apps_[app];
+    const AppSide& a_side = app_side_[app];
     for (const AskKey& key : a.ask_order) {
       const Ask& k = asks_[key.slot];
       const AskHot& hot = ask_hot_[key.slot];
@@ -203,7 +204,7 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
       }
       out->push_back({.partition = std::string(name_),
                       .queue = std::string(queue_side_[a.queue].path),
-                      .app = std::string(a.id),
+                      .app = std::string(a_side.id),
                       .ask = std::string(k.id),
                       .pending_count = hot.pending,
                       .reason = std::move(verdict.reason)});
