@@ -45,6 +45,7 @@
 #include "placement.h"
 #include "queue_order.h"
 #include "queue_properties.h"
+#include "resource_shapes.h"
 
 namespace allocore::internal {
 
@@ -173,11 +174,12 @@ struct AskKey {
 };
 
 // What the walk reads of an ask, dense by slot in Partition::ask_hot_ (kernel/README decision
-// 35): 96 bytes, so that the asks the walk visits share cache lines with nothing cold.
+// 35): 32 bytes, two asks to a cache line, nothing cold between them. The resource is a shape
+// id into Partition::shapes_ (asks of one workload share a shape).
 struct AskHot {
-  Resource resource;
   int64_t pending = 0;  // pending repeats
   uint32_t app = kNoSlot;
+  uint32_t shape = ResourceShapes::kNone;
   int32_t priority = 0;
   int32_t reservations = 0;
   bool alive : 1 = false;
@@ -187,7 +189,7 @@ struct AskHot {
   bool has_required_node : 1 = false;     // Ask::required_node is set
   bool gang_member : 1 = false;           // Ask::task_group is set
 };
-static_assert(sizeof(AskHot) <= 96, "the walk's view of an ask must stay within 96 bytes");
+static_assert(sizeof(AskHot) <= 32, "the walk's view of an ask must stay within 32 bytes");
 
 // The rest of an ask (side table Partition::asks_, same slot): what only calls, the
 // preemptors, the gang passes and the queries read.
@@ -409,6 +411,7 @@ class Partition {
   // A fresh application record (a freed slot or a new one), its order key table sized with it.
   uint32_t NewAppSlot();
   uint32_t NewAskSlot();
+  const Resource& ResourceOf(const AskHot& ask) const { return shapes_.Get(ask.shape); }
   uint32_t FindQueue(std::string_view path) const;
   std::vector<uint32_t> PathToRoot(uint32_t queue) const;
   absl::Status ApplyQueueConfig(const QueueConfig& config, uint32_t parent,
@@ -623,6 +626,7 @@ class Partition {
   std::vector<App> apps_;
   std::vector<AppSide> app_side_;  // by the same slot
   std::vector<uint32_t> free_apps_;
+  ResourceShapes shapes_;        // the resources of the asks, by AskHot::shape
   std::vector<AskHot> ask_hot_;  // the walk's part of each ask, by slot
   std::vector<Ask> asks_;        // the rest, by the same slot
   std::vector<uint32_t> free_asks_;

@@ -536,7 +536,7 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
     Resource others = queues_[root_].pending;
     if (existing != a_side.asks_by_id.end()) {
       const AskHot& old_hot = ask_hot_[existing->second];
-      others = Sub(others, Multiply(old_hot.resource, old_hot.pending));
+      others = Sub(others, Multiply(ResourceOf(old_hot), old_hot.pending));
     }
     type = AddExact(others, total, &total);
   }
@@ -563,7 +563,9 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
   hot.removed = false;
-  hot.resource = resource;
+  uint32_t shape = shapes_.Acquire(resource);  // before the release: a re-add may keep its shape
+  shapes_.Release(hot.shape);
+  hot.shape = shape;
   hot.priority = args.priority;
   hot.placeholder = args.placeholder;
   k.allow_preemption = args.allow_preemption;
@@ -603,17 +605,18 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
 void Partition::SetPending(uint32_t ask, int64_t pending) {
   Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
+  const Resource& resource = ResourceOf(hot);
   App& a = apps_[hot.app];
   AskKey key{-int64_t{hot.priority}, k.create_time, k.add_seq, ask};
   if (hot.pending > 0 && pending <= 0) a.ask_order.erase(key);
   if (hot.pending <= 0 && pending > 0) a.ask_order.insert(key);
   if (pending == hot.pending - 1) {
     // One repeat allocated: the hot path.
-    SubFromClampNegative(&a.pending, hot.resource);
-    if (a.in_queue) SubFromPath(a.queue, &Queue::pending, hot.resource);
+    SubFromClampNegative(&a.pending, resource);
+    if (a.in_queue) SubFromPath(a.queue, &Queue::pending, resource);
   } else {
-    Resource old_total = Multiply(hot.resource, hot.pending);
-    Resource new_total = Multiply(hot.resource, pending);
+    Resource old_total = Multiply(resource, hot.pending);
+    Resource new_total = Multiply(resource, pending);
     a.pending = Add(SubClampNegative(a.pending, old_total), new_total);
     if (a.in_queue) {
       SubFromPath(a.queue, &Queue::pending, old_total);
@@ -633,7 +636,11 @@ void Partition::RemoveAskSlot(uint32_t ask) {
   a_side.asks.erase(k.first_add_seq);
   // Live allocations keep pointing at the slot until released; free it only when unused.
   hot.alive = false;
-  if (k.allocations.empty()) FreeSlot(ask, &free_asks_, &ask_generations_);
+  if (k.allocations.empty()) {
+    shapes_.Release(hot.shape);
+    hot.shape = ResourceShapes::kNone;
+    FreeSlot(ask, &free_asks_, &ask_generations_);
+  }
 }
 
 absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_id,

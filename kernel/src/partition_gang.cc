@@ -169,7 +169,7 @@ Partition::Outcome Partition::TryPlaceholderAllocateApp(uint32_t app, bool* rele
     for (uint32_t placeholder : PlaceholderAllocations(app)) {
       const Allocation& p = allocations_[placeholder];
       if (p.task_group != asks_[ask].task_group) continue;
-      if (!NotLarger(ask_hot_[ask].resource, p.resource)) {
+      if (!NotLarger(ResourceOf(ask_hot_[ask]), p.resource)) {
         uint32_t placeholder_ask = p.ask;
         ReleaseAllocationSlot(placeholder, ReleaseReason::kTimeout, out);
         if (ask_hot_[placeholder_ask].removed && asks_[placeholder_ask].allocations.empty()) {

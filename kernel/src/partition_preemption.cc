@@ -607,7 +607,7 @@ Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_trie
   Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
   k.preempt_checked_at = context_->now;
-  PreemptionPlan plan = PlanPreemption(hot.app, ask, hot.resource, hot.priority, nodes_tried);
+  PreemptionPlan plan = PlanPreemption(hot.app, ask, ResourceOf(hot), hot.priority, nodes_tried);
   // Reservations given up for the search go even when it then fails (decision 34, D12).
   for (uint32_t node : plan.cancel_reservations_on) {
     CancelReservationOnNode(node);

@@ -115,6 +115,15 @@ absl::Status Partition::CheckConsistency() const {
   auto fail = [&](auto&&... parts) {
     return absl::InternalError(Cat("partition ", name_, ": ", parts...));
   };
+  // Ask shapes: every reference an ask holds is counted, and each shape is found by its resource.
+  {
+    std::vector<uint32_t> shape_references;
+    for (const AskHot& hot : ask_hot_) {
+      if (hot.shape != ResourceShapes::kNone) shape_references.push_back(hot.shape);
+    }
+    std::string why;
+    if (!shapes_.CheckFromScratch(shape_references, &why)) return fail("ask shapes: ", why);
+  }
   // Applications: pending, allocated, priority, position.
   std::vector<Resource> queue_pending(queues_.size());
   std::vector<Resource> queue_allocated(queues_.size());
@@ -144,14 +153,15 @@ absl::Status Partition::CheckConsistency() const {
       const Ask& k = asks_[ask];
       const AskHot& hot = ask_hot_[ask];
       // The walk reads the hot flags in place of the cold names they stand for.
-      if (hot.app != app || !hot.alive || hot.has_required_node == k.required_node.empty() ||
+      if (hot.app != app || !hot.alive || hot.shape == ResourceShapes::kNone ||
+          hot.has_required_node == k.required_node.empty() ||
           hot.gang_member == k.task_group.empty()) {
         return fail("app ", a_side.id, ": ask ", k.id,
                     ": hot record out of step with the cold one");
       }
       if (hot.pending > 0) {
         ++pending_asks;
-        pending = Add(pending, Multiply(hot.resource, hot.pending));
+        pending = Add(pending, Multiply(ResourceOf(hot), hot.pending));
         if (priority == kNoPriority || hot.priority > priority) priority = hot.priority;
       }
       for (uint32_t alloc : k.allocations) {

@@ -28,7 +28,8 @@ Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision
     // node's capacity, or holds as many reservations as it has pending repeats) leaves the
     // reservation alone: cancelling it for nothing, cycle after cycle, against an ask that
     // reserves it again would never settle.
-    bool reservable = hot.reservations < hot.pending && FitIn(nodes_[node].capacity, hot.resource);
+    bool reservable =
+        hot.reservations < hot.pending && FitIn(nodes_[node].capacity, ResourceOf(hot));
     if (!fits && !reservable) return Outcome::kNone;
     CancelReservationOnNode(node);
   }
@@ -96,7 +97,7 @@ std::vector<uint32_t> Partition::PreemptionVictims(const Resource& wanted, int32
 
 bool Partition::TryPreemption(uint32_t ask, uint32_t node) {
   std::vector<uint32_t> victims =
-      PreemptionVictims(ask_hot_[ask].resource, ask_hot_[ask].priority, node);
+      PreemptionVictims(ResourceOf(ask_hot_[ask]), ask_hot_[ask].priority, node);
   if (victims.empty()) return false;  // tried again next cycle
   ask_hot_[ask].preemption_triggered = true;
   for (uint32_t victim : victims) preempted_.push_back({victim, allocations_[victim].seq, ask});

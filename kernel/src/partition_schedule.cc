@@ -170,7 +170,7 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
   for (const AskKey& key : apps_[app].ask_order) {
     const AskHot& hot = ask_hot_[key.slot];
     if (hot.gang_member && WaitsForReplacement(key.slot)) continue;
-    const Resource& wanted = hot.resource;
+    const Resource& wanted = ResourceOf(hot);
     // A user's own limit is not something preemption in other queues can help with.
     if (limit_headroom && !FitInMaxUndef(*limit_headroom, wanted)) continue;
     if (!FitInMaxUndef(headroom, wanted)) {
@@ -196,16 +196,18 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
 
 bool Partition::NodeCanTake(uint32_t node, uint32_t ask) const {
   const AskHot& hot = ask_hot_[ask];
-  return FitIn(nodes_[node].Available(), hot.resource) &&
-         QueueMaxAllows(apps_[hot.app].queue, hot.resource);
+  const Resource& resource = ResourceOf(hot);
+  return FitIn(nodes_[node].Available(), resource) &&
+         QueueMaxAllows(apps_[hot.app].queue, resource);
 }
 
 Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out) {
   const AskHot& hot = ask_hot_[ask];
+  const Resource& resource = ResourceOf(hot);
   // The queue max does not depend on the node: when it refuses, no node can take the ask.
-  if (QueueMaxAllows(apps_[hot.app].queue, hot.resource)) {
+  if (QueueMaxAllows(apps_[hot.app].queue, resource)) {
     uint32_t node = node_index_.FirstFit(
-        hot.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, hot.resource); });
+        resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, resource); });
     if (node != NodeIndex::kNotFound) {
       std::optional<uint32_t> reserved_node;
       if (hot.reservations > 0) {
@@ -229,8 +231,8 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   double best_score = std::numeric_limits<double>::infinity();
   node_index_.ForEach([&](const NodeKey& key) {
     const Node& n = nodes_[key.slot];
-    if (!n.Eligible() || !FitIn(n.capacity, hot.resource)) return;
-    double score = FitInScore(hot.resource, n.Available());
+    if (!n.Eligible() || !FitIn(n.capacity, resource)) return;
+    double score = FitInScore(resource, n.Available());
     if (score < best_score) {
       best_score = score;
       best = key.slot;
@@ -248,7 +250,7 @@ Allocation Partition::NewAllocation(uint32_t ask, uint32_t node) const {
   a.app = hot.app;
   a.ask = ask;
   a.node = node;
-  a.resource = hot.resource;
+  a.resource = ResourceOf(hot);
   a.seq = context_->next_allocation_seq;
   a.live = true;
   a.placeholder = hot.placeholder;
@@ -279,7 +281,7 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
     // The state change re-derives the app's caches; the AppChanged below walks the path.
     DeferredPathWalk once(this);
     if (ask_hot_[ask].placeholder) {
-      PlaceholderAllocated(app, ask_hot_[ask].resource, out);
+      PlaceholderAllocated(app, ResourceOf(ask_hot_[ask]), out);
     } else {
       RunApplication(app, out);
     }
@@ -299,21 +301,22 @@ void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view re
   }
   Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
+  const Resource& resource = ResourceOf(hot);
   const uint32_t app = hot.app;
   App& a = apps_[app];
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
   alloc = NewAllocation(ask, node);
   ++context_->next_allocation_seq;
-  AddTo(&n.allocated, hot.resource);
-  n.available = Sub(n.available, hot.resource);
+  AddTo(&n.allocated, resource);
+  n.available = Sub(n.available, resource);
   n.allocations.push_back(slot);
   RefreshNode(node);
   k.allocations.push_back(slot);
-  AddTo(&a.allocated, hot.resource);
+  AddTo(&a.allocated, resource);
   ++a.live_allocations;
-  AddToPath(a.queue, &Queue::allocated, hot.resource);
-  TrackLimitUsage(app, hot.resource, false, 0);
+  AddToPath(a.queue, &Queue::allocated, resource);
+  TrackLimitUsage(app, resource, false, 0);
 
   Decision d = PlacementDecision(DecisionType::kAllocation, ask, node);
   d.seq = alloc.seq;
@@ -365,7 +368,7 @@ bool Partition::Reserve(uint32_t ask, uint32_t node) {
   for (const Reservation& r : a.reservations) {
     if (r.node == node) return false;
   }
-  if (hot.reservations >= hot.pending || n.reservation || !FitIn(n.capacity, hot.resource))
+  if (hot.reservations >= hot.pending || n.reservation || !FitIn(n.capacity, ResourceOf(hot)))
     return false;
   a.reservations.push_back({ask, node});
   ++hot.reservations;
@@ -444,13 +447,14 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
     const AskHot& hot = ask_hot_[r.ask];
+    const Resource& resource = ResourceOf(hot);
     if (!hot.alive || hot.pending == 0) {
       Unreserve(app, i);  // one clean-up per call
       *changed = true;
       return Outcome::kNone;
     }
-    if (!fits(hot.resource)) continue;
-    if (hot.has_required_node && !FitIn(nodes_[r.node].Available(), hot.resource) &&
+    if (!fits(resource)) continue;
+    if (hot.has_required_node && !FitIn(nodes_[r.node].Available(), resource) &&
         !hot.preemption_triggered) {
       TryPreemption(r.ask, r.node);  // victims go when the cycle ends; the walk goes on
       continue;
@@ -464,11 +468,12 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
     const AskHot& hot = ask_hot_[r.ask];
+    const Resource& resource = ResourceOf(hot);
     if (hot.has_required_node) continue;
-    if (!fits(hot.resource)) continue;
-    if (!QueueMaxAllows(apps_[app].queue, hot.resource)) continue;
+    if (!fits(resource)) continue;
+    if (!QueueMaxAllows(apps_[app].queue, resource)) continue;
     uint32_t node = node_index_.FirstFit(
-        hot.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, hot.resource); });
+        resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, resource); });
     if (node != NodeIndex::kNotFound) {
       Allocate(r.ask, node, r.node, out);
       return Outcome::kAllocated;

@@ -13,7 +13,7 @@ Partition::AskView Partition::ViewOf(uint32_t ask) const {
   const AskHot& hot = ask_hot_[ask];
   return {.app = hot.app,
           .slot = ask,
-          .resource = hot.resource,
+          .resource = ResourceOf(hot),
           .priority = hot.priority,
           .required_node = k.required_node,
           .task_group = k.task_group,
