@@ -10,6 +10,13 @@
 // the kernel uses for them (a deque of strings plus a hash set of views) and subtracted to
 // give the *_excl_names counters (the targets: <= 256 B per node, <= 128 B per ask).
 //
+// Hot bytes (the targets: <= 128 B per node, <= 96 B per pending ask) are what the
+// scheduling walk reads, counted from the kernel's own layout: per node its entry in the node
+// index and its availability row (node_index.h; the blocks' headers add under 4 B per node);
+// per pending ask its AskHot record (partition.h) plus its entry in the application's ask
+// order, measured by building the same btrees. Resource shapes (one per distinct resource)
+// and everything else the kernel keeps are cold: bytes_per_* minus hot_bytes_per_*.
+//
 // Peak RSS: a fresh child process (this binary, --allocore_peak_rss_child=NODES) runs the
 // YuniKorn shape with 50,000 nodes and 10,000 pods and reports its VmHWM (peak resident set),
 // next to the same child doing nothing (the process baseline).
@@ -20,8 +27,11 @@
 #include <string>
 #include <string_view>
 
+#include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_set.h"
 #include "bench_support.h"
+#include "node_index.h"
+#include "partition.h"
 
 namespace allocore::bench {
 namespace {
@@ -40,6 +50,19 @@ int64_t NameBytes(const std::vector<std::string>& ids) {
   for (const std::string& id : ids) set.insert(storage.emplace_back(id));
   AllocCounter::Stop();
   return AllocCounter::LiveBytes();
+}
+
+// Bytes per entry of `apps` ask orders holding `count` asks between them, filled in the order
+// the kernel fills them (AddAsk order: increasing keys).
+double AskOrderBytesPerEntry(int64_t count, int64_t apps) {
+  std::vector<absl::btree_set<internal::AskKey>> orders(static_cast<size_t>(apps));
+  AllocCounter::Start();
+  for (int64_t i = 0; i < count; ++i) {
+    orders[static_cast<size_t>(i % apps)].insert(
+        {.neg_priority = 0, .create_time = 0, .add_seq = i, .slot = static_cast<uint32_t>(i)});
+  }
+  AllocCounter::Stop();
+  return static_cast<double>(AllocCounter::LiveBytes()) / static_cast<double>(count);
 }
 
 void Report(benchmark::State& state, const char* entity, int64_t count, int64_t bytes,
@@ -70,6 +93,8 @@ void BM_Memory_Node(benchmark::State& state) {
     bytes = AllocCounter::LiveBytes();
   }
   Report(state, "node", count, bytes, NameBytes(ids));
+  state.counters["hot_bytes_per_node"] =
+      static_cast<double>(sizeof(internal::NodeIndex::Entry) + sizeof(internal::FitQuantities));
 }
 
 void BM_Memory_Application(benchmark::State& state) {
@@ -129,6 +154,8 @@ void BM_Memory_PendingAsk(benchmark::State& state) {
     bytes = AllocCounter::LiveBytes();
   }
   Report(state, "ask", count, bytes, NameBytes(ids));
+  state.counters["hot_bytes_per_ask"] =
+      static_cast<double>(sizeof(internal::AskHot)) + AskOrderBytesPerEntry(count, apps);
 }
 
 void BM_Memory_Allocation(benchmark::State& state) {

@@ -219,6 +219,7 @@ def print_memory(rs):
         return
     section("memory (bytes the kernel keeps per entity; names = interned ids)")
     targets = {"node": 256, "ask": 128}
+    hot_targets = {"node": 128, "ask": 96}
     for name, b in sorted(rows.items()):
         short = re.sub(r"/iterations:\d+", "", name).replace("BM_Memory_", "")
         for entity in ("node", "app", "ask"):
@@ -230,6 +231,13 @@ def print_memory(rs):
                            if target else "")
                 print(f"  {short:<28} {b[key]:>6.0f} B per {entity}, {excl:.0f} B without "
                       f"names{verdict}")
+            hot_key = f"hot_bytes_per_{entity}"
+            if hot_key in b:
+                hot_target = hot_targets[entity]
+                hot = b[hot_key]
+                print(f"  {'':<28} {hot:>6.0f} B hot (what the walk reads), "
+                      f"{b[key] - hot:.0f} B cold; target hot <= {hot_target} B: "
+                      f"{'met' if hot <= hot_target else 'NOT met'}")
         if "bytes_per_allocation" in b:
             print(f"  {short:<28} {b['bytes_per_allocation']:>6.0f} B per live allocation")
         if "bytes_per_leaf_queue" in b:
