@@ -618,6 +618,8 @@ class Partition {
   uint32_t root_ = kNoSlot;
   std::vector<Queue> queues_;
   std::vector<QueueSide> queue_side_;  // by the same slot
+  // Every live queue by its lower-case path (FindQueue: one lookup instead of a walk).
+  absl::flat_hash_map<std::string_view, uint32_t> queues_by_path_;
   // The full order key of every queue in its parent's order and every application in its
   // leaf's (nullopt: not a member), by slot, dense: what OrderEntryLess reads on a tie.
   // Sized with queues_ and apps_.

@@ -1,4 +1,6 @@
 // Building and reconciling a partition's queue tree and policies from configuration.
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "message.h"
@@ -31,6 +33,7 @@ uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynami
   side.name = context_->names.Intern(lower);
   side.path = parent == kNoSlot ? side.name
                                 : context_->names.Intern(Cat(queue_side_[parent].path, ".", lower));
+  queues_by_path_[side.path] = slot;  // a queue made again at a removed one's path replaces it
   q.parent = parent;
   q.dynamic = dynamic;
   q.sibling_order = kUnconfiguredOrderBase + next_sibling_order_++;
@@ -43,23 +46,13 @@ uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynami
 
 uint32_t Partition::FindQueue(std::string_view path) const {
   if (root_ == kNoSlot) return kNoSlot;
-  std::string lower = Lower(path);
-  std::vector<absl::string_view> parts = absl::StrSplit(lower, '.');
-  if (parts.empty() || parts[0] != "root") return kNoSlot;
-  uint32_t q = root_;
-  for (size_t i = 1; i < parts.size(); ++i) {
-    uint32_t next = kNoSlot;
-    for (uint32_t child : queues_[q].children) {
-      if (queues_[child].alive &&
-          queue_side_[child].name == std::string_view(parts[i].data(), parts[i].size())) {
-        next = child;
-        break;
-      }
-    }
-    if (next == kNoSlot) return kNoSlot;
-    q = next;
-  }
-  return q;
+  auto find = [&](std::string_view lower) {
+    auto it = queues_by_path_.find(lower);
+    return it != queues_by_path_.end() && queues_[it->second].alive ? it->second : kNoSlot;
+  };
+  // Paths match case-insensitively; most arrive lower-case already and need no copy.
+  bool lower = std::none_of(path.begin(), path.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  return lower ? find(path) : find(Lower(path));
 }
 
 std::vector<uint32_t> Partition::PathToRoot(uint32_t queue) const {
@@ -252,6 +245,8 @@ void Partition::RemoveDrainedQueues() {
       for (uint32_t c : queue.children) has_children |= queues_[c].alive;
       if (has_children) continue;
       queue.alive = false;
+      // The path's name may be released now: the index must not keep a view of it.
+      queues_by_path_.erase(queue_side_[q].path);
       Queue& parent = queues_[queue.parent];
       if (queue_keys_[q]) {
         parent.order.erase(EntryOf(*queue_keys_[q], /*app=*/false));

@@ -415,7 +415,8 @@ void Partition::DetachApp(uint32_t app) {
     a_side.counted_in_limits = false;
   }
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
-    queues_[q].allocating_accepted.erase(app);
+    // Most queues hold no allocating Accepted app: skip hashing into an empty set.
+    if (!queues_[q].allocating_accepted.empty()) queues_[q].allocating_accepted.erase(app);
   }
   SubFromPath(a.queue, &Queue::pending, a.pending);
   SubFromPath(a.queue, &Queue::allocated, a.allocated);

@@ -210,6 +210,17 @@ absl::Status Partition::CheckConsistency() const {
       queue_allocated[q] = Add(queue_allocated[q], a.allocated);
     }
   }
+  // Queues by path: exactly the live ones, each under its own path.
+  size_t live_queues = 0;
+  for (uint32_t q = 0; q < queues_.size(); ++q) {
+    if (!queues_[q].alive) continue;
+    ++live_queues;
+    auto it = queues_by_path_.find(queue_side_[q].path);
+    if (it == queues_by_path_.end() || it->second != q) {
+      return fail("queue ", queue_side_[q].path, ": not found by its path");
+    }
+  }
+  if (live_queues != queues_by_path_.size()) return fail("the path index holds removed queues");
   // Queues: sums, priorities, positions, bottom-up.
   for (uint32_t q = 0; q < queues_.size(); ++q) {
     const Queue& queue = queues_[q];
