@@ -2,8 +2,10 @@
 // scheduling walk over them.
 //
 // Entities live in flat vectors addressed by dense uint32 slots; removed slots go to a free
-// list. Every order the walk needs is kept in a btree and repaired by erase + insert when the
-// key of one entity changes (never re-sorted):
+// list. What the walk reads (AskHot, App, Queue) is apart from what only calls and queries
+// read (Ask, AppSide, QueueSide: side tables by the same slot; kernel/README decision 35). Every
+// order the walk needs is kept in a btree and repaired by erase + insert when the key of one entity
+// changes (never re-sorted):
 //   - Queue::order of a parent: its children with pending > 0 (OrderEntry of OrderKey, §5.1);
 //   - Queue::order of a leaf: its applications with pending > 0 (the same, §5.2);
 //   - App::ask_order: asks with pending repeats (priority desc, creation order);
