@@ -58,8 +58,9 @@ absl::Status ProbeConfigTypes(const SchedulerConfig& config, ResourceTypes regis
       }
       if (s.ok()) s = ProbeLimits(q->limits, where, &registry);
       if (!s.ok()) return s;
-      for (const QueueConfig& child : q->queues)
+      for (const QueueConfig& child : q->queues) {
         stack.push_back({&child, Cat(path, ".", child.name)});
+      }
     }
     for (const auto& [name, weight] : partition.node_sort_policy.resource_weights) {
       if (weight > 0 && !registry.Intern(name).ok()) {

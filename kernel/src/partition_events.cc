@@ -324,8 +324,9 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   a.queue = queue;
   a_side.gang_hard = spec.gang_style == GangStyle::kHard;
   a_side.placeholder_ask = placeholder_ask;
-  if (spec.placeholder_timeout_millis > 0)
+  if (spec.placeholder_timeout_millis > 0) {
     a_side.placeholder_timeout = spec.placeholder_timeout_millis;
+  }
   a_side.user = user;
   a_side.groups = std::move(groups);
   a.submission_seq = context_->next_submission_seq++;

@@ -54,8 +54,9 @@ bool Partition::WaitsForReplacement(uint32_t app, std::string_view task_group,
 
 void Partition::SetPlaceholderTimer(uint32_t app, bool on, int64_t due) {
   AppSide& a_side = app_side_[app];
-  if (a_side.placeholder_timer)
+  if (a_side.placeholder_timer) {
     timers_.erase({a_side.placeholder_timer_due, a_side.placeholder_timer_seq, app});
+  }
   a_side.placeholder_timer = on;
   if (!on) return;
   a_side.placeholder_timer_due = due;

@@ -350,8 +350,9 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
   if (!gate && !shielded && !victim_leaves.empty()) {
     everyone = all_candidates();
     absl::flat_hash_map<uint32_t, Resource> freed;
-    for (const VictimCandidate& c : *everyone)
+    for (const VictimCandidate& c : *everyone) {
       AddTo(&freed[c.leaf], allocations_[c.allocation].resource);
+    }
     if (!freed.empty()) {
       usage.Put(leaf, ask);
       for (const auto& [q, r] : freed) usage.Remove(q, r);

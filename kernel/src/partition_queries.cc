@@ -173,10 +173,12 @@ absl::Status Partition::CheckConsistency() const {
       }
     }
     partition_placeholders += live_placeholders;
-    if (live_allocations != a.live_allocations)
+    if (live_allocations != a.live_allocations) {
       return fail("app ", a_side.id, ": allocation count");
-    if (live_placeholders != a.live_placeholders)
+    }
+    if (live_placeholders != a.live_placeholders) {
       return fail("app ", a_side.id, ": placeholder count");
+    }
     if (!IsZero(Sub(placeholders, a.allocated_placeholder))) {
       return fail("app ", a_side.id, ": cached placeholder total differs");
     }
@@ -187,21 +189,25 @@ absl::Status Partition::CheckConsistency() const {
     if (a_side.placeholder_timer && live_placeholders == 0) {
       return fail("app ", a_side.id, ": placeholder timer running without placeholders");
     }
-    if (pending_asks != a.ask_order.size())
+    if (pending_asks != a.ask_order.size()) {
       return fail("app ", a_side.id, ": ask order size differs");
+    }
     // Presence of zero-valued types is not observable for pending (missing reads as 0).
-    if (!IsZero(Sub(pending, a.pending)))
+    if (!IsZero(Sub(pending, a.pending))) {
       return fail("app ", a_side.id, ": cached pending differs");
-    if (!(IsZero(Sub(allocated, a.allocated))))
+    }
+    if (!(IsZero(Sub(allocated, a.allocated)))) {
       return fail("app ", a_side.id, ": cached allocated differs");
+    }
     if (priority != a.priority) {
       return fail("app ", a_side.id, ": cached priority ", a.priority, " != recomputed ", priority);
     }
     bool member = StrictlyGreaterThanZero(a.pending);
     const std::optional<OrderKey>& key_in_leaf = app_keys_[app];
     if (member != key_in_leaf.has_value()) return fail("app ", a_side.id, ": leaf membership");
-    if (member && !(*key_in_leaf == AppKey(app)))
+    if (member && !(*key_in_leaf == AppKey(app))) {
       return fail("app ", a_side.id, ": stale leaf key");
+    }
     if (member && !queues_[a.queue].order.contains(EntryOf(*key_in_leaf, /*app=*/true))) {
       return fail("app ", a_side.id, ": missing from leaf order");
     }
@@ -229,8 +235,9 @@ absl::Status Partition::CheckConsistency() const {
       return fail("queue ", queue_side.path, ": removed, but keeps a key in its parent's order");
     }
     if (!queue.alive) continue;
-    if (!IsZero(Sub(queue_pending[q], queue.pending)))
+    if (!IsZero(Sub(queue_pending[q], queue.pending))) {
       return fail("queue ", queue_side.path, ": pending");
+    }
     if (!IsZero(Sub(queue_allocated[q], queue.allocated))) {
       return fail("queue ", queue_side.path, ": allocated");
     }
@@ -248,8 +255,9 @@ absl::Status Partition::CheckConsistency() const {
         if (queue_keys_[c]) ++members;
       }
     }
-    if (expected != queue.child_priorities)
+    if (expected != queue.child_priorities) {
       return fail("queue ", queue_side.path, ": child priorities");
+    }
     if (members != queue.order.size()) return fail("queue ", queue_side.path, ": order size");
     // The btree's compact entries: each the entry of its member's full key, in full-key order.
     const OrderKey* previous = nullptr;
@@ -285,8 +293,9 @@ absl::Status Partition::CheckConsistency() const {
     if (!node.alive) continue;
     ++live_nodes;
     Resource allocated;
-    for (uint32_t alloc : node.allocations)
+    for (uint32_t alloc : node.allocations) {
       allocated = Add(allocated, allocations_[alloc].resource);
+    }
     if (!IsZero(Sub(allocated, node.allocated))) return fail("node ", node.id, ": allocated");
     if (!(node.available == Sub(Sub(node.capacity, node.allocated), node.occupied))) {
       return fail("node ", node.id, ": cached available differs");

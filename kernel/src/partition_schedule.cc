@@ -368,8 +368,9 @@ bool Partition::Reserve(uint32_t ask, uint32_t node) {
   for (const Reservation& r : a.reservations) {
     if (r.node == node) return false;
   }
-  if (hot.reservations >= hot.pending || n.reservation || !FitIn(n.capacity, ResourceOf(hot)))
+  if (hot.reservations >= hot.pending || n.reservation || !FitIn(n.capacity, ResourceOf(hot))) {
     return false;
+  }
   a.reservations.push_back({ask, node});
   ++hot.reservations;
   n.reservation = std::make_pair(hot.app, ask);

@@ -45,8 +45,9 @@ Resource Sub(const Resource& a, const Resource& b) {
     for (size_t k = 0; k < kMaxResourceTypes; ++k) out.value[k] = a.value[k] - b.value[k];
     return out;
   }
-  for (size_t k = 0; k < kMaxResourceTypes; ++k)
+  for (size_t k = 0; k < kMaxResourceTypes; ++k) {
     out.value[k] = SaturatingSub(a.value[k], b.value[k]);
+  }
   return out;
 }
 
