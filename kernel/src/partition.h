@@ -413,6 +413,8 @@ class Partition {
   // A fresh application record (a freed slot or a new one), its order key table sized with it.
   uint32_t NewAppSlot();
   uint32_t NewAskSlot();
+  // The ask's resources; only for an ask that holds its shape (alive, or released with live
+  // allocations left).
   const Resource& ResourceOf(const AskHot& ask) const { return shapes_.Get(ask.shape); }
   uint32_t FindQueue(std::string_view path) const;
   std::vector<uint32_t> PathToRoot(uint32_t queue) const;

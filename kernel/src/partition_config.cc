@@ -33,7 +33,10 @@ uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynami
   side.name = context_->names.Intern(lower);
   side.path = parent == kNoSlot ? side.name
                                 : context_->names.Intern(Cat(queue_side_[parent].path, ".", lower));
-  queues_by_path_[side.path] = slot;  // a queue made again at a removed one's path replaces it
+  // Removal drops a queue's entry, so the path is not indexed; should it be, the key must be
+  // this queue's name (the old one may have been released), not only the value.
+  queues_by_path_.erase(side.path);
+  queues_by_path_.emplace(side.path, slot);
   q.parent = parent;
   q.dynamic = dynamic;
   q.sibling_order = kUnconfiguredOrderBase + next_sibling_order_++;

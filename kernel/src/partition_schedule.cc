@@ -448,12 +448,12 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
   for (size_t i = 0; i < reservations.size(); ++i) {
     Reservation r = reservations[i];
     const AskHot& hot = ask_hot_[r.ask];
-    const Resource& resource = ResourceOf(hot);
     if (!hot.alive || hot.pending == 0) {
       Unreserve(app, i);  // one clean-up per call
       *changed = true;
       return Outcome::kNone;
     }
+    const Resource& resource = ResourceOf(hot);  // a live ask holds its shape
     if (!fits(resource)) continue;
     if (hot.has_required_node && !FitIn(nodes_[r.node].Available(), resource) &&
         !hot.preemption_triggered) {
