@@ -57,8 +57,9 @@ void Partition::AppChanged(uint32_t app) {
     AddCount(leaf.child_priorities, priority);
     a.priority = priority;
   }
+  const bool has_pending = StrictlyGreaterThanZero(a.pending);
   std::optional<OrderKey> key;
-  if (StrictlyGreaterThanZero(a.pending)) key = AppKey(app);
+  if (has_pending) key = AppKey(app);
   std::optional<OrderKey>& key_in_leaf = app_keys_[app];
   if (key != key_in_leaf) {
     // The comparator reads the member's full key: the old one while it is erased, the new one
@@ -68,9 +69,9 @@ void Partition::AppChanged(uint32_t app) {
     if (key) leaf.order.insert(EntryOf(*key, /*app=*/true));
   }
   std::pair<int64_t, uint32_t> member{a.submission_seq, app};
-  if (a.state == AppState::kAccepted && StrictlyGreaterThanZero(a.pending)) {
+  if (a.state == AppState::kAccepted && has_pending) {
     leaf.accepted_with_pending.insert(member);
-  } else {
+  } else if (!leaf.accepted_with_pending.empty()) {
     leaf.accepted_with_pending.erase(member);
   }
   if (!defer_path_walk_) QueuePathChanged(a.queue);
