@@ -244,6 +244,7 @@ struct App {
   int64_t live_placeholders = 0;
 };
 
+// The rest of an application (side table Partition::app_side_, same slot).
 struct AppSide {
   std::string_view id;
   std::string_view user;
@@ -410,8 +411,10 @@ class Partition {
 
   // --- queue tree ---------------------------------------------------------------------
   uint32_t NewQueue(std::string_view name, uint32_t parent, bool dynamic);
-  // A fresh application record (a freed slot or a new one), its order key table sized with it.
+  // A fresh application record (a freed slot or a new one), its side record and order key
+  // table in step with it.
   uint32_t NewAppSlot();
+  // A fresh ask record, hot and cold halves in step (no shape yet).
   uint32_t NewAskSlot();
   // The ask's resources; only for an ask that holds its shape (alive, or released with live
   // allocations left).
