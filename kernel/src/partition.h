@@ -36,6 +36,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "acl.h"
 #include "allocore/config.h"
@@ -255,8 +256,9 @@ struct AppSide {
   // Every live ask, in the order its id was first added: first-add seq -> slot (a btree, so
   // that removing one of 100,000 asks does not shift the others).
   absl::btree_map<int64_t, uint32_t> asks;
-  std::vector<uint32_t> AskSlots() const {
-    std::vector<uint32_t> slots;
+  // A copy to iterate while asks go (most applications have a few: no heap allocation).
+  absl::InlinedVector<uint32_t, 8> AskSlots() const {
+    absl::InlinedVector<uint32_t, 8> slots;
     slots.reserve(asks.size());
     for (const auto& [seq, slot] : asks) slots.push_back(slot);
     return slots;

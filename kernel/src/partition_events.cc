@@ -358,7 +358,7 @@ void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
     DeferredPathWalk once(this);
     ReportRemovalStates(app, out);
     // Oldest allocation first.
-    std::vector<std::pair<int64_t, uint32_t>> live;
+    absl::InlinedVector<std::pair<int64_t, uint32_t>, 8> live;
     for (const auto& [first_seq, ask] : app_side_[app].asks) {
       for (uint32_t alloc : asks_[ask].allocations) {
         live.push_back({allocations_[alloc].seq, alloc});
