@@ -33,9 +33,9 @@ size_t NodeIndex::BlockFor(const NodeKey& key) const {
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     const LastKey& last = last_[mid];
-    const bool before = last.score != key.score           ? last.score < key.score
-                        : last.id_prefix != key.id_prefix ? last.id_prefix < key.id_prefix
-                                                          : blocks_[mid]->entries.back().key < key;
+    const bool before = last.score != key.score       ? last.score < key.score
+                        : last.id_rank != key.id_rank ? last.id_rank < key.id_rank
+                                                      : blocks_[mid]->entries.back().key < key;
     if (before) {
       lo = mid + 1;
     } else {
@@ -96,7 +96,7 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
   available_[key.slot] = ToFitQuantities(available);
   if (blocks_.empty()) {
     blocks_.push_back(TakeBlock());  // the one empty block, filled below
-    last_.push_back({key.score, key.id_prefix});
+    last_.push_back({key.score, key.id_rank});
   }
   size_t b = blocks_.size() == 1 ? 0 : BlockFor(key);
   Block& block = *blocks_[b];
@@ -234,7 +234,7 @@ bool NodeIndex::CheckFromScratch(std::string* why) const {
       return false;
     }
     if (last_.size() != blocks_.size() || last_[b].score != block.entries.back().key.score ||
-        last_[b].id_prefix != block.entries.back().key.id_prefix) {
+        last_[b].id_rank != block.entries.back().key.id_rank) {
       *why = absl::StrCat("node index block ", b, ": its last key is not the one BlockFor reads");
       return false;
     }

@@ -36,18 +36,22 @@ inline uint64_t IdPrefix(std::string_view id) {
   return prefix;
 }
 
-// A node's place in policy order: score (§1.6), then id.
+// A node's place in policy order: score (§1.6), then id. `id_rank` orders the ids without
+// reading them: the partition ranks every node by the byte-wise order of all its node ids
+// (Partition::AssignIdRank), so two of its nodes never tie and a comparison never reads an id
+// (real clusters name nodes alike: "openb-node-0000-r1"... share 16 bytes). IdPrefix is a
+// coarser rank that ties on a shared first 8 bytes; then the ids decide.
 struct NodeKey {
   double score;
-  uint64_t id_prefix;
+  uint64_t id_rank;
   std::string_view id;
   uint32_t slot;
   friend bool operator<(const NodeKey& a, const NodeKey& b) {
     if (a.score != b.score) return a.score < b.score;
-    if (a.id_prefix != b.id_prefix) return a.id_prefix < b.id_prefix;
-    // Equal prefixes: the ids agree on their first 8 bytes (or are shorter, zero padded), so
-    // the rest decides; a short loop, because ids that outgrow the prefix ("node-12345") differ
-    // in a byte or two past it and a memcmp call costs more than that.
+    if (a.id_rank != b.id_rank) return a.id_rank < b.id_rank;
+    // Equal IdPrefix ranks: the ids agree on their first 8 bytes (or are shorter, zero padded),
+    // so the rest decides; a short loop, because ids that outgrow the prefix ("node-12345")
+    // differ in a byte or two past it and a memcmp call costs more than that.
     const size_t common = a.id.size() < b.id.size() ? a.id.size() : b.id.size();
     for (size_t i = 8; i < common; ++i) {
       if (a.id[i] != b.id[i]) {
@@ -57,7 +61,7 @@ struct NodeKey {
     return a.id.size() < b.id.size();
   }
   friend bool operator==(const NodeKey& a, const NodeKey& b) {
-    return a.score == b.score && a.id_prefix == b.id_prefix && a.id == b.id;
+    return a.score == b.score && a.id_rank == b.id_rank && a.id == b.id;
   }
 };
 
@@ -89,6 +93,15 @@ class NodeIndex {
   // New availability or eligibility for a node whose key stays the same.
   void Update(const NodeKey& key, const Resource& available, bool eligible);
   void Clear();
+  // New id ranks in the same relative order (the partition's relabelling): every entry's key
+  // changes in place, nothing moves.
+  template <typename RankOf>
+  void Rerank(RankOf&& rank_of) {
+    for (size_t b = 0; b < blocks_.size(); ++b) {
+      for (Entry& e : blocks_[b]->entries) e.key.id_rank = rank_of(e.key.slot);
+      SyncLast(b);
+    }
+  }
 
   // The first eligible node in order whose availability fits `ask` and for which
   // accept(slot) holds; kNotFound when there is none.
@@ -144,7 +157,7 @@ class NodeIndex {
   Block* TakeBlock();
   void SyncLast(size_t b) {
     const NodeKey& key = blocks_[b]->entries.back().key;
-    last_[b] = {key.score, key.id_prefix};
+    last_[b] = {key.score, key.id_rank};
   }
   void DropBlock(size_t b);
   void SplitIfFull(size_t b);
@@ -160,7 +173,7 @@ class NodeIndex {
   // a tie on both fields reads the block).
   struct LastKey {
     double score;
-    uint64_t id_prefix;
+    uint64_t id_rank;
   };
   std::vector<LastKey> last_;
   std::vector<Block*> spare_;                  // dropped blocks, reused by TakeBlock

@@ -283,7 +283,7 @@ struct Node {
   Resource occupied;
   Resource allocated;
   Resource available;  // capacity - allocated - occupied, kept current
-  uint64_t id_prefix = 0;
+  uint64_t id_rank = 0;
   bool schedulable = true;
   bool alive = false;
   double score = 0;
@@ -293,7 +293,7 @@ struct Node {
   // The walk places asks only on schedulable nodes without a reservation.
   bool Eligible() const { return schedulable && !reservation; }
   void RecomputeAvailable() { available = Sub(Sub(capacity, allocated), occupied); }
-  NodeKey key(uint32_t slot) const { return NodeKey{score, id_prefix, id, slot}; }
+  NodeKey key(uint32_t slot) const { return NodeKey{score, id_rank, id, slot}; }
 };
 
 struct Allocation {
@@ -418,6 +418,8 @@ class Partition {
   uint32_t NewAppSlot();
   // A fresh ask record, hot and cold halves in step (no shape yet).
   uint32_t NewAskSlot();
+  // Gives the node in `slot`, just added to nodes_in_id_order_, its NodeKey::id_rank.
+  void AssignIdRank(uint32_t slot);
   // The ask's resources; only for an ask that holds its shape (alive, or released with live
   // allocations left).
   const Resource& ResourceOf(const AskHot& ask) const { return shapes_.Get(ask.shape); }

@@ -126,11 +126,11 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   n.occupied = *occupied;
   n.schedulable = spec.schedulable;
   n.alive = true;
-  n.id_prefix = IdPrefix(n.id);
   n.RecomputeAvailable();
   ResolveDefaultNodeWeights();  // the node may have registered vcore or memory
   nodes_by_id_[n.id] = slot;
   nodes_in_id_order_.insert({n.id, slot});
+  AssignIdRank(slot);
   cluster_capacity_ = total;
   has_nodes_ever_ = true;
   n.score = NodeScore(n);
@@ -215,6 +215,41 @@ void Partition::RemoveNodeAt(uint32_t slot, std::vector<Decision>* out) {
   nodes_in_id_order_.erase({n.id, slot});
   n.alive = false;
   FreeSlot(slot, &free_nodes_, &node_generations_);
+}
+
+void Partition::AssignIdRank(uint32_t slot) {
+  // Ranks are spaced 2^32 apart: appending (ids usually arrive in order) takes the next step,
+  // inserting between two nodes takes the midpoint, and only when no gap is left are all
+  // ranks dealt again, in id order (the node index keeps its order: the ranks keep theirs).
+  constexpr uint64_t kStep = uint64_t{1} << 32;
+  auto at = nodes_in_id_order_.find({nodes_[slot].id, slot});
+  const bool has_prev = at != nodes_in_id_order_.begin();
+  const bool has_next = std::next(at) != nodes_in_id_order_.end();
+  const uint64_t low = has_prev ? nodes_[std::prev(at)->second].id_rank : 0;
+  const uint64_t high =
+      has_next ? nodes_[std::next(at)->second].id_rank : std::numeric_limits<uint64_t>::max();
+  uint64_t rank = 0;
+  bool found = false;
+  if (!has_next && high - low > kStep) {
+    rank = low + kStep;
+    found = true;
+  } else if (!has_prev && has_next && high > kStep) {
+    rank = high - kStep;
+    found = true;
+  } else if (high - low > 1) {
+    rank = low + (high - low) / 2;
+    found = true;
+  }
+  if (found) {
+    nodes_[slot].id_rank = rank;
+    return;
+  }
+  uint64_t next_rank = 0;
+  for (const auto& [id, node] : nodes_in_id_order_) {
+    next_rank += nodes_in_id_order_.size() < kStep ? kStep : 1;
+    nodes_[node].id_rank = next_rank;
+  }
+  node_index_.Rerank([&](uint32_t node) { return nodes_[node].id_rank; });
 }
 
 // --- applications -----------------------------------------------------------------------

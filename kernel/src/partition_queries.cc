@@ -326,11 +326,17 @@ absl::Status Partition::CheckConsistency() const {
   if (partition_placeholders != live_placeholders_) return fail("placeholder count");
   if (!preempted_.empty()) return fail("preemption victims left over from a cycle");
   if (nodes_in_id_order_.size() != nodes_by_id_.size()) return fail("node id order size");
+  const Node* previous_node = nullptr;
   for (const auto& [id, node] : nodes_in_id_order_) {
     auto it = nodes_by_id_.find(id);
     if (it == nodes_by_id_.end() || it->second != node || !nodes_[node].alive) {
       return fail("node id order holds ", id, ", not a registered node of that slot");
     }
+    // The node index orders equal scores by these ranks: they must follow the ids.
+    if (previous_node != nullptr && !(previous_node->id_rank < nodes_[node].id_rank)) {
+      return fail("node ", id, ": id rank not above the rank of the id before it");
+    }
+    previous_node = &nodes_[node];
   }
   return absl::OkStatus();
 }

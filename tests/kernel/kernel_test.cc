@@ -2,6 +2,7 @@
 // built as direct calls, refused calls that change nothing, timers, and cache consistency.
 #include "allocore/kernel.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -217,6 +218,26 @@ TEST_F(KernelTest, NodeFairPicksLeastUsedThenId) {
   EXPECT_THAT(Allocations(),
               ElementsAre("app/t@node-a", "app/t@node-b", "app/t@node-c", "app/t@node-b",
                           "app/t@node-b", "app/t@node-c", "app/t@node-b", "app/t@node-a"));
+}
+
+// Equal scores are ordered by node id through ranks the partition deals (kernel/README
+// decision 36). Ids that arrive in descending order, or always into the same gap, exhaust the
+// gaps between ranks and make the partition deal them all again; ids that share their first
+// 16 bytes differ only past them. The order must stay the byte order of the ids throughout.
+TEST_F(KernelTest, EqualScoresGoByNodeIdWhateverOrderTheNodesCameIn) {
+  Start(Config({Leaf("q")}));
+  std::vector<std::string> ids;
+  for (int i = 99; i >= 40; --i) ids.push_back("openb-node-0000-r" + std::to_string(i));
+  for (int i = 0; i < 40; ++i) ids.push_back("openb-node-0000-r3" + std::string(i + 1, '5'));
+  for (const std::string& id : ids) Node(id, 100, 10);
+  ASSERT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
+  App("app", "root.q");
+  Ask("app", "t", 100, 10, 0, static_cast<int64_t>(ids.size()));
+  Schedule();
+  std::vector<std::string> expected;
+  std::sort(ids.begin(), ids.end());
+  for (const std::string& id : ids) expected.push_back("app/t@" + id);
+  EXPECT_EQ(Allocations(), expected);
 }
 
 TEST_F(KernelTest, NodeBinpackingFillsMostUsedFirst) {
