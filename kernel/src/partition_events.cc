@@ -652,12 +652,17 @@ void Partition::SetPending(uint32_t ask, int64_t pending) {
     SubFromClampNegative(&a.pending, resource);
     if (a.in_queue) SubFromPath(a.queue, &Queue::pending, resource);
   } else {
-    Resource old_total = Multiply(resource, hot.pending);
-    Resource new_total = Multiply(resource, pending);
-    a.pending = Add(SubClampNegative(a.pending, old_total), new_total);
-    if (a.in_queue) {
-      SubFromPath(a.queue, &Queue::pending, old_total);
-      AddToPath(a.queue, &Queue::pending, new_total);
+    // Old total off, new total on; a side that is zero is an empty resource, which changes
+    // nothing, so it is skipped (adding an ask and dropping one, most calls, have one).
+    if (hot.pending != 0) {
+      const Resource old_total = Multiply(resource, hot.pending);
+      SubFromClampNegative(&a.pending, old_total);
+      if (a.in_queue) SubFromPath(a.queue, &Queue::pending, old_total);
+    }
+    if (pending != 0) {
+      const Resource new_total = Multiply(resource, pending);
+      AddTo(&a.pending, new_total);
+      if (a.in_queue) AddToPath(a.queue, &Queue::pending, new_total);
     }
   }
   hot.pending = pending;
