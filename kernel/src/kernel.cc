@@ -275,7 +275,7 @@ absl::Status Kernel::AddAsk(const AskSpec& ask, std::vector<Decision>* out) {
   auto p = impl_->Require(ask.partition, "add_ask");
   if (!p.ok()) return p.status();
   // An ask added again under its key replaces the old one and takes no new record.
-  if (!(*p)->HasAsk(ask.app, ask.id)) {
+  if (impl_->options.max_asks > 0 && !(*p)->HasAsk(ask.app, ask.id)) {
     if (absl::Status budget = Impl::Budget("add_ask", impl_->usage().asks, impl_->options.max_asks,
                                            "asks", "max_asks");
         !budget.ok()) {

@@ -601,7 +601,10 @@ class Partition {
   void TrackLimitUsage(uint32_t app, const Resource& amount, bool release, int64_t running_delta);
 
   // --- helpers ------------------------------------------------------------------------
-  absl::StatusOr<Resource> ToResource(const Quantities& quantities, std::string_view what);
+  // `what` and `what_id` name the quantities in a refusal (joined only then: this runs for
+  // every ask).
+  absl::StatusOr<Resource> ToResource(const Quantities& quantities, std::string_view what,
+                                      std::string_view what_id = {});
   // The refusal of a node whose capacity would take the partition's total past int64.
   absl::Status CapacityOverflow(std::string_view what, int type) const;
   absl::StatusOr<std::optional<Resource>> ToLimit(const std::optional<QuantityMap>& quantities);

@@ -64,15 +64,17 @@ std::vector<uint32_t> Partition::PathToRoot(uint32_t queue) const {
   return path;
 }
 
-absl::StatusOr<Resource> Partition::ToResource(const Quantities& quantities,
-                                               std::string_view what) {
+absl::StatusOr<Resource> Partition::ToResource(const Quantities& quantities, std::string_view what,
+                                               std::string_view what_id) {
   Resource r;
   for (const auto& [name, value] : quantities) {
     auto type = context_->types.Intern(name);
-    if (!type.ok()) return absl::InvalidArgumentError(Cat(what, ": ", type.status().message()));
+    if (!type.ok()) {
+      return absl::InvalidArgumentError(Cat(what, what_id, ": ", type.status().message()));
+    }
     if (value < 0) {
       return absl::InvalidArgumentError(
-          Cat(what, ": negative quantity ", value, " for resource '", name, "'"));
+          Cat(what, what_id, ": negative quantity ", value, " for resource '", name, "'"));
     }
     r.Set(*type, value);
   }

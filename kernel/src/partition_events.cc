@@ -533,7 +533,7 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   // Names resolve to type ids here (a new name registers a type); a refused ask takes back the
   // types it registered.
   const int types_before = context_->types.size();
-  auto resource = ToResource(spec.resources, Cat("ask ", spec.id));
+  auto resource = ToResource(spec.resources, "ask ", spec.id);
   if (!resource.ok()) {
     context_->types.TruncateTo(types_before);
     return resource.status();
