@@ -843,7 +843,7 @@ void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out
       Queue& queue = queues_[q];
       if (!was_running && is_running) {
         if (queue.max_apps == 0 || queue.running_apps < queue.max_apps) ++queue.running_apps;
-        queue.allocating_accepted.erase(app);
+        if (!queue.allocating_accepted.empty()) queue.allocating_accepted.erase(app);
       } else if (was_running && !is_running && queue.running_apps > 0) {
         --queue.running_apps;
       }
