@@ -228,7 +228,8 @@ TEST_F(KernelTest, EqualScoresGoByNodeIdWhateverOrderTheNodesCameIn) {
   Start(Config({Leaf("q")}));
   std::vector<std::string> ids;
   for (int i = 99; i >= 40; --i) ids.push_back("openb-node-0000-r" + std::to_string(i));
-  for (int i = 0; i < 40; ++i) ids.push_back("openb-node-0000-r3" + std::string(i + 1, '5'));
+  for (int i = 0; i < 40; ++i)
+    ids.push_back("openb-node-0000-r3" + std::string(static_cast<size_t>(i) + 1, '5'));
   for (const std::string& id : ids) Node(id, 100, 10);
   ASSERT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
   App("app", "root.q");
