@@ -24,6 +24,17 @@ uint32_t TakeSlot(std::vector<T>& slots, std::vector<uint32_t>& free) {
   return static_cast<uint32_t>(slots.size() - 1);
 }
 
+// The other part (side or hot table) of the record TakeSlot just gave: fresh, whether the slot
+// was reused or new (`slots`: the size of the table that gave it).
+template <typename T>
+void FreshPart(std::vector<T>& part, uint32_t slot, size_t slots) {
+  if (slot < part.size()) {
+    part[slot] = T{};
+  } else {
+    part.resize(slots);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string_view> KernelContext::ResolveGroups(std::string_view user,
@@ -478,22 +489,14 @@ void Partition::DetachApp(uint32_t app) {
 
 uint32_t Partition::NewAppSlot() {
   uint32_t slot = TakeSlot(apps_, free_apps_);
-  if (slot < app_side_.size()) {
-    app_side_[slot] = AppSide{};
-  } else {
-    app_side_.resize(apps_.size());
-  }
+  FreshPart(app_side_, slot, apps_.size());
   app_keys_.resize(apps_.size());
   return slot;
 }
 
 uint32_t Partition::NewAskSlot() {
   uint32_t slot = TakeSlot(asks_, free_asks_);
-  if (slot < ask_hot_.size()) {
-    ask_hot_[slot] = AskHot{};
-  } else {
-    ask_hot_.resize(asks_.size());
-  }
+  FreshPart(ask_hot_, slot, asks_.size());
   return slot;
 }
 
@@ -640,13 +643,20 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
 }
 
 void Partition::SetPending(uint32_t ask, int64_t pending) {
-  Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
   const Resource& resource = ResourceOf(hot);
   App& a = apps_[hot.app];
-  AskKey key{-int64_t{hot.priority}, k.create_time, k.add_seq, ask};
-  if (hot.pending > 0 && pending <= 0) a.ask_order.erase(key);
-  if (hot.pending <= 0 && pending > 0) a.ask_order.insert(key);
+  // The order key reads the cold record: only when the ask joins or leaves its app's order, not
+  // for each allocated repeat.
+  if ((hot.pending > 0) != (pending > 0)) {
+    const Ask& k = asks_[ask];
+    AskKey key{-int64_t{hot.priority}, k.create_time, k.add_seq, ask};
+    if (pending > 0) {
+      a.ask_order.insert(key);
+    } else {
+      a.ask_order.erase(key);
+    }
+  }
   if (pending == hot.pending - 1) {
     // One repeat allocated: the hot path.
     SubFromClampNegative(&a.pending, resource);

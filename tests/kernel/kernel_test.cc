@@ -241,6 +241,19 @@ TEST_F(KernelTest, EqualScoresGoByNodeIdWhateverOrderTheNodesCameIn) {
   EXPECT_EQ(Allocations(), expected);
 }
 
+// Queue paths match case-insensitively (FindQueue looks a lower-cased path up in its index;
+// most paths arrive lower-case and skip the copy).
+TEST_F(KernelTest, ApplicationQueuePathMatchesWhateverItsCase) {
+  Start(Config({Parent("team", {Leaf("q")})}));
+  Node("node-1", 100, 10);
+  App("app", "ROOT.Team.Q");
+  Ask("app", "t", 10, 1);
+  Schedule();
+  EXPECT_THAT(Allocations(), ElementsAre("app/t@node-1"));
+  ASSERT_FALSE(out_.empty());
+  EXPECT_EQ(out_.back().queue, "root.team.q");
+}
+
 TEST_F(KernelTest, NodeBinpackingFillsMostUsedFirst) {
   Start(Config({Leaf("q")}, "binpacking"));
   Node("node-b", 100, 10);
