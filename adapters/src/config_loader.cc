@@ -58,7 +58,7 @@ internal::YamlTree::Id Lookup(const internal::YamlTree& tree, internal::YamlTree
 // `in_config_map`: the text is a ConfigMap's data."queues.yaml"; a ConfigMap inside it is not
 // unwrapped again (each level would cost a parse on the stack: a hostile file could nest many).
 ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name,
-                               bool in_config_map = false);
+                               Semantics semantics, bool in_config_map = false);
 
 // YuniKorn's configuration lives in a Kubernetes ConfigMap (data."queues.yaml"), and people
 // pass the ConfigMap file or a `kubectl get configmap -o yaml` dump of it. Returns nullopt
@@ -66,7 +66,7 @@ ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_
 // every location mapped back into the outer file (exactly for a literal block, `|`, whose
 // lines are the inner lines; at the value for any other style).
 std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, std::string_view text,
-                                              const std::string& source_name) {
+                                              const std::string& source_name, Semantics semantics) {
   using Tree = internal::YamlTree;
   Tree::Id kind = Lookup(tree, tree.root(), "kind");
   if (kind == Tree::kNone || Lookup(tree, tree.root(), "apiVersion") == Tree::kNone) {
@@ -117,7 +117,8 @@ std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, st
     line_offset = value_at.line;
     exact = true;
   }
-  ConfigLoadResult inner = LoadUnchecked(tree.scalar(value), source_name, /*in_config_map=*/true);
+  ConfigLoadResult inner =
+      LoadUnchecked(tree.scalar(value), source_name, semantics, /*in_config_map=*/true);
   for (ConfigError& e : inner.errors) {
     if (exact && e.location.line > 0) {
       e.location.line += line_offset;
@@ -130,7 +131,7 @@ std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, st
 }
 
 ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name,
-                               bool in_config_map) {
+                               Semantics semantics, bool in_config_map) {
   if (std::optional<internal::YamlTextIssue> issue = internal::ScanYamlText(text, nullptr)) {
     return Failure({issue->line, issue->column}, std::move(issue->message));
   }
@@ -141,7 +142,7 @@ ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_
     return Failure({issue->line, issue->column}, std::move(issue->message));
   }
   if (std::optional<ConfigLoadResult> config_map =
-          in_config_map ? std::nullopt : LoadConfigMap(tree, text, source_name)) {
+          in_config_map ? std::nullopt : LoadConfigMap(tree, text, source_name, semantics)) {
     if (config_map->config) config_map->config->source_name = source_name;
     return *std::move(config_map);
   }
@@ -159,7 +160,7 @@ ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_
     w.warning = true;
   }
   config.source_name = source_name;
-  std::vector<ConfigError> problems = ValidateConfig(config);
+  std::vector<ConfigError> problems = ValidateConfig(config, semantics);
   result.errors.insert(result.errors.end(), std::make_move_iterator(problems.begin()),
                        std::make_move_iterator(problems.end()));
   std::stable_sort(result.errors.begin(), result.errors.end(),
@@ -289,10 +290,18 @@ class JsonWriter {
       Indent(level + 2);
       Limit(l);
     });
-    if (p.preemption_enabled) {
+    if (p.preemption_enabled || p.quota_preemption_enabled) {
       Next();
       Key(level + 1, "preemption");
-      absl::StrAppend(&out_, "{\"enabled\": ", *p.preemption_enabled ? "true" : "false", "}");
+      out_ += "{";
+      if (p.preemption_enabled) {
+        absl::StrAppend(&out_, "\"enabled\": ", *p.preemption_enabled ? "true" : "false");
+      }
+      if (p.quota_preemption_enabled) {
+        absl::StrAppend(&out_, p.preemption_enabled ? ", " : "", "\"quotapreemptionenabled\": ",
+                        *p.quota_preemption_enabled ? "true" : "false");
+      }
+      out_ += "}";
     }
     Next();
     Key(level + 1, "nodesortpolicy");
@@ -314,6 +323,13 @@ class JsonWriter {
       Next();
       Key(level + 1, "statedumpfilepath");
       Str(p.state_dump_file_path);
+    }
+    if (p.user_group_resolver_type) {
+      Next();
+      Key(level + 1, "usergroupresolver");
+      out_ += "{\"type\": ";
+      Str(*p.user_group_resolver_type);
+      out_ += "}";
     }
     out_ += "\n";
     Indent(level);
@@ -390,22 +406,23 @@ class JsonWriter {
 
 }  // namespace
 
-ConfigLoadResult LoadConfigText(std::string_view text, const std::string& source_name) {
+ConfigLoadResult LoadConfigText(std::string_view text, const std::string& source_name,
+                                Semantics semantics) {
   try {
-    return LoadUnchecked(text, source_name);
+    return LoadUnchecked(text, source_name, semantics);
   } catch (const std::exception& e) {
     // Nothing below is expected to throw except allocation failure; never let it escape.
     return Failure({}, absl::StrCat("cannot load the config: ", e.what()));
   }
 }
 
-ConfigLoadResult LoadConfigFile(const std::string& path) {
+ConfigLoadResult LoadConfigFile(const std::string& path, Semantics semantics) {
   absl::StatusOr<std::string> text = ReadTextInput(path);
   if (!text.ok()) {
     const absl::string_view message = text.status().message();
     return Failure({}, std::string(message.data(), message.size()));
   }
-  return LoadConfigText(*text, TextInputName(path));
+  return LoadConfigText(*text, TextInputName(path), semantics);
 }
 
 std::string ConfigToJson(const SchedulerConfig& config) {

@@ -24,7 +24,9 @@ bool Matches(const ExpectedAllocation& expected, const ActualAllocation& actual)
   };
   return same(expected.partition, actual.partition) && same(expected.queue, actual.queue) &&
          same(expected.app, actual.app) && same(expected.ask, actual.ask) &&
-         same(expected.node, actual.node) && same(expected.reason, actual.reason);
+         same(expected.node, actual.node) && same(expected.reason, actual.reason) &&
+         same(expected.from, actual.from) && same(expected.to, actual.to) &&
+         (!expected.step || *expected.step == actual.step);
 }
 
 std::string Describe(const ExpectedAllocation& expected) {
@@ -35,6 +37,9 @@ std::string Describe(const ExpectedAllocation& expected) {
   if (expected.queue) parts.push_back(internal::Cat("queue: ", *expected.queue));
   if (expected.partition) parts.push_back(internal::Cat("partition: ", *expected.partition));
   if (expected.reason) parts.push_back(internal::Cat("reason: ", *expected.reason));
+  if (expected.from) parts.push_back(internal::Cat("from: ", *expected.from));
+  if (expected.to) parts.push_back(internal::Cat("to: ", *expected.to));
+  if (expected.step) parts.push_back(internal::Cat("step: ", *expected.step));
   return internal::Cat("{", internal::Join(parts, ", "), "}");
 }
 
@@ -55,6 +60,10 @@ std::string Describe(const ActualAllocation& actual, const ExpectedAllocation* l
   }
   if (!actual.reason.empty() && (like == nullptr || like->reason)) {
     parts.push_back(internal::Cat("reason: ", actual.reason));
+  }
+  if (!actual.from.empty()) {
+    parts.push_back(internal::Cat("from: ", actual.from));
+    parts.push_back(internal::Cat("to: ", actual.to));
   }
   if (actual.seq == 0) {
     return internal::Cat("{", internal::Join(parts, ", "), "}  (step ", actual.step, ")");
@@ -161,6 +170,9 @@ CheckResult CheckExpectations(const ScenarioExpect& expect, const RunResult& run
     CheckRecords("allocations", *expect.allocations, run.allocations, &result.diff);
   }
   if (expect.releases) CheckRecords("releases", *expect.releases, run.releases, &result.diff);
+  if (expect.app_states) {
+    CheckRecords("app_states", *expect.app_states, run.app_states, &result.diff);
+  }
   if (expect.rejected_apps) CheckRejected(*expect.rejected_apps, run.rejected_apps, &result.diff);
   if (expect.errors) CheckErrors(*expect.errors, run.errors, &result.diff);
   result.ok = result.diff.empty();

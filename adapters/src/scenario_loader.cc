@@ -187,6 +187,27 @@ class ScenarioDecoder {
     return true;
   }
 
+  // The top-level `semantics:` (a profile name), overridden by the load options.
+  void ReadSemantics(Id root, Scenario* out) {
+    std::span<const Id> entries = Children(root);
+    for (size_t i = 0; i + 1 < entries.size(); i += 2) {
+      if (!IsScalar(entries[i]) || Scalar(entries[i]) != "semantics") continue;
+      std::optional<std::string> name = String(entries[i + 1], "semantics");
+      if (!name) break;
+      std::optional<Semantics> parsed = ParseSemantics(*name);
+      if (!parsed) {
+        Error(entries[i + 1], internal::Cat("semantics: unknown profile ", Quote(*name),
+                                            " (known: ", SemanticsNames(), ")"));
+        break;
+      }
+      out->semantics = *parsed;
+      out->semantics_declared = true;
+      break;
+    }
+    if (options_.semantics) out->semantics = *options_.semantics;
+    semantics_ = out->semantics;
+  }
+
   // Whether the mapping `map` has the scalar key `name` (whatever its value, null included).
   bool HasKey(Id map, std::string_view name) const {
     std::span<const Id> entries = Children(map);
@@ -400,7 +421,7 @@ class ScenarioDecoder {
     }
     config.source_name = source_name_;
     if (validate) {
-      std::vector<ConfigError> problems = ValidateConfig(config);
+      std::vector<ConfigError> problems = ValidateConfig(config, semantics_);
       if (!ReportConfigProblems(problems, LocationOf(node), warnings)) return std::nullopt;
     }
     return config;
@@ -437,7 +458,7 @@ class ScenarioDecoder {
       Error(node, "config_file: '-' (stdin) cannot hold the config; name a file");
       return std::nullopt;
     }
-    ConfigLoadResult loaded = LoadConfigFile(path);
+    ConfigLoadResult loaded = LoadConfigFile(path, semantics_);
     bool ok = loaded.config.has_value();
     for (const ConfigError& problem : loaded.errors) {
       std::string text = problem.ToString(path);
@@ -496,6 +517,7 @@ class ScenarioDecoder {
   std::string source_name_;
   std::string base_dir_;
   ScenarioLoadOptions options_;
+  Semantics semantics_ = Semantics::kYunikorn12;  // how configs validate
   std::vector<std::string> errors_;
   std::string context_;  // "step 3 (add_ask): " while inside a step
   SourceLocation context_location_;
@@ -539,10 +561,13 @@ void ScenarioDecoder::Decode(Id root, Scenario* out) {
                       "`allocore check`, or name it in a scenario's config_file:");
     return;
   }
+  // The profile decides how the config validates, so it is read before the config.
+  ReadSemantics(root, out);
   bool has_config = false;
   bool config_ok = true;
-  ForEachField(root, "", {"name", "config", "config_file", "nodes", "steps", "expect"},
+  ForEachField(root, "", {"semantics", "name", "config", "config_file", "nodes", "steps", "expect"},
                [&](std::string_view key, Id value) {
+                 if (key == "semantics") return;  // read above
                  if (key == "name") {
                    if (std::optional<std::string> name = String(value, "name")) {
                      out->name = std::move(*name);
@@ -573,7 +598,7 @@ void ScenarioDecoder::Decode(Id root, Scenario* out) {
   if (!has_config && config_ok) {
     out->config = DefaultSchedulerConfig();
     out->config.source_name = source_name_;
-    for (const ConfigError& problem : ValidateConfig(out->config)) {
+    for (const ConfigError& problem : ValidateConfig(out->config, semantics_)) {
       if (!problem.warning) ErrorAt({}, "built-in default config: " + problem.message);
     }
   }
@@ -636,6 +661,7 @@ void ScenarioDecoder::Steps(Id node, Scenario* out) {
 }
 
 void ScenarioDecoder::StepEntry(size_t index, Id entry, Scenario* out) {
+  semantics_ = out->semantics;
   context_ = internal::Cat("step ", index, ": ");
   context_location_ = LocationOf(entry);
   // A step is a mapping with exactly one key (the kind), or a bare kind name.
@@ -895,6 +921,7 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
     return std::nullopt;
   }
   const bool releases = key == "releases";
+  const bool app_states = key == "app_states";
   std::span<const Id> entries = Children(value);
   for (size_t i = 0; i < entries.size(); ++i) {
     const Id entry = entries[i];
@@ -910,8 +937,19 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
       if (field == "queue") expected.queue = std::move(s);
       if (field == "partition") expected.partition = std::move(s);
       if (field == "reason") expected.reason = std::move(s);
+      if (field == "from") expected.from = std::move(s);
+      if (field == "to") expected.to = std::move(s);
     };
-    if (releases) {
+    if (app_states) {
+      ForEachField(entry, what, {"app", "from", "to", "step", "partition"},
+                   [&](std::string_view field, Id text) {
+                     if (field == "step") {
+                       if (auto step = NonNegative(text, what + ".step")) expected.step = *step;
+                       return;
+                     }
+                     read(field, text);
+                   });
+    } else if (releases) {
       ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "reason"}, read);
     } else {
       ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"}, read);
@@ -923,7 +961,8 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
 
 void ScenarioDecoder::Expect(Id node, Scenario* out) {
   ScenarioExpect expect;
-  if (!ForEachField(node, "expect", {"allocations", "releases", "rejected_apps", "errors"},
+  if (!ForEachField(node, "expect",
+                    {"allocations", "releases", "app_states", "rejected_apps", "errors"},
                     [&](std::string_view key, Id value) {
                       if (key == "errors") {
                         if (auto count = NonNegative(value, "expect.errors"))
@@ -932,11 +971,12 @@ void ScenarioDecoder::Expect(Id node, Scenario* out) {
                         if (auto apps = StringList(value, "expect.rejected_apps")) {
                           expect.rejected_apps = std::move(*apps);
                         }
-                      } else if (key == "allocations" || key == "releases") {
+                      } else if (key == "allocations" || key == "releases" || key == "app_states") {
                         auto list = ExpectedList(value, key);
                         if (!list) return;
                         if (key == "allocations") expect.allocations = std::move(*list);
                         if (key == "releases") expect.releases = std::move(*list);
+                        if (key == "app_states") expect.app_states = std::move(*list);
                       }
                     })) {
     return;

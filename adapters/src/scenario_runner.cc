@@ -56,8 +56,11 @@ class Runner {
 
   absl::StatusOr<RunResult> Run() {
     Clock::time_point start = Clock::now();
+    // The scenario's profile (its `semantics:`, or the loader's override) is the kernel's.
+    KernelOptions kernel_options = options_.kernel_options;
+    kernel_options.semantics = scenario_.semantics;
     absl::StatusOr<std::unique_ptr<Kernel>> kernel =
-        Kernel::Create(scenario_.config, options_.kernel_options);
+        Kernel::Create(scenario_.config, kernel_options);
     result_.kernel_nanos += NanosSince(start);
     if (!kernel.ok()) {
       return absl::InvalidArgumentError(
@@ -173,6 +176,12 @@ class Runner {
           break;
         case DecisionType::kAppState:
           record.type = RecordType::kAppState;
+          if (!options_.keep_allocations) break;
+          result_.app_states.push_back({.step = step_,
+                                        .partition = decision.partition,
+                                        .app = decision.app,
+                                        .from = AppStateName(decision.from),
+                                        .to = AppStateName(decision.to)});
           break;
         case DecisionType::kRelease:
           record.type = RecordType::kRelease;

@@ -475,8 +475,8 @@ class PrefetchedSteps final : public StepSource {
 
 class FileScenarioStream final : public ScenarioStream {
  public:
-  FileScenarioStream(TextFile file, std::string source_name)
-      : file_(std::move(file)), steps_(file_, source_name) {
+  FileScenarioStream(TextFile file, std::string source_name, ScenarioLoadOptions options)
+      : file_(std::move(file)), options_(std::move(options)), steps_(file_, source_name) {
     header_.source_name = std::move(source_name);
   }
 
@@ -530,7 +530,7 @@ class FileScenarioStream final : public ScenarioStream {
     }
     header.OnMapEnd();
     if (header.issue()) return NeedsLoader{*header.issue()};
-    internal::DecodeScenarioTree(header_tree, header_.source_name, {}, &header_, errors);
+    internal::DecodeScenarioTree(header_tree, header_.source_name, options_, &header_, errors);
     return std::nullopt;
   }
 
@@ -580,6 +580,7 @@ class FileScenarioStream final : public ScenarioStream {
   std::unique_ptr<TextFile> second_;  // the read ahead's handle (declared before it: outlives it)
   std::unique_ptr<PrefetchedSteps> read_ahead_;
   bool read_ahead_fresh_ = false;
+  ScenarioLoadOptions options_;
   Scenario header_;
   int64_t step_count_ = 0;
   StreamedSteps steps_;
@@ -608,9 +609,10 @@ class LoadedScenario final : public ScenarioStream, private StepSource {
 };
 
 absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenFile(TextFile file, const std::string& name,
-                                                         uint64_t stream_above_bytes) {
+                                                         uint64_t stream_above_bytes,
+                                                         const ScenarioLoadOptions& options) {
   const uint64_t size = file.size();
-  auto stream = std::make_unique<FileScenarioStream>(std::move(file), name);
+  auto stream = std::make_unique<FileScenarioStream>(std::move(file), name, options);
   std::vector<std::string> errors;
   std::optional<NeedsLoader> needs_loader;
   if (size > stream_above_bytes) {
@@ -634,29 +636,30 @@ absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenFile(TextFile file, const st
   // Within the loader's limit the loader decides, with its own words.
   absl::StatusOr<std::string> text = stream->ReadAll();
   if (!text.ok()) return text.status();
-  absl::StatusOr<Scenario> loaded = LoadScenarioText(*text, name);
+  absl::StatusOr<Scenario> loaded = LoadScenarioText(*text, name, options);
   if (!loaded.ok()) return loaded.status();
   return std::make_unique<LoadedScenario>(*std::move(loaded));
 }
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::Open(const std::string& path,
-                                                                     uint64_t stream_above_bytes) {
+absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::Open(
+    const std::string& path, uint64_t stream_above_bytes, const ScenarioLoadOptions& options) {
   const std::string name = TextInputName(path);
   absl::StatusOr<TextFile> file = TextFile::Open(path, kMaxStreamedBytes);
   if (!file.ok()) {
     return absl::Status(file.status().code(),
                         internal::Cat(name, ": ", std::string(file.status().message())));
   }
-  return OpenFile(*std::move(file), name, stream_above_bytes);
+  return OpenFile(*std::move(file), name, stream_above_bytes, options);
 }
 
 absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::OpenText(
-    std::string text, const std::string& source_name, uint64_t stream_above_bytes) {
+    std::string text, const std::string& source_name, uint64_t stream_above_bytes,
+    const ScenarioLoadOptions& options) {
   absl::StatusOr<TextFile> file = TextFile::FromText(std::move(text));
   if (!file.ok()) return file.status();
-  return OpenFile(*std::move(file), source_name, stream_above_bytes);
+  return OpenFile(*std::move(file), source_name, stream_above_bytes, options);
 }
 
 }  // namespace allocore::adapters

@@ -399,7 +399,7 @@ class Decoder {
     FieldLocations& at = out->field_locations;
     Entries(node, "partition",
             {"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy",
-             "statedumpfilepath"},
+             "statedumpfilepath", "usergroupresolver"},
             [&](std::string_view key, Id k, Id v) {
               at.emplace_back(std::string(key), Location(k));
               if (key == "name") {
@@ -426,17 +426,32 @@ class Decoder {
               } else if (key == "preemption") {
                 if (t_.kind(v) == Kind::kNull) return;
                 if (!Expect(v, k, "preemption", Kind::kMapping, "a mapping")) return;
-                Entries(v, "preemption", {"enabled"}, [&](std::string_view, Id ek, Id ev) {
-                  at.emplace_back("preemption.enabled", Location(ek));
-                  bool enabled = false;
-                  if (Bool(ev, ek, "preemption.enabled", &enabled)) {
-                    out->preemption_enabled = enabled;
-                  }
-                });
+                Entries(v, "preemption", {"enabled", "quotapreemptionenabled"},
+                        [&](std::string_view pkey, Id ek, Id ev) {
+                          std::string field = Cat("preemption.", pkey);
+                          at.emplace_back(field, Location(ek));
+                          bool enabled = false;
+                          if (!Bool(ev, ek, field, &enabled)) return;
+                          if (pkey == "enabled") {
+                            out->preemption_enabled = enabled;
+                          } else {
+                            out->quota_preemption_enabled = enabled;
+                          }
+                        });
               } else if (key == "nodesortpolicy") {
                 NodeSortPolicy(v, k, out);
               } else if (key == "statedumpfilepath") {
                 String(v, k, "statedumpfilepath", &out->state_dump_file_path);
+              } else if (key == "usergroupresolver") {
+                // YuniKorn 1.8+ (YUNIKORN-656): which resolver finds a user's groups.
+                if (t_.kind(v) == Kind::kNull) return;
+                if (!Expect(v, k, "usergroupresolver", Kind::kMapping, "a mapping")) return;
+                std::string type;
+                Entries(v, "usergroupresolver", {"type"}, [&](std::string_view, Id tk, Id tv) {
+                  at.emplace_back("usergroupresolver.type", Location(tk));
+                  String(tv, tk, "usergroupresolver.type", &type);
+                });
+                out->user_group_resolver_type = type;
               }
             });
     partition_.clear();

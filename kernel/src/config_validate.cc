@@ -165,7 +165,11 @@ SourceLocation FieldLocation(const FieldLocations& fields, std::string_view fiel
 // ---- The validator ---------------------------------------------------------------------------
 class Validator {
  public:
-  explicit Validator(std::vector<ConfigError>* out) : out_(out) {}
+  Validator(std::vector<ConfigError>* out, Semantics semantics)
+      : out_(out),
+        semantics_(semantics),
+        charset_(semantics == Semantics::kYunikorn12 ? internal::NameCharset::kV12
+                                                     : internal::NameCharset::kWide) {}
 
   void Run(SchedulerConfig& config) {
     NormalisePartitionNames(config);
@@ -228,9 +232,32 @@ class Validator {
     CheckLimits(partition.limits, "", applied_to, /*partition_level=*/true);
     CheckNodeSortPolicy(partition);
     if (!partition.state_dump_file_path.empty()) {
+      // Deprecated in v1.2.0; 1.9 no longer knows the key (YUNIKORN-3263).
+      const bool removed = semantics_ != Semantics::kYunikorn12;
       Report(FieldLocation(partition.field_locations, "statedumpfilepath", partition.location), "",
              "statedumpfilepath",
-             "statedumpfilepath is deprecated and ignored: state dumps are not written",
+             removed ? "statedumpfilepath is not a key of YuniKorn 1.9's configuration (removed "
+                       "in 1.9; the yunikorn-1.2 profile accepts it with a warning)"
+                     : "statedumpfilepath is deprecated and ignored: state dumps are not written",
+             /*warning=*/!removed);
+    }
+    if (partition.quota_preemption_enabled.value_or(false)) {
+      Report(FieldLocation(partition.field_locations, "preemption.quotapreemptionenabled",
+                           partition.location),
+             "", "preemption.quotapreemptionenabled",
+             semantics_ == Semantics::kYunikorn12
+                 ? "preemption.quotapreemptionenabled has no effect under the yunikorn-1.2 "
+                   "profile (YuniKorn added quota-change preemption in 1.8)"
+                 : "preemption.quotapreemptionenabled: quota-change preemption is not modelled "
+                   "yet, so a queue above a lowered max is not preempted back under it",
+             /*warning=*/true);
+    }
+    if (partition.user_group_resolver_type) {
+      Report(FieldLocation(partition.field_locations, "usergroupresolver", partition.location), "",
+             "usergroupresolver",
+             Cat("usergroupresolver (type ", Quote(*partition.user_group_resolver_type),
+                 ") has no effect in allocore: the resource manager resolves groups and passes "
+                 "them with each application"),
              /*warning=*/true);
     }
     partition_.clear();
@@ -292,12 +319,14 @@ class Validator {
       std::string lower = Lower(child.name);
       std::string child_path = Cat(path, ".", lower);
       SourceLocation name_location = FieldLocation(child.field_locations, "name", child.location);
-      if (!IsValidQueueName(child.name)) {
+      if (!IsValidQueueName(child.name, charset_)) {
         Report(name_location, child_path, "name",
-               Cat("invalid child name ", Quote(child.name),
-                   ": a queue name is 1 to 64 characters from a-z, A-Z, 0-9, '_' "
-                   "and '-' (YuniKorn v1.2.0's rule, which allocore follows; later releases "
-                   "also accept ':', '#', '/' and '@')"));
+               Cat("invalid child name ", Quote(child.name), ": a queue name is ",
+                   internal::QueueNameRule(charset_),
+                   charset_ == internal::NameCharset::kV12
+                       ? " (YuniKorn v1.2.0's rule; the yunikorn-1.9 profile also accepts ':', "
+                         "'#', '/' and '@')"
+                       : ""));
       }
       auto [it, inserted] = seen.emplace(lower, &child);
       if (!inserted) {
@@ -392,13 +421,15 @@ class Validator {
             wildcard = true;
             if (!user && first_group_wildcard < 0) first_group_wildcard = static_cast<int>(index);
           } else {
-            bool valid = user ? IsValidUserName(entry) : IsValidGroupName(entry);
+            bool valid =
+                user ? IsValidUserName(entry, charset_) : IsValidGroupName(entry, charset_);
             if (!valid) {
-              Report(at(field), path, field,
-                     Cat("invalid ", kind, " name ", Quote(entry), " in ", name, ": ",
-                         user ? "a user name matches ^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$"
-                              : "a group name matches ^[_a-zA-Z][a-zA-Z0-9_-]*$",
-                         " or is '*'"));
+              Report(
+                  at(field), path, field,
+                  Cat("invalid ", kind, " name ", Quote(entry), " in ", name, ": a ", kind,
+                      " name matches ",
+                      user ? internal::UserNameRule(charset_) : internal::GroupNameRule(charset_),
+                      " or is '*'"));
             }
             if (wildcard) {
               Report(at(field), path, field,
@@ -811,21 +842,22 @@ class Validator {
     }
     if (filter.users.size() == 1) {
       const std::string& user = filter.users.front();
-      if (!IsValidUserName(user) && !(internal::IsRegexpFilterEntry(user) && IsValidRegexp(user))) {
+      if (!IsValidUserName(user, charset_) &&
+          !(internal::IsRegexpFilterEntry(user) && IsValidRegexp(user))) {
         Report(at("filter.users"), "", "filter.users",
                Cat("invalid filter user ", Quote(user), " in ", prefix, " ", Quote(rule.name),
-                   ": a single entry must be a user name "
-                   "(^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$) or a valid regular expression"));
+                   ": a single entry must be a user name (", internal::UserNameRule(charset_),
+                   ") or a valid regular expression"));
       }
     }
     if (filter.groups.size() == 1) {
       const std::string& group = filter.groups.front();
-      if (!IsValidGroupName(group) &&
+      if (!IsValidGroupName(group, charset_) &&
           !(internal::IsRegexpFilterEntry(group) && IsValidRegexp(group))) {
         Report(at("filter.groups"), "", "filter.groups",
                Cat("invalid filter group ", Quote(group), " in ", prefix, " ", Quote(rule.name),
-                   ": a single entry must be a group name (^[_a-zA-Z][a-zA-Z0-9_-]*$) "
-                   "or a valid regular expression"));
+                   ": a single entry must be a group name (", internal::GroupNameRule(charset_),
+                   ") or a valid regular expression"));
       }
     }
   }
@@ -914,15 +946,17 @@ class Validator {
   }
 
   std::vector<ConfigError>* out_;
+  Semantics semantics_;
+  internal::NameCharset charset_;
   std::string partition_;  // partition of the errors being reported
   ConfigQuantities quantities_;
 };
 
 }  // namespace
 
-std::vector<ConfigError> ValidateConfig(SchedulerConfig& config) {
+std::vector<ConfigError> ValidateConfig(SchedulerConfig& config, Semantics semantics) {
   std::vector<ConfigError> errors;
-  Validator validator(&errors);
+  Validator validator(&errors, semantics);
   validator.Run(config);
   std::stable_sort(errors.begin(), errors.end(), [](const ConfigError& a, const ConfigError& b) {
     if (a.location.line != b.location.line) return a.location.line < b.location.line;

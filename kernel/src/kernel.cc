@@ -123,8 +123,8 @@ class Kernel::Impl {
 
 namespace {
 
-absl::Status ValidationStatus(SchedulerConfig& config) {
-  std::vector<ConfigError> errors = ValidateConfig(config);
+absl::Status ValidationStatus(SchedulerConfig& config, Semantics semantics) {
+  std::vector<ConfigError> errors = ValidateConfig(config, semantics);
   std::vector<std::string> messages;
   for (const ConfigError& e : errors) {
     if (!e.warning) messages.push_back(e.ToString(config.source_name));
@@ -143,11 +143,16 @@ absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config,
   if (options.max_applications < 0 || options.max_asks < 0 || options.max_live_allocations < 0) {
     return absl::InvalidArgumentError("KernelOptions: a budget must not be negative (0: no cap)");
   }
+  if (options.semantics != Semantics::kYunikorn12 && options.semantics != Semantics::kYunikorn19) {
+    return absl::InvalidArgumentError(
+        Cat("KernelOptions: unknown semantics profile (known: ", SemanticsNames(), ")"));
+  }
   if (config.partitions.empty()) config = DefaultSchedulerConfig();
-  absl::Status valid = ValidationStatus(config);
+  absl::Status valid = ValidationStatus(config, options.semantics);
   if (!valid.ok()) return valid;
   auto impl = std::make_unique<Impl>();
   impl->options = options;
+  impl->context.profile = &internal::ProfileFor(options.semantics);
   // Type ids fix the order resources are printed in. A first partition that sorts nodes by the
   // default weights starts the registry with their types, vcore then memory, unless the config
   // needs those slots for types of its own (the weights then wait for their types).
@@ -175,7 +180,7 @@ absl::StatusOr<std::unique_ptr<Kernel>> Kernel::Create(SchedulerConfig config,
 
 absl::Status Kernel::UpdateConfig(SchedulerConfig config, std::vector<Decision>* out) {
   if (config.partitions.empty()) config = DefaultSchedulerConfig();
-  absl::Status valid = ValidationStatus(config);
+  absl::Status valid = ValidationStatus(config, impl_->options.semantics);
   if (!valid.ok()) return valid;
   // The reload is applied whole or not at all: everything that can fail is tried first. The
   // type registry is shared by the partitions, so it is probed for the whole config at once.

@@ -43,16 +43,27 @@
 #include "allocore/handles.h"
 #include "allocore/kernel.h"
 #include "allocore/resource.h"
+#include "name_rules.h"
 #include "names.h"
 #include "node_index.h"
 #include "placement.h"
 #include "queue_order.h"
 #include "queue_properties.h"
 #include "resource_shapes.h"
+#include "semantics_profile.h"
 
 namespace allocore::internal {
 
 inline constexpr int32_t kNoPriority = std::numeric_limits<int32_t>::min();
+inline constexpr std::string_view kDefaultQueuePath = "root.default";
+inline constexpr std::string_view kRecoveryQueueName = "@recovery@";
+inline constexpr std::string_view kRecoveryQueuePath = "root.@recovery@";
+// Who a forced application without a user runs as (YuniKorn 1.6+).
+inline constexpr std::string_view kAnonymousUser = "nobody";
+inline constexpr std::string_view kAnonymousGroup = "nogroup";
+
+// The application's tag application.create.force reads true (YuniKorn's forced creation).
+bool IsCreateForced(const Tags& tags);
 inline constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
 // Exact sums of int64 quantities (pending totals for dominance sweeps).
 __extension__ typedef __int128 WideInt;
@@ -75,6 +86,7 @@ struct CachedGroups {
 
 // State shared by all partitions of a kernel.
 struct KernelContext {
+  const Profile* profile = &ProfileFor(Semantics::kYunikorn12);
   NameTable names;
   ResourceTypes types;
   int64_t now = 0;
@@ -431,6 +443,12 @@ class Partition {
   void RemoveDrainedQueues();
   // Creates the missing queues of `path` below its deepest existing ancestor (§3.3).
   absl::StatusOr<uint32_t> CreateDynamicQueues(std::string_view path);
+  // root.@recovery@, created on first use (the yunikorn-1.9 profile's forced applications).
+  absl::StatusOr<uint32_t> RecoveryQueue();
+  // Placement may put an application in this existing queue: a leaf the user may submit to
+  // (and, where the profile says so, not draining).
+  bool PlacementTakes(uint32_t queue, std::string_view user,
+                      const std::vector<std::string_view>& groups) const;
   // Runs the placement rules; returns the target path or the rejection reason (as error).
   absl::StatusOr<std::string> PlaceApplication(const AppSpec& spec, std::string_view user,
                                                const std::vector<std::string_view>& groups);
@@ -439,6 +457,11 @@ class Partition {
 
   // --- caches -------------------------------------------------------------------------
   OrderKey ChildKey(uint32_t queue) const;
+  // The cluster narrowed by the maxes on the queue's path (what a 1.6+ fair share is measured
+  // against where the queue has no guarantee); nullopt without capacity.
+  std::optional<Resource> FairMax(uint32_t queue) const;
+  // Re-keys the child queues whose fair share reads the cluster's size (profiles that do).
+  void ClusterCapacityChanged();
   OrderKey AppKey(uint32_t app) const;
   // The full key of an order's member (what OrderEntryLess falls back to).
   const OrderKey& FullKey(const OrderEntry& entry) const {
@@ -569,6 +592,8 @@ class Partition {
   // --- scheduling ---------------------------------------------------------------------
   Resource Headroom(uint32_t leaf) const;
   bool CanRunApp(uint32_t app) const;
+  // Whether one level's max (the cluster at the root) takes `delta`: the profile's rule.
+  bool LevelMaxAllows(uint32_t queue, const Resource& delta) const;
   bool QueueMaxAllows(uint32_t leaf, const Resource& delta) const;
   // The highest level whose max the allocation would exceed, or kNoSlot.
   uint32_t OverMaxLevel(uint32_t leaf, const Resource& delta) const;

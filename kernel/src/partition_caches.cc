@@ -1,5 +1,6 @@
 // Incremental caches of a partition: priorities, positions in the orders, node scores.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "partition.h"
@@ -34,8 +35,54 @@ bool OrderEntryLess::FullLess(const OrderEntry& a, const OrderEntry& b) const {
 
 OrderKey Partition::ChildKey(uint32_t queue) const {
   const Queue& q = queues_[queue];
-  return ChildQueueKey(q.allocated, q.guaranteed, q.pending, q.priority,
-                       queues_[q.parent].props.priority_sort_enabled, q.sibling_order, queue);
+  const Profile& profile = *context_->profile;
+  std::optional<Resource> fair_max;
+  if (profile.child_share_reads_fair_max) fair_max = FairMax(queue);
+  return ChildQueueKey(profile.child_share(q.allocated, q.guaranteed, fair_max), q.pending,
+                       q.priority, queues_[q.parent].props.priority_sort_enabled, q.sibling_order,
+                       queue);
+}
+
+std::optional<Resource> Partition::FairMax(uint32_t queue) const {
+  // The cluster without its zero quantities, then each max on the way down overrides the
+  // types it names; nothing without nodes (YuniKorn 1.6+ GetFairMaxResource).
+  Resource fair;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (cluster_capacity_.Has(k) && cluster_capacity_.Get(k) != 0) {
+      fair.Set(k, cluster_capacity_.Get(k));
+    }
+  }
+  if (fair.present == 0) return std::nullopt;
+  std::array<uint32_t, kMaxQueueDepth + 1> path;
+  size_t depth = 0;
+  for (uint32_t q = queue; q != root_ && q != kNoSlot && depth < path.size();
+       q = queues_[q].parent) {
+    path[depth++] = q;
+  }
+  while (depth > 0) {
+    const std::optional<Resource>& max = queues_[path[--depth]].max;
+    if (!max || max->present == 0) continue;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (max->Has(k)) fair.Set(k, max->Get(k));
+    }
+  }
+  return fair;
+}
+
+void Partition::ClusterCapacityChanged() {
+  if (!context_->profile->child_share_reads_fair_max) return;
+  // Every fair share reads the cluster: re-key the queues that sit in an order, deepest
+  // first is not needed (a key does not read the keys below it).
+  for (uint32_t q = 0; q < queues_.size(); ++q) {
+    std::optional<OrderKey>& key_in_parent = queue_keys_[q];
+    if (!queues_[q].alive || !key_in_parent) continue;
+    OrderKey key = ChildKey(q);
+    if (key == *key_in_parent) continue;
+    Queue& parent = queues_[queues_[q].parent];
+    parent.order.erase(EntryOf(*key_in_parent, /*app=*/false));
+    key_in_parent = key;
+    parent.order.insert(EntryOf(key, /*app=*/false));
+  }
 }
 
 OrderKey Partition::AppKey(uint32_t app) const {

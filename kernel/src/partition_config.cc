@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "message.h"
 #include "name_rules.h"
@@ -117,7 +118,7 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     queue.sibling_order = order;
     if (queue.state == QueueState::kDraining) queue.state = QueueState::kActive;
     queue_side.properties = MergeProperties(parent_properties, config.properties);
-    queue.props = ParseQueueProperties(queue_side.properties);
+    queue.props = ParseQueueProperties(queue_side.properties, context_->profile->semantics);
     queue.guaranteed = *guaranteed;
     queue.max = *max;
     queue.max_apps = config.max_applications;
@@ -170,7 +171,14 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   if (config.queues.size() != 1) {
     return absl::InvalidArgumentError("partition config must hold exactly the root queue");
   }
-  auto placement = PlacementRules::Build(config.placement_rules);
+  // 1.6+ run the provided rule (without create) when no rule is configured.
+  std::vector<PlacementRuleConfig> implicit_rules;
+  if (config.placement_rules.empty() && context_->profile->implicit_provided_rule) {
+    implicit_rules.push_back({.name = "provided"});
+  }
+  auto placement =
+      PlacementRules::Build(implicit_rules.empty() ? config.placement_rules : implicit_rules,
+                            context_->profile->name_charset);
   if (!placement.ok()) return placement.status();
   if (dry_run) {
     // A leaf holding applications cannot become a parent, and a queue with live children
@@ -199,8 +207,9 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   }
 
   placement_ = std::move(*placement);
-  // Decision 34 (D1): general preemption only where the config turns it on.
-  preemption_enabled_ = config.preemption_enabled.value_or(false);
+  // Decision 34 (D1): absent, the key means off in v1.2.0 and on in 1.4+ (the profile says).
+  preemption_enabled_ =
+      config.preemption_enabled.value_or(context_->profile->preemption_enabled_by_default);
   node_policy_ =
       config.node_sort_policy.type == "binpacking" ? NodePolicy::kBinPacking : NodePolicy::kFair;
   node_weights_.clear();
@@ -302,10 +311,15 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
   }
   for (size_t k = i; k < parts.size(); ++k) {
     absl::string_view raw = parts[k];
-    if (!IsValidQueueName({raw.data(), raw.size()})) {
+    if (i == 1 && k == 1 && Lower({raw.data(), raw.size()}) == kRecoveryQueueName) {
       return absl::InvalidArgumentError(
-          Cat("'", std::string_view(raw.data(), raw.size()),
-              "' is not a valid queue name (1 to 64 of a-z A-Z 0-9 _ -)"));
+          Cat("'", kRecoveryQueueName, "' is reserved for the recovery queue"));
+    }
+    const NameCharset charset = context_->profile->name_charset;
+    if (!IsValidQueueName({raw.data(), raw.size()}, charset)) {
+      return absl::InvalidArgumentError(Cat("'", std::string_view(raw.data(), raw.size()),
+                                            "' is not a valid queue name (", QueueNameRule(charset),
+                                            ")"));
     }
   }
   for (; i < parts.size(); ++i) {
@@ -322,12 +336,12 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
       queue.guaranteed = up_side.child_template->guaranteed;
       queue.max = up_side.child_template->max;
       queue.max_apps = up_side.child_template->max_apps;
-    } else {
+    } else if (context_->profile->dynamic_leaf_inherits_sort_policy) {
       for (const auto& [key, value] : up_side.properties) {
         if (key == "application.sort.policy") queue_side.properties.emplace_back(key, value);
       }
     }
-    queue.props = ParseQueueProperties(queue_side.properties);
+    queue.props = ParseQueueProperties(queue_side.properties, context_->profile->semantics);
   }
   return q;
 }
@@ -342,6 +356,7 @@ absl::StatusOr<std::string> Partition::PlaceApplication(
       },
   };
   PlacementRequest request{spec.queue, user, &groups, &spec.tags};
+  const Profile& profile = *context_->profile;
   for (const auto& rule : placement_.rules()) {
     auto placed = PlacementRules::Place(*rule, request, view);
     if (!placed.ok()) {
@@ -359,14 +374,60 @@ absl::StatusOr<std::string> Partition::PlaceApplication(
         q = FindQueue(ancestor);
       }
       if (q == kNoSlot || !SubmitAllowed(q, user, groups)) continue;
-    } else if (!queues_[q].leaf || !SubmitAllowed(q, user, groups)) {
+    } else if (!PlacementTakes(q, user, groups)) {
       continue;
     }
     return Lower(placed->queue);
   }
+  if (profile.placement_fallback == PlacementFallback::kRootDefault) {
+    // 1.6+: the implicit last rule. Forced applications go to the recovery queue unchecked,
+    // the others to root.default when it takes them.
+    if (IsCreateForced(spec.tags)) return std::string(kRecoveryQueuePath);
+    if (uint32_t q = FindQueue(kDefaultQueuePath);
+        q != kNoSlot && PlacementTakes(q, user, groups)) {
+      return std::string(kDefaultQueuePath);
+    }
+  }
   return absl::NotFoundError(Cat("application ", spec.id, " of user ", user,
                                  " rejected: no placement rule matched a queue the user may "
                                  "submit to"));
+}
+
+bool Partition::PlacementTakes(uint32_t queue, std::string_view user,
+                               const std::vector<std::string_view>& groups) const {
+  if (!queues_[queue].leaf || !SubmitAllowed(queue, user, groups)) return false;
+  return !(context_->profile->placement_skips_draining &&
+           queues_[queue].state == QueueState::kDraining);
+}
+
+bool IsCreateForced(const Tags& tags) {
+  // Go's strconv.ParseBool of the tag, whose key is matched without case; the first match.
+  for (const auto& [key, value] : tags) {
+    if (!absl::EqualsIgnoreCase(absl::string_view(key.data(), key.size()),
+                                "application.create.force")) {
+      continue;
+    }
+    return value == "1" || value == "t" || value == "T" || value == "true" || value == "TRUE" ||
+           value == "True";
+  }
+  return false;
+}
+
+absl::StatusOr<uint32_t> Partition::RecoveryQueue() {
+  if (uint32_t q = FindQueue(kRecoveryQueuePath); q != kNoSlot) return q;
+  // A dynamic FIFO leaf of the root that no ACL lets anyone submit to; it takes the root's
+  // child template's resources but none of its properties (YuniKorn 1.6+ NewRecoveryQueue).
+  uint32_t q = NewQueue(kRecoveryQueueName, root_, /*dynamic=*/true);
+  Queue& queue = queues_[q];
+  const QueueSide& root_side = queue_side_[root_];
+  queue.leaf = true;
+  if (root_side.child_template) {
+    queue.guaranteed = root_side.child_template->guaranteed;
+    queue.max = root_side.child_template->max;
+    queue.max_apps = root_side.child_template->max_apps;
+  }
+  queue.props = QueueProperties{};
+  return q;
 }
 
 bool Partition::SubmitAllowed(uint32_t queue, std::string_view user,

@@ -146,6 +146,7 @@ absl::Status Partition::AddNode(const NodeSpec& spec, std::vector<Decision>* out
   has_nodes_ever_ = true;
   n.score = NodeScore(n);
   node_index_.Insert(n.key(slot), n.available, n.Eligible());
+  ClusterCapacityChanged();
   return absl::OkStatus();
 }
 
@@ -191,6 +192,7 @@ absl::Status Partition::UpdateNode(const NodeUpdate& update, std::vector<Decisio
   if (update.schedulable) n.schedulable = *update.schedulable;
   ResolveDefaultNodeWeights();
   RefreshNode(it->second);
+  if (capacity) ClusterCapacityChanged();
   return absl::OkStatus();
 }
 
@@ -226,6 +228,7 @@ void Partition::RemoveNodeAt(uint32_t slot, std::vector<Decision>* out) {
   nodes_in_id_order_.erase({n.id, slot});
   n.alive = false;
   FreeSlot(slot, &free_nodes_, &node_generations_);
+  ClusterCapacityChanged();
 }
 
 void Partition::AssignIdRank(uint32_t slot) {
@@ -303,22 +306,40 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     SetTimer(slot, TimerKind::kExpire, SaturatingAdd(context_->now, kTerminatedTimeoutMs));
     return absl::OkStatus();
   };
-  if (spec.user.empty()) {
+  const Profile& profile = *context_->profile;
+  const bool forced =
+      profile.placement_fallback == PlacementFallback::kRootDefault && IsCreateForced(spec.tags);
+  std::string_view user;
+  std::vector<std::string_view> groups;
+  if (spec.user.empty() && forced) {
+    // 1.6+: a forced application without a user runs as the anonymous user.
+    user = context_->names.Intern(kAnonymousUser);
+    groups.push_back(context_->names.Intern(kAnonymousGroup));
+  } else if (spec.user.empty()) {
     return reject(Cat("application ", spec.id, " has no user: empty user cannot resolve"));
+  } else {
+    if (profile.name_charset == NameCharset::kWide && !spec.groups.empty() &&
+        !IsValidUserName(spec.user, NameCharset::kWide)) {
+      // 1.6+ check a user that comes with its groups (YUNIKORN-2656).
+      return reject(Cat("application ", spec.id, " rejected: invalid username ", spec.user,
+                        ", it contains invalid characters"));
+    }
+    // The user is resolved (and the cache updated) before any other check, as in YuniKorn.
+    user = context_->names.Intern(spec.user);
+    groups = context_->ResolveGroups(user, spec.groups);
   }
-  // The user is resolved (and the cache updated) before any other check, as in YuniKorn.
-  std::string_view user = context_->names.Intern(spec.user);
-  std::vector<std::string_view> groups = context_->ResolveGroups(user, spec.groups);
   if (apps_by_id_.contains(spec.id)) {
     return reject(Cat("application ", spec.id, " already exists in partition ", name_));
   }
   uint32_t queue = kNoSlot;
+  bool recovery_queue = false;
   if (!placement_.empty()) {
     auto target = PlaceApplication(spec, user, groups);
     if (!target.ok()) return reject(std::string(target.status().message()));
+    recovery_queue = forced && *target == kRecoveryQueuePath;
     queue = FindQueue(*target);
     if (queue == kNoSlot) {
-      auto created = CreateDynamicQueues(*target);
+      auto created = recovery_queue ? RecoveryQueue() : CreateDynamicQueues(*target);
       if (!created.ok()) {
         return reject(Cat("failed to create rule based queue ", *target, " for application ",
                           spec.id, " of user ", spec.user, ": ", created.status().message()));
@@ -336,7 +357,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
     return reject(Cat("application ", spec.id, " rejected: queue ", queue_side_[queue].path,
                       " is a parent queue, applications need a leaf"));
   }
-  if (!SubmitAllowed(queue, user, groups)) {
+  if (!recovery_queue && !SubmitAllowed(queue, user, groups)) {
     return reject(Cat("no submit permission on queue ", queue_side_[queue].path, " for user ",
                       spec.user,
                       " (submitacl and adminacl of the queue and its ancestors deny it)"));

@@ -55,11 +55,16 @@ Resource Partition::Headroom(uint32_t leaf) const {
   return headroom;
 }
 
+bool Partition::LevelMaxAllows(uint32_t q, const Resource& delta) const {
+  const Queue& queue = queues_[q];
+  const bool root = q == root_;
+  const Resource* max = root ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
+  return max == nullptr || context_->profile->level_max_allows(*max, queue.allocated, delta, root);
+}
+
 bool Partition::QueueMaxAllows(uint32_t leaf, const Resource& delta) const {
   for (uint32_t q = leaf; q != kNoSlot; q = queues_[q].parent) {
-    const Queue& queue = queues_[q];
-    const Resource* max = q == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
-    if (max != nullptr && !FitInMaxUndef(*max, Add(queue.allocated, delta))) return false;
+    if (!LevelMaxAllows(q, delta)) return false;
   }
   return true;
 }
@@ -67,9 +72,7 @@ bool Partition::QueueMaxAllows(uint32_t leaf, const Resource& delta) const {
 uint32_t Partition::OverMaxLevel(uint32_t leaf, const Resource& delta) const {
   uint32_t over = kNoSlot;
   for (uint32_t q = leaf; q != kNoSlot; q = queues_[q].parent) {
-    const Queue& queue = queues_[q];
-    const Resource* max = q == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
-    if (max != nullptr && !FitInMaxUndef(*max, Add(queue.allocated, delta))) over = q;
+    if (!LevelMaxAllows(q, delta)) over = q;
   }
   return over;
 }
@@ -349,8 +352,11 @@ Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t 
 void Partition::RunApplication(uint32_t app, std::vector<Decision>* out) {
   switch (apps_[app].state) {
     case AppState::kAccepted:
-      Transition(app, AppState::kStarting, out);
-      if (apps_[app].stateaware_disabled) Transition(app, AppState::kRunning, out);
+      // Starting (v1.2.0) or straight to Running (1.6+): the profile's state model.
+      Transition(app, context_->profile->started_state, out);
+      if (apps_[app].state == AppState::kStarting && apps_[app].stateaware_disabled) {
+        Transition(app, AppState::kRunning, out);
+      }
       break;
     case AppState::kStarting:
     case AppState::kCompleting:

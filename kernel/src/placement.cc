@@ -38,11 +38,13 @@ bool PlacementFilter::Matcher::Matches(std::string_view name) const {
   return false;
 }
 
-PlacementFilter PlacementFilter::Build(const FilterConfig& config) {
+PlacementFilter PlacementFilter::Build(const FilterConfig& config, NameCharset charset) {
   PlacementFilter filter;
   // The v1.2.0 bug where "Deny"/"DENY" acted as allow is not reproduced.
   filter.allow_ = Lower(config.type) != "deny";
-  auto build = [](const std::vector<std::string>& names, bool (*valid)(std::string_view)) {
+  auto build = [charset](const std::vector<std::string>& names,
+                         bool (*valid_in)(std::string_view, NameCharset)) {
+    auto valid = [&](std::string_view name) { return valid_in(name, charset); };
     Matcher m;
     if (names.size() == 1 && IsRegexpFilterEntry(names[0]) &&
         !(valid(names[0]) && names[0].back() != '$')) {
@@ -75,7 +77,7 @@ bool PlacementFilter::Allows(std::string_view user,
 }
 
 absl::StatusOr<PlacementRules> PlacementRules::Build(
-    const std::vector<PlacementRuleConfig>& configs) {
+    const std::vector<PlacementRuleConfig>& configs, NameCharset charset) {
   PlacementRules rules;
   std::function<absl::StatusOr<std::shared_ptr<PlacementRule>>(const PlacementRuleConfig&)> build =
       [&](const PlacementRuleConfig& c) -> absl::StatusOr<std::shared_ptr<PlacementRule>> {
@@ -83,7 +85,7 @@ absl::StatusOr<PlacementRules> PlacementRules::Build(
     rule->name = c.name;
     rule->create = c.create;
     rule->value = c.value;
-    rule->filter = PlacementFilter::Build(c.filter);
+    rule->filter = PlacementFilter::Build(c.filter, charset);
     std::string kind = Lower(c.name);
     if (kind == "provided") {
       rule->kind = PlacementRuleKind::kProvided;

@@ -19,6 +19,7 @@
 #include "allocore/config.h"
 #include "allocore/kernel.h"
 #include "go_regexp.h"
+#include "name_rules.h"
 
 namespace allocore::internal {
 
@@ -28,7 +29,8 @@ bool IsRegexpFilterEntry(std::string_view entry);
 
 class PlacementFilter {
  public:
-  static PlacementFilter Build(const FilterConfig& config);
+  // Filter entries are user and group names of `charset` (or one regular expression).
+  static PlacementFilter Build(const FilterConfig& config, NameCharset charset);
   bool Allows(std::string_view user, const std::vector<std::string_view>& groups) const;
 
  private:
@@ -77,7 +79,8 @@ class PlacementRules {
  public:
   // Fails for an unknown rule name, tag/fixed without value, or a qualified fixed value with a
   // parent rule (the validator reports the same conditions with locations).
-  static absl::StatusOr<PlacementRules> Build(const std::vector<PlacementRuleConfig>& configs);
+  static absl::StatusOr<PlacementRules> Build(const std::vector<PlacementRuleConfig>& configs,
+                                              NameCharset charset);
 
   bool empty() const { return rules_.empty(); }
   const std::vector<std::shared_ptr<PlacementRule>>& rules() const { return rules_; }

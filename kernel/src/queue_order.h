@@ -72,14 +72,13 @@ struct OrderKey {
   friend bool operator==(const OrderKey& a, const OrderKey& b) = default;
 };
 
-// §5.1: a child queue's key in its parent. Fair share of its allocation against its
-// guarantee; its effective priority first when the parent sorts by priority, else after the
-// shares; more pending first; configuration order last.
-inline OrderKey ChildQueueKey(const Resource& allocated, const std::optional<Resource>& guaranteed,
-                              const Resource& pending, int32_t priority,
+// §5.1: a child queue's key in its parent. Its fair share (the profile's rule,
+// semantics_profile.h); its effective priority first when the parent sorts by priority, else
+// after the shares; more pending first; configuration order last.
+inline OrderKey ChildQueueKey(const ShareKey& shares, const Resource& pending, int32_t priority,
                               bool parent_sorts_by_priority, int64_t sibling_order, uint32_t slot) {
   OrderKey key;
-  key.shares = Shares(allocated, guaranteed);
+  key.shares = shares;
   if (parent_sorts_by_priority) {
     key.first = -int64_t{priority};
   } else {

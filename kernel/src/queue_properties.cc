@@ -18,6 +18,19 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
                                 absl::string_view(b.data(), b.size()));
 }
 
+// Go's strconv.ParseUint(v, 10, 64): decimal digits only, within uint64.
+std::optional<uint64_t> ParseUint64Strict(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
 // Go's strconv.ParseInt(v, 10, 32): optional sign, decimal digits, nothing else.
 bool ParseInt32Strict(std::string_view text, int32_t* out) {
   size_t i = 0;
@@ -71,6 +84,10 @@ constexpr KnownProperty kKnownProperties[] = {
     {"priority.offset", {"", "", ""}, false, "0"},
     {"preemption.policy", {"default", "fence", "disabled"}, true, "default"},
     {"preemption.delay", {"", "", ""}, false, "30s"},
+    // YuniKorn 1.8-1.9 (read by the yunikorn-1.9 profile; v1.2.0 ignores them).
+    {"application.unschedasks.backoff", {"", "", ""}, false, "0"},
+    {"application.unschedasks.backoff.delay", {"", "", ""}, false, "30s"},
+    {"quota.preemption.delay", {"", "", ""}, false, "0"},
 };
 
 }  // namespace
@@ -104,9 +121,12 @@ std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
     if (key == "priority.offset") {
       int32_t offset = 0;
       understood = ParseInt32Strict(value, &offset);
-    } else if (key == "preemption.delay") {
+    } else if (key == "preemption.delay" || key == "application.unschedasks.backoff.delay" ||
+               key == "quota.preemption.delay") {
       std::optional<int64_t> nanos = ParseGoDuration(value);
       understood = nanos && *nanos > 0;
+    } else if (key == "application.unschedasks.backoff") {
+      understood = ParseUint64Strict(value).has_value();
     } else if (!known->values[0].empty()) {
       understood = false;
       for (std::string_view accepted : known->values) {
@@ -120,8 +140,11 @@ std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
     std::string expected;
     if (key == "priority.offset") {
       expected = "a 32-bit integer";
-    } else if (key == "preemption.delay") {
+    } else if (key == "preemption.delay" || key == "application.unschedasks.backoff.delay" ||
+               key == "quota.preemption.delay") {
       expected = "a positive Go duration such as 30s or 1m30s";
+    } else if (key == "application.unschedasks.backoff") {
+      expected = "an unsigned 64-bit integer";
     } else {
       size_t count = 0;
       for (std::string_view accepted : known->values) count += accepted.empty() ? 0 : 1;
@@ -153,14 +176,16 @@ std::string_view AppSortPolicyName(AppSortPolicy policy) {
   return "fifo";
 }
 
-QueueProperties ParseQueueProperties(const PropertyMap& properties) {
+QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics semantics) {
   QueueProperties out;
   for (const auto& [key, value] : properties) {
     if (key == "application.sort.policy") {
       if (value == "fair") {
         out.sort_policy = AppSortPolicy::kFair;
       } else if (value == "stateaware") {
-        out.sort_policy = AppSortPolicy::kStateAware;
+        // 1.6+ read the deprecated stateaware policy as fifo (YUNIKORN-2483).
+        out.sort_policy =
+            semantics == Semantics::kYunikorn12 ? AppSortPolicy::kStateAware : AppSortPolicy::kFifo;
       } else {
         out.sort_policy = AppSortPolicy::kFifo;
       }
@@ -218,13 +243,14 @@ bool ConfiguredAsLeaf(const QueueConfig& config, bool root) {
 namespace {
 
 void AddEffective(const QueueConfig& config, const PropertyMap& parent_properties,
-                  const std::string& parent_path, int depth, std::vector<EffectiveQueue>* out) {
+                  const std::string& parent_path, int depth, Semantics semantics,
+                  std::vector<EffectiveQueue>* out) {
   EffectiveQueue queue;
   queue.path = parent_path.empty() ? config.name : parent_path + "." + config.name;
   queue.depth = depth;
   queue.leaf = ConfiguredAsLeaf(config, depth == 0);
   queue.properties = MergeProperties(parent_properties, config.properties);
-  QueueProperties parsed = ParseQueueProperties(queue.properties);
+  QueueProperties parsed = ParseQueueProperties(queue.properties, semantics);
   if (queue.leaf) queue.app_sort_policy = std::string(AppSortPolicyName(parsed.sort_policy));
   queue.priority_sort_enabled = parsed.priority_sort_enabled;
   queue.priority_fenced = parsed.fenced;
@@ -236,7 +262,9 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
   const PropertyMap merged = queue.properties;
   const std::string path = queue.path;
   out->push_back(std::move(queue));
-  for (const QueueConfig& child : config.queues) AddEffective(child, merged, path, depth + 1, out);
+  for (const QueueConfig& child : config.queues) {
+    AddEffective(child, merged, path, depth + 1, semantics, out);
+  }
 }
 
 }  // namespace
@@ -244,9 +272,11 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
 
 namespace allocore {
 
-std::vector<EffectiveQueue> EffectiveQueues(const PartitionConfig& partition) {
+std::vector<EffectiveQueue> EffectiveQueues(const PartitionConfig& partition, Semantics semantics) {
   std::vector<EffectiveQueue> out;
-  for (const QueueConfig& root : partition.queues) internal::AddEffective(root, {}, "", 0, &out);
+  for (const QueueConfig& root : partition.queues) {
+    internal::AddEffective(root, {}, "", 0, semantics, &out);
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "allocore/config.h"
+#include "allocore/semantics.h"
 
 namespace allocore::internal {
 
@@ -33,7 +34,8 @@ struct QueueProperties {
   int64_t preemption_delay_ms = kDefaultPreemptionDelayMs;
 };
 
-QueueProperties ParseQueueProperties(const PropertyMap& properties);
+// Under yunikorn-1.9, `stateaware` reads as fifo.
+QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics semantics);
 
 // What YuniKorn (and so ParseQueueProperties) silently ignores or reads as a default: a key it
 // does not know (with the nearest known key, when one is close), or a value it does not

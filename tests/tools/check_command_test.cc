@@ -127,7 +127,8 @@ TEST_F(CheckCommandTest, JsonConfigLoadsBack) {
   ASSERT_EQ(run.status, 0) << run.out;
   EXPECT_THAT(run.out, StartsWith("{\"file\": \"" + file +
                                   "\", \"valid\": true, \"errors\": [], \"warnings\": [], "
-                                  "\"config\": {"));
+                                  "\"semantics\": \"yunikorn-1.2\", \"profile_differences\": ["));
+  EXPECT_THAT(run.out, HasSubstr("], \"config\": {"));
   adapters::ConfigLoadResult loaded = adapters::LoadConfigText(ConfigMember(run.out), "out.json");
   ASSERT_TRUE(loaded.config.has_value()) << run.out;
   adapters::ConfigLoadResult original = adapters::LoadConfigFile(file);
@@ -142,7 +143,7 @@ TEST_F(CheckCommandTest, JsonHasOneShapeWhateverTheVerdict) {
                                  "\"column\": 13, \"partition\": \"default\", \"queue\": "
                                  "\"root.a.more\", \"field\": \"maxapplications\", \"message\": "
                                  "\"maxapplications 11 exceeds the parent's 10"));
-  EXPECT_THAT(run.out, HasSubstr("\"warnings\": []}"));
+  EXPECT_THAT(run.out, HasSubstr("\"warnings\": [], \"semantics\": \"yunikorn-1.2\"}"));
   EXPECT_THAT(run.out, Not(HasSubstr("\"config\"")));
   // Warnings of a valid file are in the object, not on stderr.
   run = Check(File("valid/property-fallbacks.yaml") + " --format json");
@@ -153,7 +154,7 @@ TEST_F(CheckCommandTest, JsonHasOneShapeWhateverTheVerdict) {
   EXPECT_EQ(run.status, 2);
   EXPECT_THAT(run.out, StartsWith("[\n  {\"file\": "));
   EXPECT_THAT(run.out, HasSubstr("\"valid\": true, \"errors\": [], \"warnings\": [], "
-                                 "\"config\": {"));
+                                 "\"semantics\": \"yunikorn-1.2\", \"profile_differences\": "));
   EXPECT_THAT(run.out, HasSubstr("\"valid\": false, \"errors\": ["));
 }
 
@@ -192,8 +193,31 @@ TEST_F(CheckCommandTest, QuietPrintsOnlyFindings) {
 TEST_F(CheckCommandTest, QueueNameRuleSaysWhichReleaseItFollows) {
   CommandResult run = Check(File("invalid/queue-name-colon.yaml"));
   EXPECT_EQ(run.status, 2);
-  EXPECT_THAT(run.out, HasSubstr("YuniKorn v1.2.0's rule, which allocore follows; later "
-                                 "releases also accept ':', '#', '/' and '@'"));
+  EXPECT_THAT(run.out, HasSubstr("YuniKorn v1.2.0's rule; the yunikorn-1.9 profile also accepts "
+                                 "':', '#', '/' and '@'"));
+  // The 1.9 profile takes the wider character set, and says the name is valid there only.
+  CommandResult wide = Check("--semantics yunikorn-1.9 " + File("invalid/queue-name-colon.yaml"));
+  EXPECT_EQ(wide.status, 0) << wide.out;
+  EXPECT_THAT(wide.out, HasSubstr("semantics yunikorn-1.9"));
+  EXPECT_THAT(wide.out, HasSubstr("the name is valid under yunikorn-1.9 only"));
+}
+
+TEST_F(CheckCommandTest, SemanticsShowsTheProfileAndWhereTheProfilesDiffer) {
+  const std::string file = File("valid/profiles-differ.yaml");
+  CommandResult v12 = Check(file);
+  EXPECT_EQ(v12.status, 0) << v12.out;
+  EXPECT_THAT(v12.out, HasSubstr("preemption unset (off)"));
+  EXPECT_THAT(v12.out, HasSubstr("b (leaf) sort=stateaware"));
+  EXPECT_THAT(v12.out, HasSubstr("warning: partition default: statedumpfilepath is deprecated"));
+  EXPECT_THAT(v12.out, HasSubstr("usergroupresolver (type 'os') has no effect"));
+  EXPECT_THAT(v12.out, HasSubstr("preemption.quotapreemptionenabled has no effect"));
+  EXPECT_THAT(v12.out, HasSubstr("child b has no guarantee"));
+  EXPECT_THAT(v12.out, HasSubstr("stateaware admits one Accepted application at a time"));
+  // yunikorn-1.9 no longer knows statedumpfilepath: the same file is invalid there.
+  CommandResult v19 = Check("--semantics yunikorn-1.9 " + file);
+  EXPECT_EQ(v19.status, 2) << v19.out;
+  EXPECT_THAT(v19.out, HasSubstr("statedumpfilepath is not a key of YuniKorn 1.9"));
+  EXPECT_EQ(Check("--semantics yunikorn-2.0 " + file).status, 2);
 }
 
 TEST_F(CheckCommandTest, ConfigMapsAreReadWithTheirOwnLines) {

@@ -24,6 +24,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: allocore check FILE...|- [--format text|json] [--strict] [--quiet]\n"
+    "                      [--semantics yunikorn-1.2|yunikorn-1.9]\n"
     "\n"
     "Validates YuniKorn queues.yaml files (YAML or JSON) exactly as allocore loads them:\n"
     "strict keys, quantity syntax, every YuniKorn validation rule and allocore's apply-time\n"
@@ -34,12 +35,16 @@ constexpr char kUsage[] =
     "  --format text   (default) a summary of each valid file: partitions and the queue\n"
     "                  tree with leaf/parent type and effective properties\n"
     "  --format json   one object per file, whatever the verdict: {\"file\", \"valid\",\n"
-    "                  \"errors\": [...], \"warnings\": [...], \"config\"} with \"config\" (the\n"
-    "                  loaded config, loadable again) only for a valid file; several files\n"
-    "                  give a JSON array of them\n"
+    "                  \"errors\": [...], \"warnings\": [...], \"semantics\",\n"
+    "                  \"profile_differences\": [...], \"config\"} with the differences and\n"
+    "                  \"config\" (the loaded config, loadable again) only for a valid file;\n"
+    "                  several files give a JSON array of them\n"
     "  --strict        warnings count as errors (exit 2): unknown property keys, values\n"
     "                  that fall back to a default, settings that have no effect\n"
     "  --quiet         text format: errors and warnings only, no summary\n"
+    "  --semantics P   validate and show the config as profile P reads it: yunikorn-1.2\n"
+    "                  (YuniKorn v1.2.0, the default) or yunikorn-1.9; the summary then\n"
+    "                  lists where the two profiles would decide differently\n"
     "  --help          this text\n"
     "\n"
     "Warnings (`FILE:LINE:COLUMN: warning: ...`) report what YuniKorn accepts and silently\n"
@@ -95,27 +100,36 @@ size_t CountQueues(const std::vector<QueueConfig>& queues) {
   return n;
 }
 
-std::string Summary(const std::string& path, const SchedulerConfig& config) {
+std::string Summary(const std::string& path, const SchedulerConfig& config, Semantics semantics) {
   std::string out = absl::StrCat(path, ": valid, ", config.partitions.size(),
                                  config.partitions.size() == 1 ? " partition\n" : " partitions\n");
   for (const PartitionConfig& p : config.partitions) {
     size_t queues = CountQueues(p.queues);
-    absl::StrAppend(&out, "partition ", p.name, ": ", queues, queues == 1 ? " queue" : " queues",
-                    ", node sort ",
-                    p.node_sort_policy.type.empty() ? "fair" : p.node_sort_policy.type,
-                    ", preemption ",
-                    !p.preemption_enabled   ? "unset"
-                    : *p.preemption_enabled ? "enabled"
-                                            : "disabled",
-                    ", placement rules: ");
+    absl::StrAppend(
+        &out, "partition ", p.name, ": ", queues, queues == 1 ? " queue" : " queues",
+        ", node sort ", p.node_sort_policy.type.empty() ? "fair" : p.node_sort_policy.type,
+        ", preemption ",
+        !p.preemption_enabled ? (semantics == Semantics::kYunikorn12 ? "unset (off)" : "unset (on)")
+        : *p.preemption_enabled ? "enabled"
+                                : "disabled",
+        ", placement rules: ");
     if (p.placement_rules.empty()) out += "none";
     for (size_t i = 0; i < p.placement_rules.size(); ++i) {
       absl::StrAppend(&out, i > 0 ? ", " : "", RuleSummary(p.placement_rules[i]));
     }
     out += "\n";
-    const std::vector<EffectiveQueue> effective = EffectiveQueues(p);
+    const std::vector<EffectiveQueue> effective = EffectiveQueues(p, semantics);
     size_t next = 0;
     for (const QueueConfig& root : p.queues) PrintQueue(root, effective, &next, &out);
+  }
+  absl::StrAppend(&out, "semantics ", std::string(SemanticsName(semantics)), "\n");
+  std::vector<ConfigError> differences = ProfileDifferences(config);
+  if (!differences.empty()) {
+    out += "where yunikorn-1.2 and yunikorn-1.9 decide differently:\n";
+    for (ConfigError& d : differences) {
+      d.warning = false;  // a note, not a warning of this config
+      absl::StrAppend(&out, "  ", d.ToString(path), "\n");
+    }
   }
   return out;
 }
@@ -147,13 +161,18 @@ std::string FindingsJson(const std::vector<ConfigError>& findings, bool warnings
 }
 
 std::string FileJson(const std::string& path, const adapters::ConfigLoadResult& loaded,
-                     int indent) {
+                     Semantics semantics, int indent) {
   std::string pad(static_cast<size_t>(indent), ' ');
   std::string out = pad + "{\"file\": ";
   adapters::AppendJsonString(&out, path);
   absl::StrAppend(&out, ", \"valid\": ", loaded.config ? "true" : "false",
                   ", \"errors\": ", FindingsJson(loaded.errors, false, pad),
-                  ", \"warnings\": ", FindingsJson(loaded.errors, true, pad));
+                  ", \"warnings\": ", FindingsJson(loaded.errors, true, pad), ", \"semantics\": \"",
+                  std::string(SemanticsName(semantics)), "\"");
+  if (loaded.config) {
+    absl::StrAppend(&out, ", \"profile_differences\": ",
+                    FindingsJson(ProfileDifferences(*loaded.config), true, pad));
+  }
   if (loaded.config) {
     std::string config = adapters::ConfigToJson(*loaded.config);
     while (!config.empty() && config.back() == '\n') config.pop_back();
@@ -177,7 +196,9 @@ int CheckCommand(int argc, char** argv) {
   std::string format = "text";
   bool strict = false;
   bool quiet = false;
+  std::string semantics_name = "yunikorn-1.2";
   CLI::App app;
+  app.add_option("--semantics", semantics_name);
   app.add_option("--format", format);
   app.add_flag("--strict", strict);
   app.add_flag("-q,--quiet", quiet);
@@ -190,6 +211,12 @@ int CheckCommand(int argc, char** argv) {
                  format.c_str());
     return 2;
   }
+  std::optional<Semantics> semantics = ParseSemantics(semantics_name);
+  if (!semantics) {
+    std::fprintf(stderr, "allocore check: unknown --semantics '%s' (known: %s)\n",
+                 semantics_name.c_str(), std::string(SemanticsNames()).c_str());
+    return 2;
+  }
   if (files.empty()) {
     std::fprintf(stderr, "allocore check: no FILE given\n\n%s", kUsage);
     return 2;
@@ -200,7 +227,7 @@ int CheckCommand(int argc, char** argv) {
   bool many = files.size() > 1;
   if (json && many) Write("[\n");
   for (size_t f = 0; f < files.size(); ++f) {
-    adapters::ConfigLoadResult loaded = adapters::LoadConfigFile(files[f]);
+    adapters::ConfigLoadResult loaded = adapters::LoadConfigFile(files[f], *semantics);
     const std::string path = adapters::TextInputName(files[f]);  // as messages name it
     bool valid = loaded.config.has_value();
     all_valid = all_valid && valid;
@@ -210,11 +237,11 @@ int CheckCommand(int argc, char** argv) {
     if (!json) {
       std::string out;
       for (const ConfigError& e : loaded.errors) absl::StrAppend(&out, e.ToString(path), "\n");
-      if (valid && !quiet) out += Summary(path, *loaded.config);
+      if (valid && !quiet) out += Summary(path, *loaded.config, *semantics);
       Write(out);
       continue;
     }
-    std::string out = FileJson(path, loaded, many ? 2 : 0);
+    std::string out = FileJson(path, loaded, *semantics, many ? 2 : 0);
     out += many && f + 1 < files.size() ? ",\n" : "\n";
     Write(out);
   }

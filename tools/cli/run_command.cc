@@ -36,9 +36,10 @@ using Clock = std::chrono::steady_clock;
 
 constexpr char kUsage[] =
     "usage: allocore run [SCENARIO.yaml|-] [--check] [--format jsonl|table] [--quiet] [--stats]\n"
-    "                    [--explain] [--max-allocations N] [--latency-csv FILE]\n"
+    "                    [--explain] [--semantics PROFILE] [--max-allocations N]\n"
+    "                    [--latency-csv FILE]\n"
     "\n"
-    "Replays a scenario (shared/docs/scenario-format.md) through the allocation kernel and\n"
+    "Replays a scenario (docs/scenario-format.md) through the allocation kernel and\n"
     "prints every decision. Without SCENARIO it runs the built-in priority-tree walk-through\n"
     "(seeds/000_1ea72efb359d03ff.txt) and prints it as a table; `-` reads the scenario from\n"
     "stdin (config_file: paths are then relative to the working directory). Besides the\n"
@@ -57,6 +58,9 @@ constexpr char kUsage[] =
     "                    parsing, kernel and output, and the kernel time by step kind\n"
     "  --explain         after the run, why every still-pending ask is pending (JSON lines of\n"
     "                    type \"pending\" in jsonl format)\n"
+    "  --semantics PROFILE\n"
+    "                    decide like yunikorn-1.2 (YuniKorn v1.2.0, the default) or yunikorn-1.9\n"
+    "                    (YuniKorn 1.9); overrides the scenario's own `semantics:`\n"
     "  --latency-csv FILE\n"
     "                    write the per-allocation latency histogram (CSV upper_ns,count;\n"
     "                    bench/plot.py --latency-csv FILE OUT.svg draws it)\n"
@@ -86,6 +90,7 @@ struct Options {
   std::string latency_csv;  // write the per-allocation latency histogram here
   Format format = Format::kAuto;
   int64_t max_allocations = kDefaultMaxAllocations;
+  std::optional<Semantics> semantics;  // --semantics: overrides the scenario's
 };
 
 int64_t NanosSince(Clock::time_point start) {
@@ -186,6 +191,7 @@ int ParseArgs(int argc, char** argv, Options* options) {
   CLI::App app;
   std::string format;
   std::string max_allocations;
+  std::string semantics;
   app.add_flag("--check", options->check);
   app.add_flag("-q,--quiet", options->quiet);
   app.add_flag("--stats", options->stats);
@@ -193,9 +199,18 @@ int ParseArgs(int argc, char** argv, Options* options) {
   app.add_option("--format", format);
   app.add_option("--max-allocations", max_allocations);
   app.add_option("--latency-csv", options->latency_csv);
+  app.add_option("--semantics", semantics);
   app.add_option("scenario", options->scenario);
   if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "run", kUsage)) {
     return *exit_code == 0 ? -1 : *exit_code;
+  }
+  if (!semantics.empty()) {
+    options->semantics = ParseSemantics(semantics);
+    if (!options->semantics) {
+      std::fprintf(stderr, "allocore run: unknown --semantics '%s' (known: %s)\n",
+                   semantics.c_str(), std::string(SemanticsNames()).c_str());
+      return 2;
+    }
   }
   if (!format.empty()) {
     if (format == "jsonl") {
@@ -333,8 +348,11 @@ int RunCommand(int argc, char** argv) {
   absl::StatusOr<adapters::Scenario> builtin_scenario;
   if (builtin) {
     builtin_scenario = adapters::LoadDefaultScenario();
+    if (builtin_scenario.ok() && options.semantics)
+      builtin_scenario->semantics = *options.semantics;
   } else {
-    stream = adapters::ScenarioStream::Open(options.scenario);
+    stream = adapters::ScenarioStream::Open(options.scenario, adapters::kStreamAboveBytes,
+                                            {.semantics = options.semantics});
   }
   const int64_t parse_nanos = NanosSince(start);
   if (!(builtin ? builtin_scenario.status() : stream.status()).ok()) {

@@ -21,6 +21,9 @@ _allocore() {
     --policy)
       mapfile -t COMPREPLY < <(compgen -W "fair binpacking" -- "$cur")
       return ;;
+    --semantics)
+      mapfile -t COMPREPLY < <(compgen -W "yunikorn-1.2 yunikorn-1.9" -- "$cur")
+      return ;;
     --data)
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
@@ -29,8 +32,8 @@ _allocore() {
   esac
   local options
   case "$command" in
-    run) options="--check --format --quiet --stats --explain --max-allocations --latency-csv --help" ;;
-    check) options="--format --strict --quiet --help" ;;
+    run) options="--check --format --quiet --stats --explain --semantics --max-allocations --latency-csv --help" ;;
+    check) options="--format --strict --quiet --semantics --help" ;;
     tree) options="--at-step --format --help" ;;
     gen)
       if [ "$COMP_CWORD" -eq 2 ]; then

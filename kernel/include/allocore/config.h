@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "allocore/export.h"
+#include "allocore/semantics.h"
 
 namespace allocore {
 
@@ -120,7 +121,11 @@ struct PartitionConfig {
   std::vector<LimitConfig> limits;
   std::optional<bool> preemption_enabled;
   NodeSortPolicyConfig node_sort_policy;
-  std::string state_dump_file_path;  // deprecated: a warning only
+  std::string state_dump_file_path;  // deprecated: a warning (yunikorn-1.2), an error (1.9)
+  // YuniKorn 1.8+ keys. preemption.quotapreemptionenabled: read, not modelled yet (a warning);
+  // usergroupresolver.type: accepted with a warning (the manager resolves groups).
+  std::optional<bool> quota_preemption_enabled;
+  std::optional<std::string> user_group_resolver_type;
   SourceLocation location;
   FieldLocations field_locations;
 };
@@ -150,8 +155,14 @@ ALLOCORE_EXPORT SchedulerConfig DefaultSchedulerConfig();
 
 // Normalises `config` in place (partition names, root insertion; see the YuniKorn rules in
 // kernel/README.md) and returns every problem found (errors and warnings), in document order.
-// The config is valid iff no returned entry has warning == false.
-ALLOCORE_EXPORT std::vector<ConfigError> ValidateConfig(SchedulerConfig& config);
+// The config is valid iff no returned entry has warning == false. `semantics`: the profile whose
+// rules apply (name character sets, keys a release removed).
+ALLOCORE_EXPORT std::vector<ConfigError> ValidateConfig(
+    SchedulerConfig& config, Semantics semantics = Semantics::kYunikorn12);
+
+// Where the yunikorn-1.2 and yunikorn-1.9 profiles would read this (validated) config
+// differently: one finding per rule and place, as warnings (`allocore check` lists them).
+ALLOCORE_EXPORT std::vector<ConfigError> ProfileDifferences(const SchedulerConfig& config);
 
 // A configured queue as the kernel reads it (§2.5): leaf or parent, its properties inherited
 // from its parent and overlaid by its own, and the values the scheduling rules take from them
@@ -170,7 +181,9 @@ struct EffectiveQueue {
 };
 
 // Every configured queue of `partition` (validated), depth first in configuration order.
-ALLOCORE_EXPORT std::vector<EffectiveQueue> EffectiveQueues(const PartitionConfig& partition);
+// `semantics`: how the profile reads the properties (yunikorn-1.9 reads stateaware as fifo).
+ALLOCORE_EXPORT std::vector<EffectiveQueue> EffectiveQueues(
+    const PartitionConfig& partition, Semantics semantics = Semantics::kYunikorn12);
 
 }  // namespace allocore
 

@@ -38,6 +38,7 @@
 #include "allocore/export.h"
 #include "allocore/handles.h"
 #include "allocore/resource.h"
+#include "allocore/semantics.h"
 
 namespace allocore {
 
@@ -73,6 +74,8 @@ struct KernelOptions {
                                  // still remembered until they expire
   int64_t max_asks = 0;          // ask records, including removed asks with live allocations
   int64_t max_live_allocations = 0;
+  // Which YuniKorn release the kernel decides like (allocore/semantics.h); fixed for its life.
+  Semantics semantics = Semantics::kYunikorn12;
 };
 
 enum class AppState : uint8_t {

@@ -25,9 +25,12 @@ struct ConfigLoadResult {
 
 // `source_name` is used in messages ("queues.yaml:14:9: ..."). Empty text -> the built-in
 // default config.
+// `semantics`: the profile whose rules validate the config (allocore/semantics.h).
 ALLOCORE_EXPORT ConfigLoadResult LoadConfigText(std::string_view text,
-                                                const std::string& source_name);
-ALLOCORE_EXPORT ConfigLoadResult LoadConfigFile(const std::string& path);
+                                                const std::string& source_name,
+                                                Semantics semantics = Semantics::kYunikorn12);
+ALLOCORE_EXPORT ConfigLoadResult LoadConfigFile(const std::string& path,
+                                                Semantics semantics = Semantics::kYunikorn12);
 
 // The config as a JSON document (stable key order); loading it back gives the same structs.
 ALLOCORE_EXPORT std::string ConfigToJson(const SchedulerConfig& config);

@@ -104,20 +104,28 @@ struct ExpectedAllocation {
   std::optional<std::string> ask;
   std::optional<std::string> node;
   std::optional<std::string> reason;  // expect.releases only: released | removed | replaced | ...
+  // expect.app_states only (version 3): the states and, optionally, the step of the record.
+  std::optional<std::string> from;
+  std::optional<std::string> to;
+  std::optional<int64_t> step;
   SourceLocation location;
 };
 
 struct ScenarioExpect {
   std::optional<std::vector<ExpectedAllocation>> allocations;
-  std::optional<std::vector<ExpectedAllocation>> releases;  // version 2, checked in order
+  std::optional<std::vector<ExpectedAllocation>> releases;    // version 2, checked in order
+  std::optional<std::vector<ExpectedAllocation>> app_states;  // version 3, every app_state
   std::optional<std::vector<std::string>> rejected_apps;
   std::optional<int64_t> errors;
 };
 
 struct Scenario {
   std::string name;
-  std::string source_name;  // the file as named on the command line, or a "<built-in: ...>"
-  SchedulerConfig config;   // validated (ValidateConfig ran and found no error)
+  // The top-level `semantics:` (or the load options' override); the kernel's profile.
+  Semantics semantics = Semantics::kYunikorn12;
+  bool semantics_declared = false;  // the file named a profile
+  std::string source_name;          // the file as named on the command line, or a "<built-in: ...>"
+  SchedulerConfig config;           // validated (ValidateConfig ran and found no error)
   std::vector<std::string> config_warnings;  // formatted "file:line:col: warning: ..."
   std::vector<AddNodeStep> nodes;            // registered at step 0, in this order
   std::vector<ScenarioStep> steps;
@@ -132,6 +140,8 @@ struct ScenarioLoadOptions {
   // Accept a bare YuniKorn queues.yaml (a document with top-level `partitions:`) as a scenario
   // with that config and no nodes or steps. Used by `allocore tree`.
   bool allow_bare_config = false;
+  // The profile to run under, whatever the file's `semantics:` says (allocore run --semantics).
+  std::optional<Semantics> semantics;
 };
 
 // Errors: InvalidArgument (malformed scenario or invalid config) or NotFound/PermissionDenied
@@ -219,6 +229,8 @@ struct ActualAllocation {
   std::string_view ask;
   std::string_view node;
   std::string_view reason;  // releases: ReleaseReasonName
+  std::string_view from;    // app states: AppStateName
+  std::string_view to;
 };
 
 struct ErrorRecord {
@@ -230,6 +242,7 @@ struct RunResult {
   std::unique_ptr<Kernel> kernel;  // the final state, for queries (ExplainPending, ListQueues)
   std::vector<ActualAllocation> allocations;  // empty unless RunOptions::keep_allocations
   std::vector<ActualAllocation> releases;     // likewise, every release in order
+  std::vector<ActualAllocation> app_states;   // likewise, every app_state record in order
   int64_t allocation_count = 0;
   std::vector<std::string> rejected_apps;  // in decision order
   std::vector<ErrorRecord> errors;

@@ -48,13 +48,15 @@ class ALLOCORE_EXPORT ScenarioStream {
   // Reads `path` ("-": stdin, copied to a temporary file first) once, checking it whole.
   // Errors as LoadScenarioFile's (InvalidArgument: file:line:col per problem; NotFound,
   // PermissionDenied).
+  // `options` as for LoadScenarioFile (a semantics override).
   static absl::StatusOr<std::unique_ptr<ScenarioStream>> Open(
-      const std::string& path, uint64_t stream_above_bytes = kStreamAboveBytes);
+      const std::string& path, uint64_t stream_above_bytes = kStreamAboveBytes,
+      const ScenarioLoadOptions& options = {});
   // The same for a text in memory (tests and fuzzers compare it with LoadScenarioText, with
   // `stream_above_bytes` 0 to stream whatever the size).
   static absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenText(
       std::string text, const std::string& source_name,
-      uint64_t stream_above_bytes = kStreamAboveBytes);
+      uint64_t stream_above_bytes = kStreamAboveBytes, const ScenarioLoadOptions& options = {});
   virtual ~ScenarioStream() = default;
 
   // The scenario without its steps when streamed(); the whole scenario otherwise.
