@@ -110,10 +110,11 @@ int64_t Quantity(const allocore::Resource* resource, const allocore::ResourceTyp
 }
 
 absl::StatusOr<allocore::SchedulerConfig> ConfigFromYaml(const char* yaml, size_t len,
-                                                         const char* source_name) {
+                                                         const char* source_name,
+                                                         allocore::Semantics semantics) {
   std::string name = source_name != nullptr ? source_name : "queues.yaml";
-  allocore::adapters::ConfigLoadResult loaded =
-      allocore::adapters::LoadConfigText(std::string_view(yaml == nullptr ? "" : yaml, len), name);
+  allocore::adapters::ConfigLoadResult loaded = allocore::adapters::LoadConfigText(
+      std::string_view(yaml == nullptr ? "" : yaml, len), name, semantics);
   if (!loaded.config) {
     std::string message;
     for (const allocore::ConfigError& e : loaded.errors) {
@@ -158,14 +159,25 @@ void allocore_free(void* ptr) { std::free(ptr); }
 allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const char* source_name,
                                           const allocore_options_t* options, char** errptr) {
   try {
-    absl::StatusOr<allocore::SchedulerConfig> config = ConfigFromYaml(yaml, len, source_name);
-    if (!Ok(config.status(), errptr)) return nullptr;
     allocore::KernelOptions kernel_options;
     if (options != nullptr) {
       kernel_options.max_applications = options->max_applications;
       kernel_options.max_asks = options->max_asks;
       kernel_options.max_live_allocations = options->max_live_allocations;
+      if (options->semantics != nullptr && options->semantics[0] != '\0') {
+        std::optional<allocore::Semantics> semantics = allocore::ParseSemantics(options->semantics);
+        if (!semantics) {
+          SetError(errptr, std::string("allocore_kernel_create: unknown semantics '") +
+                               options->semantics + "' (known: " +
+                               std::string(allocore::SemanticsNames()) + ")");
+          return nullptr;
+        }
+        kernel_options.semantics = *semantics;
+      }
     }
+    absl::StatusOr<allocore::SchedulerConfig> config =
+        ConfigFromYaml(yaml, len, source_name, kernel_options.semantics);
+    if (!Ok(config.status(), errptr)) return nullptr;
     auto kernel = allocore::Kernel::Create(*std::move(config), kernel_options);
     if (!Ok(kernel.status(), errptr)) return nullptr;
     auto* handle = new allocore_kernel_t;
@@ -182,7 +194,8 @@ void allocore_kernel_destroy(allocore_kernel_t* kernel) { delete kernel; }
 
 void allocore_update_config(allocore_kernel_t* kernel, const char* yaml, size_t len,
                             const char* source_name, allocore_decisions_t* out, char** errptr) {
-  absl::StatusOr<allocore::SchedulerConfig> config = ConfigFromYaml(yaml, len, source_name);
+  absl::StatusOr<allocore::SchedulerConfig> config =
+      ConfigFromYaml(yaml, len, source_name, kernel->kernel->options().semantics);
   if (!Ok(config.status(), errptr)) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
     return kernel->kernel->UpdateConfig(*std::move(config), target);

@@ -47,6 +47,12 @@ std::string Describe(const ExpectedAllocation& expected) {
 // where it came from.
 std::string Describe(const ActualAllocation& actual, const ExpectedAllocation* like) {
   std::vector<std::string> parts;
+  if (!actual.from.empty()) {  // an app_state record: no ask, node or queue
+    parts.push_back(internal::Cat("app: ", actual.app));
+    parts.push_back(internal::Cat("from: ", actual.from));
+    parts.push_back(internal::Cat("to: ", actual.to));
+    return internal::Cat("{", internal::Join(parts, ", "), "}  (step ", actual.step, ")");
+  }
   auto add = [&](const std::optional<std::string>* key, std::string_view name,
                  std::string_view value) {
     if (like == nullptr || key->has_value()) parts.push_back(internal::Cat(name, ": ", value));
@@ -60,10 +66,6 @@ std::string Describe(const ActualAllocation& actual, const ExpectedAllocation* l
   }
   if (!actual.reason.empty() && (like == nullptr || like->reason)) {
     parts.push_back(internal::Cat("reason: ", actual.reason));
-  }
-  if (!actual.from.empty()) {
-    parts.push_back(internal::Cat("from: ", actual.from));
-    parts.push_back(internal::Cat("to: ", actual.to));
   }
   if (actual.seq == 0) {
     return internal::Cat("{", internal::Join(parts, ", "), "}  (step ", actual.step, ")");

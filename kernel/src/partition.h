@@ -421,7 +421,9 @@ class Partition {
   absl::Status CheckConsistency() const;
 
  private:
-  enum class Outcome : uint8_t { kNone, kAllocated, kReserved };
+  // kBlocked: the walk ends without a change (a required-node ask whose reservation result
+  // the node cannot take, decision 24).
+  enum class Outcome : uint8_t { kNone, kAllocated, kReserved, kBlocked };
 
   // --- queue tree ---------------------------------------------------------------------
   uint32_t NewQueue(std::string_view name, uint32_t parent, bool dynamic);
@@ -493,7 +495,7 @@ class Partition {
   void Terminate(uint32_t app, AppState to, std::vector<Decision>* out);
   void ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason, std::vector<Decision>* out,
                              uint32_t by_ask = kNoSlot);
-  void ReportRemovalStates(uint32_t app, std::vector<Decision>* out);
+  void ReportRemovalStates(uint32_t app, bool held_allocations, std::vector<Decision>* out);
   void DetachApp(uint32_t app);
   void FreeApp(uint32_t app);
   void RemoveAskSlot(uint32_t ask);

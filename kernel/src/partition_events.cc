@@ -423,7 +423,10 @@ void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
   {
     // DetachApp walks the queue path once, after the transitions and releases.
     DeferredPathWalk once(this);
-    ReportRemovalStates(app, out);
+    // Records in causal order (contract version 3): an app that holds allocations completes
+    // because its last one goes, so its releases come before the state change.
+    const bool held_allocations = apps_[app].live_allocations > 0;
+    if (!held_allocations) ReportRemovalStates(app, held_allocations, out);
     // Oldest allocation first.
     absl::InlinedVector<std::pair<int64_t, uint32_t>, 8> live;
     for (const auto& [first_seq, ask] : app_side_[app].asks) {
@@ -433,6 +436,7 @@ void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
     }
     std::sort(live.begin(), live.end());
     for (auto [seq, alloc] : live) ReleaseAllocationSlot(alloc, ReleaseReason::kRemoved, out);
+    if (held_allocations) ReportRemovalStates(app, held_allocations, out);
   }
   const Queue& leaf = queues_[apps_[app].queue];
   bool leaf_may_go = leaf.dynamic || leaf.state == QueueState::kDraining;
@@ -442,10 +446,10 @@ void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
 }
 
 // YuniKorn's removeApplication drops the asks first (an app with nothing allocated completes
-// then), then every allocation (the app completes again), and reports the states before the
-// releases: Accepted -> Completing -> Completed, Starting/Running -> Completing.
-void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
-  const App& a = apps_[app];
+// then), then every allocation (the app completes again): Accepted -> Completing -> Completed,
+// Starting/Running -> Completing. `held_allocations`: the app held allocations (released now).
+void Partition::ReportRemovalStates(uint32_t app, bool held_allocations,
+                                    std::vector<Decision>* out) {
   const AppSide& a_side = app_side_[app];
   auto working = [&] {
     AppState s = apps_[app].state;
@@ -455,7 +459,7 @@ void Partition::ReportRemovalStates(uint32_t app, std::vector<Decision>* out) {
                               [&](const std::pair<const int64_t, uint32_t>& entry) {
                                 return !ask_hot_[entry.second].removed;
                               });
-  if (has_asks && a.live_allocations == 0 && working()) {
+  if (has_asks && !held_allocations && working()) {
     Transition(app, AppState::kCompleting, out);
   }
   if (working()) {

@@ -109,7 +109,11 @@ void Partition::PlaceholderGone(uint32_t app, std::vector<Decision>* out) {
       Transition(app, AppState::kAccepted, out);
       return;
     case AppState::kCompleting:
-      if (a_side.timer == TimerKind::kNone) Terminate(app, AppState::kCompleted, out);
+      // removeAllocationInternal: with the timer stopped, or with nothing pending and no real
+      // allocation left (hasZeroAllocations), the app completes at once.
+      if (a_side.timer == TimerKind::kNone || nothing_left) {
+        Terminate(app, AppState::kCompleted, out);
+      }
       return;
     case AppState::kAccepted:
     case AppState::kStarting:

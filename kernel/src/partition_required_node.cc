@@ -26,20 +26,21 @@ Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision
     if (!asks_[held->second].required_node.empty()) return Outcome::kNone;
     // An ask that can neither be allocated nor reserve the node in its place (it exceeds the
     // node's capacity, or holds as many reservations as it has pending repeats) leaves the
-    // reservation alone: cancelling it for nothing, cycle after cycle, against an ask that
-    // reserves it again would never settle.
+    // reservation alone (YuniKorn cancels it first; against an ask that reserves the node again
+    // that would never settle), and still ends the walk as YuniKorn's does.
     bool reservable =
         hot.reservations < hot.pending && FitIn(nodes_[node].capacity, ResourceOf(hot));
-    if (!fits && !reservable) return Outcome::kNone;
+    if (!fits && !reservable) return Outcome::kBlocked;
     CancelReservationOnNode(node);
   }
   if (fits) {
     Allocate(ask, node, std::nullopt, out);
     return Outcome::kAllocated;
   }
-  // A reservation the node or ask cannot take (the ask exceeds the node's capacity, or is
-  // reserved as often as it is pending) would be retried forever: the walk goes on instead.
-  return Reserve(ask, node) ? Outcome::kReserved : Outcome::kNone;
+  // YuniKorn returns a reservation result whether or not the partition can then reserve the
+  // node (the ask exceeds the node's capacity, or is reserved as often as it is pending): the
+  // walk ends here in every release up to 1.9, so the queues after it wait.
+  return Reserve(ask, node) ? Outcome::kReserved : Outcome::kBlocked;
 }
 
 // RequiredNodePreemptor: candidates are the node's allocations that are not required-node

@@ -131,6 +131,7 @@ std::pair<int64_t, bool> Partition::Cycle(std::vector<Decision>* out) {
     case Outcome::kReserved:
       changed = true;
       return finish(0);
+    case Outcome::kBlocked:
     case Outcome::kNone:
       break;
   }

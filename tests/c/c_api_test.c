@@ -48,7 +48,8 @@ static long find_decision(const allocore_decisions_t* out, int type, size_t star
 int main(void) {
   char* err = NULL;
   size_t len = 0;
-  allocore_options_t options = {0, 0, 0};
+  allocore_options_t options = {0, 0, 0, NULL};
+  allocore_options_t v19 = {0, 0, 0, "yunikorn-1.9"};
   allocore_kernel_t* kernel;
   allocore_decisions_t* out;
   allocore_node_t* node;
@@ -71,6 +72,27 @@ int main(void) {
   EXPECT(err != NULL && strstr(err, "broken.yaml") != NULL);
   allocore_free(err);
   err = NULL;
+
+  /* The semantics profile: a queue name with ':' is valid under yunikorn-1.9 only, and an
+   * unknown profile is refused with the known ones named. */
+  {
+    static const char kWide[] =
+        "partitions:\n  - name: default\n    queues:\n      - name: root\n"
+        "        queues:\n          - name: team:a\n";
+    kernel = allocore_kernel_create(kWide, strlen(kWide), "wide.yaml", NULL, &err);
+    EXPECT(kernel == NULL && err != NULL && strstr(err, "team:a") != NULL);
+    allocore_free(err);
+    err = NULL;
+    kernel = allocore_kernel_create(kWide, strlen(kWide), "wide.yaml", &v19, &err);
+    EXPECT_OK(err);
+    EXPECT(kernel != NULL);
+    allocore_kernel_destroy(kernel);
+    v19.semantics = "yunikorn-3";
+    kernel = allocore_kernel_create(kWide, strlen(kWide), "wide.yaml", &v19, &err);
+    EXPECT(kernel == NULL && err != NULL && strstr(err, "yunikorn-1.9") != NULL);
+    allocore_free(err);
+    err = NULL;
+  }
 
   options.max_applications = 10;
   kernel = allocore_kernel_create(kQueues, strlen(kQueues), "queues.yaml", &options, &err);

@@ -857,7 +857,6 @@ class ReferenceModel::Impl {
   void Run(PartitionR& p, int app, std::vector<RefDecision>* out);
   size_t AllocIndex(const PartitionR& p, int64_t seq) const;
   // Required nodes.
-  bool CanReserve(const PartitionR& p, int app, const AskR& ask, const NodeR& node) const;
   void TryPreemption(PartitionR& p, int app, AskR& ask, const NodeR& node);
   // General preemption (kernel/preemption-semantics.md, §10 binding): true with `result` set
   // to a kPreempted result when the attempt succeeds.
@@ -1596,11 +1595,11 @@ Result ReferenceModel::Impl::AppTryAllocate(PartitionR& p, int app, const Resour
       int64_t held = 0;  // this ask's reservations (on other nodes: this one is not its own)
       for (const ReservationR& r : p.reservations) held += r.app == app && r.ask == ask->id;
       bool reservable = held < ask->pending && FitIn(node.capacity, ask->res);
-      if (!fits && !reservable) continue;  // leaves the reservation alone
-      RemoveNodeReservations(p, node.id);
+      // YuniKorn answers a reservation whether or not the node can then be reserved, and the
+      // walk ends; an unreservable ask leaves another ask's reservation alone.
+      if (fits || reservable) RemoveNodeReservations(p, node.id);
       if (fits) return Result{Kind::kAllocated, app, ask->id, node.id, -1};
-      if (CanReserve(p, app, *ask, node)) return Result{Kind::kReserved, app, ask->id, node.id, -1};
-      continue;
+      return Result{Kind::kReserved, app, ask->id, node.id, -1};
     }
     // YuniKorn's node iterator exists even when every node is reserved: an empty one finds
     // nothing and the preemptor still runs.
@@ -2539,11 +2538,12 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
   int a = FindActiveApp(*p, id);
   if (a < 0) return absl::NotFoundError(Cat("unknown application ", id));
   // YuniKorn's removeApplication: the asks go first (completing an app with nothing
-  // allocated), then every allocation (completing it again); the states precede the releases.
-  {
+  // allocated), then every allocation (completing it again). Records in causal order: an app
+  // that holds allocations completes because they go, so its releases come first.
+  bool holds = false;
+  for (const AllocR& alloc : p->allocs) holds = holds || alloc.app == a;
+  auto report_states = [&] {
     AppR& app = p->apps[static_cast<size_t>(a)];
-    bool holds = false;
-    for (const AllocR& alloc : p->allocs) holds = holds || alloc.app == a;
     auto working = [&] {
       return app.state == AppState::kAccepted || app.state == AppState::kStarting ||
              app.state == AppState::kRunning;
@@ -2554,7 +2554,8 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
     } else if (app.state == AppState::kCompleting) {
       SetState(*p, a, AppState::kCompleted, out);
     }
-  }
+  };
+  if (!holds) report_states();
   p->reservations.erase(std::remove_if(p->reservations.begin(), p->reservations.end(),
                                        [&](const ReservationR& r) { return r.app == a; }),
                         p->reservations.end());
@@ -2567,6 +2568,7 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
     if (best == p->allocs.size()) break;
     ReleaseAlloc(*p, best, out, ReleaseReason::kRemoved, /*follow_up=*/false);
   }
+  if (holds) report_states();
   AppR& app = p->apps[static_cast<size_t>(a)];
   if (app.state == AppState::kStarting || app.state == AppState::kRunning) {
     DecRunning(*p, app.queue);
@@ -2831,7 +2833,8 @@ void ReferenceModel::Impl::RemoveNodeReservations(PartitionR& p, const std::stri
 }
 
 // Once the app holds no placeholder: the timer stops; Failing fails, Resuming is accepted
-// again, Completing (without its timer) completes, a working app with nothing left completes.
+// again, Completing completes (without its timer, or with nothing left: hasZeroAllocations), a
+// working app with nothing left completes.
 void ReferenceModel::Impl::PlaceholderGone(PartitionR& p, int app_index,
                                            std::vector<RefDecision>* out) {
   AppR& app = p.apps[static_cast<size_t>(app_index)];
@@ -2845,7 +2848,9 @@ void ReferenceModel::Impl::PlaceholderGone(PartitionR& p, int app_index,
       SetState(p, app_index, AppState::kAccepted, out);
       return;
     case AppState::kCompleting:
-      if (!app.has_timer) SetState(p, app_index, AppState::kCompleted, out);
+      if (!app.has_timer || (IsZero(AppPending(app)) && IsZero(AppAllocated(p, app_index)))) {
+        SetState(p, app_index, AppState::kCompleted, out);
+      }
       return;
     case AppState::kAccepted:
     case AppState::kStarting:
@@ -3027,16 +3032,6 @@ void ReferenceModel::Impl::Replace(PartitionR& p, int app_index, const std::stri
   out->push_back(d);
   out->insert(out->end(), release.begin(), release.end());
   if (had_real) Run(p, app_index, out);
-}
-
-bool ReferenceModel::Impl::CanReserve(const PartitionR& p, int app, const AskR& ask,
-                                      const NodeR& node) const {
-  int64_t count = 0;
-  for (const ReservationR& r : p.reservations) {
-    if (r.node == node.id) return false;
-    if (r.app == app && r.ask == ask.id) ++count;
-  }
-  return count < ask.pending && FitIn(node.capacity, ask.res);
 }
 
 // Naively: every allocation on the node, filtered and sorted as YuniKorn's required-node

@@ -64,6 +64,9 @@ typedef struct allocore_options_t {
   int64_t max_applications;
   int64_t max_asks;
   int64_t max_live_allocations;
+  /* Which YuniKorn release the kernel decides like: "yunikorn-1.2" (also NULL or "", the
+   * default) or "yunikorn-1.9"; anything else is refused. See allocore/semantics.h. */
+  const char* semantics;
 } allocore_options_t;
 
 enum {
