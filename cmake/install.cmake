@@ -24,8 +24,12 @@ if(ALLOCORE_BUILD_ADAPTERS)
 endif()
 if(TARGET allocore)
   install(TARGETS allocore RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # The trace `allocore gen alibaba` reads by default (bin/allocore -> share/allocore).
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/alibaba-gpu-v2023
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/allocore)
 endif()
-install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/docs/scenario-format.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 install(EXPORT allocoreTargets NAMESPACE allocore:: DESTINATION ${ALLOCORE_CMAKE_INSTALL_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/allocoreConfig.cmake.in

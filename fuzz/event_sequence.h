@@ -10,7 +10,7 @@
 // groups, tags, counts and queue paths at and past their limits (ApiLimits, kMaxQueueDepth),
 // and (fuzz_events only) config reloads mid-run, valid or not, and small memory budgets.
 //
-// Every call is one step of the scenario format (shared/docs/scenario-format.md): the driver
+// Every call is one step of the scenario format (docs/scenario-format.md): the driver
 // advances the clock by 1 ms before it, so DescribeSequence() prints a scenario that
 // `allocore run` replays with the same decisions.
 //

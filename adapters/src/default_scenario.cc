@@ -1,5 +1,5 @@
 // The built-in default scenario of `allocore run`: the priority tree of
-// seeds/000_1ea72efb359d03ff.txt (YuniKorn docs, "App & Queue Priorities"). Same config, node
+// YuniKorn's "App & Queue Priorities" design. Same config, node
 // and asks as shared/scenarios/priority-tree.yaml; kept as text so that it goes through the
 // same loader as every scenario file.
 #include <string_view>

@@ -1,5 +1,5 @@
 // Scenario YAML -> allocore::adapters::Scenario, strictly (see scenario.h and the contract in
-// shared/docs/scenario-format.md).
+// docs/scenario-format.md).
 //
 // Every problem found is reported, one per line, as "file:line:col: [step N (kind): ]message".
 // The text is parsed once into an internal::YamlTree (yaml-cpp's event parser; no YAML::Node):
@@ -184,6 +184,16 @@ class ScenarioDecoder {
       seen |= bit;
       fn(name, entries[i + 1]);
     }
+    return true;
+  }
+
+  // A node's aggregate `occupied` amount is an extension of version 2; YuniKorn 1.7+ tracks
+  // other schedulers' pods one by one instead, so the yunikorn-1.9 profile refuses it.
+  bool RefuseOccupied(Id value) {
+    if (semantics_ == Semantics::kYunikorn12) return false;
+    Error(value, "occupied is not read under yunikorn-1.9 (YuniKorn 1.7+ tracks other "
+                 "schedulers' pods one by one, as add_foreign steps, which allocore does not "
+                 "support yet)");
     return true;
   }
 
@@ -634,6 +644,7 @@ std::optional<AddNodeStep> ScenarioDecoder::NodeEntry(Id node, std::string_view 
         } else if (key == "resources") {
           step.node.capacity = Resources(value, "resources");
         } else if (key == "occupied") {
+          if (RefuseOccupied(value)) return;
           step.node.occupied = Resources(value, "occupied");
         } else if (key == "attributes") {
           step.attributes = StringMap(value, "attributes");
@@ -757,7 +768,8 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
       AskSpec ask;
       if (!ForEachField(body, what,
                         {"app", "id", "resources", "priority", "count", "partition", "task_group",
-                         "placeholder", "required_node", "allow_preemption", "originator"},
+                         "placeholder", "required_node", "allow_preemption", "originator",
+                         "creation_time"},
                         [&](std::string_view key, Id value) {
                           if (key == "task_group") set_string(&ask.task_group, key, value);
                           if (key == "required_node") set_string(&ask.required_node, key, value);
@@ -778,6 +790,19 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
                           }
                           if (key == "count") {
                             if (auto c = Int64(value, key)) ask.count = *c;
+                          }
+                          if (key == "creation_time") {
+                            // Whole seconds on the logical clock (the SI tag creationTime).
+                            constexpr int64_t kMaxSeconds = INT64_MAX / 1000;
+                            if (auto t = NonNegative(value, key)) {
+                              if (*t > kMaxSeconds) {
+                                Error(value, internal::Cat(Prefix(what), "creation_time ", *t,
+                                                           " s is past the clock's range (at most ",
+                                                           kMaxSeconds, ")"));
+                              } else {
+                                ask.creation_time_millis = *t * 1000;
+                              }
+                            }
                           }
                           if (key == "partition") read_partition(value);
                         })) {
@@ -857,7 +882,9 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
                         [&](std::string_view key, Id value) {
                           if (key == "id") set_string(&update.id, key, value);
                           if (key == "resources") update.capacity = Resources(value, key);
-                          if (key == "occupied") update.occupied = Resources(value, key);
+                          if (key == "occupied" && !RefuseOccupied(value)) {
+                            update.occupied = Resources(value, key);
+                          }
                           if (key == "schedulable") {
                             if (auto flag = Bool(value, key)) update.schedulable = *flag;
                           }

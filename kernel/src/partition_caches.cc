@@ -88,9 +88,12 @@ void Partition::ClusterCapacityChanged() {
 OrderKey Partition::AppKey(uint32_t app) const {
   const App& a = apps_[app];
   const Queue& leaf = queues_[a.queue];
+  // Submission order is the add order, unless asks' creation times can lower a submission time.
+  const int64_t submission_time =
+      context_->profile->ask_creation_time_counts ? a.submission_time : 0;
   return ApplicationKey(leaf.props.sort_policy, leaf.props.priority_sort_enabled, a.allocated,
-                        a.allocated_placeholder, leaf.guaranteed, a.priority, a.submission_seq,
-                        app);
+                        a.allocated_placeholder, leaf.guaranteed, a.priority, submission_time,
+                        a.submission_seq, app);
 }
 
 void Partition::AppChanged(uint32_t app) {

@@ -397,6 +397,7 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   a_side.user = user;
   a_side.groups = std::move(groups);
   a.submission_seq = context_->next_submission_seq++;
+  a.submission_time = context_->now;
   a.alive = true;
   a.in_queue = true;
   for (const auto& [key, value] : spec.tags) {
@@ -541,6 +542,10 @@ absl::Status Partition::CheckAskArgs(const AskArgs& args) const {
   if (args.placeholder && args.task_group.empty()) {
     return absl::InvalidArgumentError(Cat("ask ", args.id, ": a placeholder needs a task_group"));
   }
+  if (args.creation_time_millis && *args.creation_time_millis < 0) {
+    return absl::InvalidArgumentError(Cat("ask ", args.id, ": creation time ",
+                                          *args.creation_time_millis, " ms is negative"));
+  }
   return absl::OkStatus();
 }
 
@@ -556,7 +561,8 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
                .placeholder = spec.placeholder,
                .required_node = spec.required_node,
                .allow_preemption = spec.allow_preemption,
-               .originator = spec.originator};
+               .originator = spec.originator,
+               .creation_time_millis = spec.creation_time_millis};
   if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
   // Names resolve to type ids here (a new name registers a type); a refused ask takes back the
   // types it registered.
@@ -652,6 +658,12 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
     ++group->count;  // once per AddAsk call, not per repeat (YuniKorn's placeholderData.Count)
   }
   k.create_time = context_->now;
+  if (args.creation_time_millis && context_->profile->ask_creation_time_counts) {
+    // 1.7+: the pod's creation time orders the ask and is the earliest its app was submitted.
+    k.create_time = *args.creation_time_millis;
+    App& owner = apps_[app];
+    owner.submission_time = std::min(owner.submission_time, k.create_time);
+  }
   k.add_seq = context_->next_ask_seq++;
   SetPending(ask, args.count);
   {

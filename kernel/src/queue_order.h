@@ -94,11 +94,12 @@ inline OrderKey ChildQueueKey(const ShareKey& shares, const Resource& pending, i
 
 // §5.2: an application's key in its leaf. fair: share of its real allocation (`allocated` less
 // its placeholders) against the leaf's guarantee, priority first or after the shares as the leaf
-// says; fifo and stateaware: priority when the leaf sorts by it, then submission order.
+// says; fifo and stateaware: priority when the leaf sorts by it, then submission time (0 when the
+// profile orders by submission alone), then submission order.
 inline OrderKey ApplicationKey(AppSortPolicy policy, bool leaf_sorts_by_priority,
                                const Resource& allocated, const Resource& allocated_placeholder,
                                const std::optional<Resource>& leaf_guaranteed, int32_t priority,
-                               int64_t submission_seq, uint32_t slot) {
+                               int64_t submission_time, int64_t submission_seq, uint32_t slot) {
   OrderKey key;
   if (policy == AppSortPolicy::kFair) {
     key.shares = Shares(Sub(allocated, allocated_placeholder), leaf_guaranteed);
@@ -107,8 +108,9 @@ inline OrderKey ApplicationKey(AppSortPolicy policy, bool leaf_sorts_by_priority
     } else {
       key.second = -int64_t{priority};
     }
-  } else if (leaf_sorts_by_priority) {
-    key.first = -int64_t{priority};
+  } else {
+    if (leaf_sorts_by_priority) key.first = -int64_t{priority};
+    key.second = submission_time;
   }
   key.tiebreak = submission_seq;
   key.slot = slot;

@@ -55,6 +55,9 @@ struct Profile {
   PlacementFallback placement_fallback;
   // Placement skips a Draining leaf as it skips one the user may not submit to (1.6+).
   bool placement_skips_draining;
+  // An ask's creation time (the pod's creationTime tag) is its create time and lowers its app's
+  // submission time, which orders fifo apps (1.7+, YUNIKORN-2772); v1.2.0 took the receive time.
+  bool ask_creation_time_counts;
   // The partition's preemption.enabled when the key is absent.
   bool preemption_enabled_by_default;
   // Queue, user and group names: v1.2.0's characters, or 1.6+'s wider set.

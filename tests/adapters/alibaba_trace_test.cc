@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-const std::string kTrace = ALLOCORE_SHARED_DIR "/data/alibaba-gpu-v2023";
+const std::string kTrace = ALLOCORE_SOURCE_DIR "/data/alibaba-gpu-v2023";
 
 absl::StatusOr<std::string> Write(const AlibabaTraceOptions& options,
                                   AlibabaTraceSummary* summary) {
@@ -41,7 +41,7 @@ absl::StatusOr<std::string> Write(const AlibabaTraceOptions& options,
 }
 
 TEST(AlibabaTraceTest, RealTraceReplaysEveryPod) {
-  ASSERT_TRUE(fs::exists(kTrace + "/openb_pod_list_default.csv")) << "../shared is missing";
+  ASSERT_TRUE(fs::exists(kTrace + "/openb_pod_list_default.csv")) << kTrace << " is missing";
   AlibabaTraceSummary summary;
   absl::StatusOr<std::string> text = Write({.data_dir = kTrace}, &summary);
   ASSERT_TRUE(text.ok()) << text.status();

@@ -177,7 +177,7 @@ TEST(GoldenTest, PriorityTreeWalkthrough) {
 }
 
 TEST(GoldenTest, QueueTreeTextAndDot) {
-  Scenario scenario = LoadFile(ALLOCORE_SHARED_DIR "/scenarios/priority-tree.yaml");
+  Scenario scenario = LoadFile(ALLOCORE_SOURCE_DIR "/tests/scenarios/priority-tree.yaml");
   RunOptions options;
   options.last_step = 18;  // every ask added, nothing scheduled yet
   absl::StatusOr<RunResult> run = RunScenario(scenario, options, nullptr);

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "allocore/adapters/decision_format.h"
@@ -94,6 +95,38 @@ TEST(ScenarioLoaderTest, UnknownStepKindNamesStepAndPosition) {
                                 "  - launch: {id: x}\n");
   EXPECT_THAT(error, StartsWith("s.yaml:15:5: step 2: unknown step kind \"launch\""));
   EXPECT_THAT(error, HasSubstr("known: add_app, add_ask, schedule"));
+}
+
+// Contract version 3: the profile is read before the config and the nodes, and decides what
+// they may hold; an unknown profile, a creation time out of range and `occupied` under 1.9 are
+// load errors with their positions.
+TEST(ScenarioLoaderTest, SemanticsProfileKeysAndTheirRefusals) {
+  const std::string nodes = "  - {id: n, resources: {memory: 10}, occupied: {memory: 1}}\n";
+  Scenario v12 = Load("semantics: yunikorn-1.2\n" + std::string(kConfig) + nodes);
+  EXPECT_EQ(v12.semantics, Semantics::kYunikorn12);
+  EXPECT_TRUE(v12.semantics_declared);
+  EXPECT_EQ(Load(std::string(kConfig)).semantics, Semantics::kYunikorn12);
+  EXPECT_FALSE(Load(std::string(kConfig)).semantics_declared);
+  EXPECT_THAT(LoadError("semantics: yunikorn-1.9\n" + std::string(kConfig) + nodes),
+              HasSubstr("occupied is not read under yunikorn-1.9"));
+  EXPECT_THAT(LoadError("semantics: yunikorn-2\n" + std::string(kConfig)),
+              StartsWith("s.yaml:1:12: semantics: unknown profile \"yunikorn-2\" (known: "
+                         "yunikorn-1.2, yunikorn-1.9)"));
+  // The load options override the file's profile (allocore run --semantics).
+  absl::StatusOr<Scenario> overridden = LoadScenarioText(
+      "semantics: yunikorn-1.2\n" + std::string(kConfig), "s.yaml",
+      {.semantics = Semantics::kYunikorn19});
+  ASSERT_TRUE(overridden.ok()) << Message(overridden.status());
+  EXPECT_EQ(overridden->semantics, Semantics::kYunikorn19);
+  Scenario timed = Load(std::string(kConfig) +
+                        "steps:\n  - add_ask: {app: a, id: k, resources: {memory: 1}, "
+                        "creation_time: 40}\n");
+  ASSERT_EQ(timed.steps.size(), 1u);
+  EXPECT_EQ(std::get<AskSpec>(timed.steps[0].action).creation_time_millis, 40'000);
+  EXPECT_THAT(LoadError(std::string(kConfig) +
+                        "steps:\n  - add_ask: {app: a, id: k, resources: {memory: 1}, "
+                        "creation_time: -1}\n"),
+              HasSubstr("creation_time"));
 }
 
 TEST(ScenarioLoaderTest, ResourceValuesAreRawIntegers) {
@@ -514,9 +547,10 @@ TEST(ScenarioRunnerTest, LatenciesOnePerAllocation) {
 
 std::vector<std::filesystem::path> ScenarioFiles() {
   std::vector<std::filesystem::path> files;
-  for (const char* dir :
-       {ALLOCORE_SHARED_DIR "/scenarios", ALLOCORE_SOURCE_DIR "/tests/scenarios"}) {
-    if (!std::filesystem::is_directory(dir)) continue;
+  // The project's scenarios, and the shared conformance suite when it is beside the checkout
+  // (ALLOCORE_SHARED_SCENARIOS is empty otherwise).
+  for (const char* dir : {ALLOCORE_SOURCE_DIR "/tests/scenarios", ALLOCORE_SHARED_SCENARIOS}) {
+    if (std::string_view(dir).empty()) continue;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.path().extension() == ".yaml") files.push_back(entry.path());
     }
@@ -564,7 +598,7 @@ TEST(ScenarioRunnerTest, DefaultScenarioIsThePriorityTree) {
   EXPECT_EQ(builtin->name, "priority-tree");
   EXPECT_EQ(builtin->source_name, kDefaultScenarioSource);
   absl::StatusOr<Scenario> shared =
-      LoadScenarioFile(ALLOCORE_SHARED_DIR "/scenarios/priority-tree.yaml");
+      LoadScenarioFile(ALLOCORE_SOURCE_DIR "/tests/scenarios/priority-tree.yaml");
   ASSERT_TRUE(shared.ok()) << Message(shared.status());
   EXPECT_EQ(RunJson(*builtin), RunJson(*shared));
 }

@@ -68,7 +68,9 @@ class CliTest : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::string kShared = ALLOCORE_SHARED_DIR "/scenarios/";
+// The project's own copies of conformance scenarios (shared_copies_match keeps them equal to
+// the shared suite's when it is beside the checkout).
+const std::string kScenarios = ALLOCORE_SOURCE_DIR "/tests/scenarios/";
 
 TEST_F(CliTest, DefaultScenarioIsTheWalkthroughTable) {
   Result r = Run("run");
@@ -82,19 +84,19 @@ TEST_F(CliTest, DefaultScenarioIsTheWalkthroughTable) {
 }
 
 TEST_F(CliTest, JsonlIsTheDefaultWhenStdoutIsNotATerminal) {
-  Result r = Run("run " + kShared + "priority-tree.yaml");
+  Result r = Run("run " + kScenarios + "priority-tree.yaml");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("{\"type\":\"app_state\",\"step\":8,"));
   EXPECT_THAT(r.out, HasSubstr("{\"type\":\"allocation\",\"step\":19,\"seq\":1,\"partition\":"
                                "\"default\",\"queue\":\"root.system.system-high\",\"app\":"
                                "\"app-high\",\"ask\":\"high-p1\",\"node\":\"node-1\","
                                "\"priority\":1}\n"));
-  EXPECT_EQ(Run("run " + kShared + "priority-tree.yaml").out, r.out);  // byte-identical
-  EXPECT_EQ(Run("run " + kShared + "priority-tree.yaml --stats").out, r.out);
+  EXPECT_EQ(Run("run " + kScenarios + "priority-tree.yaml").out, r.out);  // byte-identical
+  EXPECT_EQ(Run("run " + kScenarios + "priority-tree.yaml --stats").out, r.out);
 }
 
 TEST_F(CliTest, CheckQuietStatsAndExplain) {
-  Result r = Run("run " + kShared + "reservation.yaml --check --quiet --stats");
+  Result r = Run("run " + kScenarios + "reservation.yaml --check --quiet --stats");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, HasSubstr("stats: "));
@@ -118,7 +120,7 @@ steps:
 }
 
 TEST_F(CliTest, MismatchIsExitOneWithADiff) {
-  std::string text = ReadFile(kShared + "priority-offset-siblings.yaml");
+  std::string text = ReadFile(kScenarios + "priority-offset-siblings.yaml");
   size_t at = text.find("- {app: app-hi, ask: hi-p1");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, std::string("- {app: app-hi, ask: hi-p1").size(),
@@ -170,14 +172,14 @@ TEST_F(CliTest, RefusedEventsAreRecordsNotExits) {
 }
 
 TEST_F(CliTest, TreeTextDotAndSteps) {
-  Result r = Run("tree " + kShared + "priority-tree.yaml --at-step 18");
+  Result r = Run("tree " + kScenarios + "priority-tree.yaml --at-step 18");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("partition default, after step 18 of 19"));
   EXPECT_THAT(r.out, HasSubstr("│  ├─ system-high        1001   +1000"));
-  r = Run("tree " + kShared + "priority-tree.yaml --format dot");
+  r = Run("tree " + kScenarios + "priority-tree.yaml --format dot");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_THAT(r.out, StartsWith("digraph queues {"));
-  EXPECT_EQ(Run("tree " + kShared + "priority-tree.yaml --at-step 99").exit_code, 2);
+  EXPECT_EQ(Run("tree " + kScenarios + "priority-tree.yaml --at-step 99").exit_code, 2);
   fs::path config = Write("queues.yaml",
                           "partitions:\n  - name: default\n    queues:\n"
                           "      - name: root\n        queues: [{name: a}]\n");

@@ -1,5 +1,7 @@
 // allocore gen — write synthetic scenario files (adapters/workload_gen.h does the work).
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,8 +17,40 @@
 namespace allocore::cli {
 namespace {
 
-// Where the trace sits when allocore runs from its repository root (../shared beside it).
-constexpr char kDefaultAlibabaData[] = "../shared/data/alibaba-gpu-v2023";
+// The trace ships with allocore: data/alibaba-gpu-v2023 in the repository, installed under
+// share/allocore. Without --data, the first of these that holds it is read: ALLOCORE_ALIBABA_DATA,
+// the repository of a build tree (build*/bin/allocore), the install prefix
+// (bin/allocore -> share/allocore), then data/alibaba-gpu-v2023 under the working directory.
+constexpr char kTraceFile[] = "openb_pod_list_default.csv";
+
+std::vector<std::filesystem::path> DefaultTraceDirs() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("ALLOCORE_ALIBABA_DATA"); env != nullptr && env[0] != '\0') {
+    dirs.emplace_back(env);
+  }
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    std::filesystem::path bin = self.parent_path();
+    dirs.push_back(bin.parent_path().parent_path() / "data" / "alibaba-gpu-v2023");
+    dirs.push_back(bin.parent_path() / "share" / "allocore" / "alibaba-gpu-v2023");
+  }
+  dirs.emplace_back("data/alibaba-gpu-v2023");
+  return dirs;
+}
+
+// The directory to read the trace from, or nullopt after saying where it looked.
+std::optional<std::string> DefaultTraceDir() {
+  std::vector<std::filesystem::path> dirs = DefaultTraceDirs();
+  for (const std::filesystem::path& dir : dirs) {
+    std::error_code error;
+    if (std::filesystem::is_regular_file(dir / kTraceFile, error)) return dir.string();
+  }
+  std::fprintf(stderr, "allocore gen alibaba: no trace found (%s) in:\n", kTraceFile);
+  for (const std::filesystem::path& dir : dirs) std::fprintf(stderr, "  %s\n", dir.c_str());
+  std::fprintf(stderr, "name a copy with --data DIR\n");
+  return std::nullopt;
+}
 
 constexpr char kUsage[] =
     "usage: allocore gen yunikorn-shape --nodes N --pods M [-o FILE]\n"
@@ -31,7 +65,8 @@ constexpr char kUsage[] =
     "                 of {memory: 10, vcore: 1} each), N nodes with room for M/N + 1 each,\n"
     "                 then one schedule step. Try: --nodes 5000 --pods 100000\n"
     "alibaba          the Alibaba GPU cluster trace v2023 (1,523 nodes, 8,152 pods with arrival\n"
-    "                 and deletion times; DIR defaults to ../shared/data/alibaba-gpu-v2023):\n"
+    "                 and deletion times; allocore ships it, DIR defaults to the copy in the\n"
+    "                 repository or the install, see data/alibaba-gpu-v2023/README.md):\n"
     "                 a queue per QoS class, one app with one ask per pod, arrivals, schedule\n"
     "                 steps and deletions in time order; --scale N repeats nodes and pods\n"
     "                 N times (default 1), --policy sets the node sort policy (default fair)\n"
@@ -147,7 +182,13 @@ int GenCommand(int argc, char** argv) {
   };
   if (alibaba->parsed()) {
     adapters::AlibabaTraceOptions options;
-    options.data_dir = values["--data"].empty() ? kDefaultAlibabaData : values["--data"];
+    if (values["--data"].empty()) {
+      std::optional<std::string> found = DefaultTraceDir();
+      if (!found) return 2;
+      options.data_dir = *found;
+    } else {
+      options.data_dir = values["--data"];
+    }
     if (!values["--policy"].empty()) options.node_policy = values["--policy"];
     number("--scale", &options.scale);
     if (malformed) return 2;

@@ -1,4 +1,4 @@
-// allocore run — replay a scenario and print its decisions (shared/docs/scenario-format.md).
+// allocore run — replay a scenario and print its decisions (docs/scenario-format.md).
 //
 // Output goes through one large buffer written in 1 MiB chunks. Timing (--stats) is split as:
 //   parse   reading, YAML parsing, config decoding and validation of the scenario (for a
@@ -41,7 +41,7 @@ constexpr char kUsage[] =
     "\n"
     "Replays a scenario (docs/scenario-format.md) through the allocation kernel and\n"
     "prints every decision. Without SCENARIO it runs the built-in priority-tree walk-through\n"
-    "(seeds/000_1ea72efb359d03ff.txt) and prints it as a table; `-` reads the scenario from\n"
+    "(YuniKorn's \"App & Queue Priorities\" design) as a table; `-` reads the scenario from\n"
     "stdin (config_file: paths are then relative to the working directory). Besides the\n"
     "contract's steps, `- probe: {app: A, resources: {...}}` asks where an ask that is not\n"
     "submitted would go now (fields as add_ask, id optional); the answer is a \"probe\" record\n"
@@ -240,8 +240,7 @@ int ParseArgs(int argc, char** argv, Options* options) {
 void AppendWalkthroughHeader(const adapters::RecordTable& table, const Kernel& kernel,
                              std::string* out) {
   *out +=
-      "allocore: the priority tree of YuniKorn's \"App & Queue Priorities\" "
-      "(seeds/000_1ea72efb359d03ff.txt)\n"
+      "allocore: the priority tree of YuniKorn's \"App & Queue Priorities\" design\n"
       "\n"
       "Seven apps under offset and fenced queues ask for 11 allocations on one ample node, so\n"
       "the order is decided by effective queue priority alone. The queue order is re-evaluated\n"

@@ -14,6 +14,7 @@
 #define ALLOCORE_HANDLES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "allocore/resource.h"
@@ -55,6 +56,10 @@ struct AskArgs {
   std::string_view required_node;
   bool allow_preemption = true;
   bool originator = false;
+  // The pod's creation time on the logical clock (ms, >= 0; may lie before now): the ask's
+  // creation time and a floor on its app's submission time under yunikorn-1.9 (YUNIKORN-2772);
+  // ignored under yunikorn-1.2, which took the receive time. nullopt: now.
+  std::optional<int64_t> creation_time_millis;
 };
 
 }  // namespace allocore

@@ -137,6 +137,8 @@ struct AskSpec {
   std::string required_node;     // may only run on this node (a DaemonSet pod); may preempt there
   bool allow_preemption = true;  // may this ask's allocations be preempted
   bool originator = false;       // the application's originating pod (preempted last)
+  // The pod's creation time (ms on the logical clock, >= 0): see AskArgs::creation_time_millis.
+  std::optional<int64_t> creation_time_millis;
 };
 
 enum class DecisionType : uint8_t {

@@ -2,7 +2,7 @@
 //
 // A scenario is a scheduler config, nodes registered up front and a list of steps (events and
 // scheduling requests), optionally with the decisions it must produce. The format is the
-// public contract in shared/docs/scenario-format.md; this header is its C++ side:
+// public contract in docs/scenario-format.md; this header is its C++ side:
 //
 //   LoadScenarioFile / LoadScenarioText   YAML -> Scenario (strict: unknown keys, wrong kinds
 //                                         and bad values are errors naming file:line:column
@@ -153,8 +153,8 @@ ALLOCORE_EXPORT absl::StatusOr<Scenario> LoadScenarioText(std::string_view text,
 ALLOCORE_EXPORT absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path,
                                                           const ScenarioLoadOptions& options = {});
 
-// The built-in default scenario: the priority tree of seeds/000_1ea72efb359d03ff.txt (same
-// config, node and asks as shared/scenarios/priority-tree.yaml).
+// The built-in default scenario: the priority tree of YuniKorn's "App & Queue Priorities"
+// design (same config, node and asks as tests/scenarios/priority-tree.yaml).
 ALLOCORE_EXPORT std::string_view DefaultScenarioText();
 inline constexpr char kDefaultScenarioSource[] = "<built-in: priority-tree>";
 ALLOCORE_EXPORT absl::StatusOr<Scenario> LoadDefaultScenario();
