@@ -133,7 +133,19 @@ std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, st
 ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name,
                                Semantics semantics, bool in_config_map) {
   if (std::optional<internal::YamlTextIssue> issue = internal::ScanYamlText(text, nullptr)) {
-    return Failure({issue->line, issue->column}, std::move(issue->message));
+    // A ConfigMap holds its whole queues.yaml as one scalar, up to Kubernetes' 1 MiB: a text
+    // refused only for a long scalar is read again with that bound, and stays refused unless
+    // it is a ConfigMap (whose queues.yaml is then scanned with the usual bounds).
+    const bool config_map_retry =
+        !in_config_map && issue->scalar_too_large &&
+        !internal::ScanYamlText(text, nullptr, internal::kMaxConfigMapScalarBytes);
+    internal::YamlTree candidate;
+    if (!config_map_retry || internal::YamlTree::Parse(text, &candidate, nullptr).has_value() ||
+        candidate.empty() ||
+        Lookup(candidate, candidate.root(), "kind") == internal::YamlTree::kNone ||
+        Lookup(candidate, candidate.root(), "apiVersion") == internal::YamlTree::kNone) {
+      return Failure({issue->line, issue->column}, std::move(issue->message));
+    }
   }
   internal::YamlTree tree;
   bool more_documents = false;
@@ -420,7 +432,11 @@ ConfigLoadResult LoadConfigFile(const std::string& path, Semantics semantics) {
   absl::StatusOr<std::string> text = ReadTextInput(path);
   if (!text.ok()) {
     const absl::string_view message = text.status().message();
-    return Failure({}, std::string(message.data(), message.size()));
+    SourceLocation at;
+    if (std::optional<TextPosition> position = TextInputErrorPosition(text.status())) {
+      at = {position->line, position->column};
+    }
+    return Failure(at, std::string(message.data(), message.size()));
   }
   return LoadConfigText(*text, TextInputName(path), semantics);
 }

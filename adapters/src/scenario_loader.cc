@@ -191,9 +191,10 @@ class ScenarioDecoder {
   // other schedulers' pods one by one instead, so the yunikorn-1.9 profile refuses it.
   bool RefuseOccupied(Id value) {
     if (semantics_ == Semantics::kYunikorn12) return false;
-    Error(value, "occupied is not read under yunikorn-1.9 (YuniKorn 1.7+ tracks other "
-                 "schedulers' pods one by one, as add_foreign steps, which allocore does not "
-                 "support yet)");
+    Error(value,
+          "occupied is not read under yunikorn-1.9 (YuniKorn 1.7+ tracks other "
+          "schedulers' pods one by one, as add_foreign steps, which allocore does not "
+          "support yet)");
     return true;
   }
 
@@ -766,46 +767,46 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
     case StepKind::kProbe: {
       // A probe is an ask that is not submitted: the same fields, the id optional.
       AskSpec ask;
-      if (!ForEachField(body, what,
-                        {"app", "id", "resources", "priority", "count", "partition", "task_group",
-                         "placeholder", "required_node", "allow_preemption", "originator",
-                         "creation_time"},
-                        [&](std::string_view key, Id value) {
-                          if (key == "task_group") set_string(&ask.task_group, key, value);
-                          if (key == "required_node") set_string(&ask.required_node, key, value);
-                          if (key == "placeholder") {
-                            if (auto flag = Bool(value, key)) ask.placeholder = *flag;
-                          }
-                          if (key == "allow_preemption") {
-                            if (auto flag = Bool(value, key)) ask.allow_preemption = *flag;
-                          }
-                          if (key == "originator") {
-                            if (auto flag = Bool(value, key)) ask.originator = *flag;
-                          }
-                          if (key == "app") set_string(&ask.app, key, value);
-                          if (key == "id") set_string(&ask.id, key, value);
-                          if (key == "resources") ask.resources = Resources(value, key);
-                          if (key == "priority") {
-                            if (auto p = Int32(value, key)) ask.priority = *p;
-                          }
-                          if (key == "count") {
-                            if (auto c = Int64(value, key)) ask.count = *c;
-                          }
-                          if (key == "creation_time") {
-                            // Whole seconds on the logical clock (the SI tag creationTime).
-                            constexpr int64_t kMaxSeconds = INT64_MAX / 1000;
-                            if (auto t = NonNegative(value, key)) {
-                              if (*t > kMaxSeconds) {
-                                Error(value, internal::Cat(Prefix(what), "creation_time ", *t,
-                                                           " s is past the clock's range (at most ",
-                                                           kMaxSeconds, ")"));
-                              } else {
-                                ask.creation_time_millis = *t * 1000;
-                              }
-                            }
-                          }
-                          if (key == "partition") read_partition(value);
-                        })) {
+      if (!ForEachField(
+              body, what,
+              {"app", "id", "resources", "priority", "count", "partition", "task_group",
+               "placeholder", "required_node", "allow_preemption", "originator", "creation_time"},
+              [&](std::string_view key, Id value) {
+                if (key == "task_group") set_string(&ask.task_group, key, value);
+                if (key == "required_node") set_string(&ask.required_node, key, value);
+                if (key == "placeholder") {
+                  if (auto flag = Bool(value, key)) ask.placeholder = *flag;
+                }
+                if (key == "allow_preemption") {
+                  if (auto flag = Bool(value, key)) ask.allow_preemption = *flag;
+                }
+                if (key == "originator") {
+                  if (auto flag = Bool(value, key)) ask.originator = *flag;
+                }
+                if (key == "app") set_string(&ask.app, key, value);
+                if (key == "id") set_string(&ask.id, key, value);
+                if (key == "resources") ask.resources = Resources(value, key);
+                if (key == "priority") {
+                  if (auto p = Int32(value, key)) ask.priority = *p;
+                }
+                if (key == "count") {
+                  if (auto c = Int64(value, key)) ask.count = *c;
+                }
+                if (key == "creation_time") {
+                  // Whole seconds on the logical clock (the SI tag creationTime).
+                  constexpr int64_t kMaxSeconds = INT64_MAX / 1000;
+                  if (auto t = NonNegative(value, key)) {
+                    if (*t > kMaxSeconds) {
+                      Error(value, internal::Cat(Prefix(what), "creation_time ", *t,
+                                                 " s is past the clock's range (at most ",
+                                                 kMaxSeconds, ")"));
+                    } else {
+                      ask.creation_time_millis = *t * 1000;
+                    }
+                  }
+                }
+                if (key == "partition") read_partition(value);
+              })) {
         return std::nullopt;
       }
       if (partition) ask.partition = *partition;
@@ -1095,8 +1096,7 @@ absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path,
   absl::StatusOr<std::string> text = ReadTextInput(path);
   const std::string name = TextInputName(path);
   if (!text.ok()) {
-    return absl::Status(text.status().code(),
-                        internal::Cat(name, ": ", std::string(text.status().message())));
+    return absl::Status(text.status().code(), FormatTextInputError(name, text.status()));
   }
   return DecodeScenario(*text, name, options);
 }

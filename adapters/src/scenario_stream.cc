@@ -648,8 +648,7 @@ absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::Open(
   const std::string name = TextInputName(path);
   absl::StatusOr<TextFile> file = TextFile::Open(path, kMaxStreamedBytes);
   if (!file.ok()) {
-    return absl::Status(file.status().code(),
-                        internal::Cat(name, ": ", std::string(file.status().message())));
+    return absl::Status(file.status().code(), FormatTextInputError(name, file.status()));
   }
   return OpenFile(*std::move(file), name, stream_above_bytes, options);
 }

@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/strings/cord.h"
 #include "str_util.h"
 
 namespace allocore::adapters {
@@ -61,11 +63,16 @@ absl::Status TooLarge(uint64_t max_bytes) {
       internal::Cat("larger than the limit of ", max_bytes, " bytes (", max_bytes >> 20, " MiB)"));
 }
 
+// The status payload that carries an error's position in the text, as "LINE:COLUMN".
+constexpr char kPositionPayload[] = "allocore.text_position";
+
 // Reads `fd` to its end in chunks, each passed to `sink` after the NUL and size checks.
 template <typename Sink>
 absl::Status ReadChecked(int fd, uint64_t max_bytes, Sink&& sink) {
   char buffer[1 << 16];
   uint64_t total = 0;
+  int64_t line = 1;         // of the first byte of the next chunk
+  int64_t line_column = 0;  // bytes of that line before the chunk
   for (;;) {
     ssize_t n = ::read(fd, buffer, sizeof(buffer));
     if (n < 0) {
@@ -74,10 +81,23 @@ absl::Status ReadChecked(int fd, uint64_t max_bytes, Sink&& sink) {
     }
     if (n == 0) return absl::OkStatus();
     const auto size = static_cast<size_t>(n);
-    if (const void* nul = std::memchr(buffer, '\0', size)) {
-      uint64_t at = total + static_cast<uint64_t>(static_cast<const char*>(nul) - buffer);
-      return absl::InvalidArgumentError(
-          internal::Cat("byte ", at + 1, " is a NUL byte: not a YAML text (binary data?)"));
+    const char* nul = static_cast<const char*>(std::memchr(buffer, '\0', size));
+    // Lines up to the NUL (or through the chunk), so that a NUL is reported where it is.
+    const char* end = nul != nullptr ? nul : buffer + size;
+    for (const char* p = buffer; p < end; ++p) {
+      if (*p == '\n') {
+        ++line;
+        line_column = 0;
+      } else {
+        ++line_column;
+      }
+    }
+    if (nul != nullptr) {
+      uint64_t at = total + static_cast<uint64_t>(nul - buffer);
+      absl::Status status = absl::InvalidArgumentError(internal::Cat(
+          "a NUL byte (byte ", at + 1, "): a YAML text holds none (is it binary data?)"));
+      status.SetPayload(kPositionPayload, absl::Cord(internal::Cat(line, ":", line_column + 1)));
+      return status;
     }
     if (total + size > max_bytes) return TooLarge(max_bytes);
     total += size;
@@ -92,6 +112,25 @@ int OpenFd(const std::string& path) {
 }  // namespace
 
 std::string TextInputName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+std::optional<TextPosition> TextInputErrorPosition(const absl::Status& status) {
+  auto payload = status.GetPayload(kPositionPayload);  // absl::optional<absl::Cord>
+  if (!payload) return std::nullopt;
+  std::string text(*payload);
+  TextPosition position;
+  if (std::sscanf(text.c_str(), "%d:%d", &position.line, &position.column) != 2) {
+    return std::nullopt;
+  }
+  return position;
+}
+
+std::string FormatTextInputError(const std::string& name, const absl::Status& status) {
+  const std::string message(status.message().data(), status.message().size());
+  if (std::optional<TextPosition> at = TextInputErrorPosition(status)) {
+    return internal::Cat(name, ":", at->line, ":", at->column, ": ", message);
+  }
+  return internal::Cat(name, ": ", message);
+}
 
 absl::StatusOr<std::string> ReadTextInput(const std::string& path, size_t max_bytes) {
   Descriptor fd(OpenFd(path), path != "-");

@@ -51,7 +51,8 @@ size_t Utf8Length(std::string_view s, size_t i) {
 // strings do not count.
 class TextScanner {
  public:
-  explicit TextScanner(std::string_view text) : t_(text) {}
+  TextScanner(std::string_view text, size_t max_scalar_bytes)
+      : t_(text), max_scalar_bytes_(max_scalar_bytes) {}
 
   std::optional<YamlTextIssue> Run() {
     if (t_.size() > kMaxYamlBytes) {
@@ -135,11 +136,12 @@ class TextScanner {
   }
 
   void CheckScalar(int line, size_t pos, size_t length) {
-    if (length > kMaxYamlScalarBytes) {
+    if (length > max_scalar_bytes_ && !issue_) {
       Fail(line, pos,
-           absl::StrCat("a scalar of more than ", kMaxYamlScalarBytes,
-                        " bytes: the limit for one value is ", kMaxYamlScalarBytes,
-                        " bytes (64 KiB); queue names are at most 64 characters"));
+           absl::StrCat("a scalar of more than ", max_scalar_bytes_,
+                        " bytes: the limit for one value is ", max_scalar_bytes_, " bytes (",
+                        max_scalar_bytes_ >> 10, " KiB); queue names are at most 64 characters"));
+      issue_->scalar_too_large = true;
     }
   }
 
@@ -351,14 +353,14 @@ class TextScanner {
   }
 
   void CheckQuoted(int line) {
-    if (quote_length_ > kMaxYamlScalarBytes && !issue_) {
+    if (quote_length_ > max_scalar_bytes_ && !issue_) {
       (void)line;
-      issue_ =
-          YamlTextIssue{quote_line_, quote_column_,
-                        absl::StrCat("a quoted scalar of more than ", kMaxYamlScalarBytes,
-                                     " bytes: the limit for one value is ", kMaxYamlScalarBytes,
-                                     " bytes (64 KiB); queue names are at most 64 "
-                                     "characters")};
+      issue_ = YamlTextIssue{
+          quote_line_, quote_column_,
+          absl::StrCat("a quoted scalar of more than ", max_scalar_bytes_,
+                       " bytes: the limit for one value is ", max_scalar_bytes_, " bytes (",
+                       max_scalar_bytes_ >> 10, " KiB); queue names are at most 64 characters")};
+      issue_->scalar_too_large = true;
     }
   }
 
@@ -378,14 +380,16 @@ class TextScanner {
   int64_t block_parent_ = -1;
   int64_t block_indent_ = -1;
   size_t block_length_ = 0;
+  size_t max_scalar_bytes_;
   int aliases_ = 0;
   std::optional<YamlTextIssue> issue_;
 };
 
 }  // namespace
 
-std::optional<YamlTextIssue> ScanYamlText(std::string_view text, int* alias_count) {
-  TextScanner scanner(text);
+std::optional<YamlTextIssue> ScanYamlText(std::string_view text, int* alias_count,
+                                          size_t max_scalar_bytes) {
+  TextScanner scanner(text, max_scalar_bytes);
   std::optional<YamlTextIssue> issue = scanner.Run();
   if (alias_count != nullptr) *alias_count = scanner.aliases();
   return issue;

@@ -31,8 +31,11 @@ inline constexpr size_t kMaxYamlBytes = size_t{64} << 20;  // 64 MiB
 // file"; refusing earlier gives a clear message (a queue level takes two YAML levels).
 inline constexpr int kMaxYamlDepth = 400;
 inline constexpr size_t kMaxYamlScalarBytes = size_t{64} << 10;  // 64 KiB per scalar
-inline constexpr int kMaxYamlAliases = 10000;                    // alias references
-inline constexpr uint64_t kMaxYamlAliasNodes = 1000000;          // nodes added by aliases
+// A Kubernetes ConfigMap holds its queues.yaml as one scalar; Kubernetes bounds a ConfigMap at
+// 1 MiB, and a queues.yaml of thousands of queues is that large.
+inline constexpr size_t kMaxConfigMapScalarBytes = size_t{1} << 20;
+inline constexpr int kMaxYamlAliases = 10000;            // alias references
+inline constexpr uint64_t kMaxYamlAliasNodes = 1000000;  // nodes added by aliases
 
 // A problem with a YAML text, at a 1-based position (0 = unknown).
 struct YamlTextIssue {
@@ -43,6 +46,7 @@ struct YamlTextIssue {
   // issues found by the pre-scan or the tree builder). The scenario loader has always shown
   // syntax errors in this form.
   std::string parser_message;
+  bool scalar_too_large = false;  // a scalar over the scan's limit (the rest of the text unread)
 };
 
 class YamlTree {
@@ -121,7 +125,9 @@ class YamlTree {
 // characters, invalid UTF-8, nesting depth (block indentation plus flow brackets, estimated
 // conservatively), scalar length and alias count. `alias_count` (optional) receives the
 // number of aliases seen.
-std::optional<YamlTextIssue> ScanYamlText(std::string_view text, int* alias_count);
+// `max_scalar_bytes`: kMaxYamlScalarBytes, or kMaxConfigMapScalarBytes for a ConfigMap's text.
+std::optional<YamlTextIssue> ScanYamlText(std::string_view text, int* alias_count,
+                                          size_t max_scalar_bytes = kMaxYamlScalarBytes);
 
 }  // namespace allocore::adapters::internal
 

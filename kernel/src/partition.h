@@ -249,7 +249,7 @@ struct App {
   int32_t priority = kNoPriority;
   int64_t submission_seq = 0;
   int64_t submission_time = 0;  // receive time, lowered by asks' creation times (1.9 profile)
-  Resource allocated;  // placeholders included; `allocated_placeholder` is their part
+  Resource allocated;           // placeholders included; `allocated_placeholder` is their part
   Resource pending;
   Resource allocated_placeholder;
   absl::btree_set<AskKey> ask_order;

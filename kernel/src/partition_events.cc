@@ -543,8 +543,8 @@ absl::Status Partition::CheckAskArgs(const AskArgs& args) const {
     return absl::InvalidArgumentError(Cat("ask ", args.id, ": a placeholder needs a task_group"));
   }
   if (args.creation_time_millis && *args.creation_time_millis < 0) {
-    return absl::InvalidArgumentError(Cat("ask ", args.id, ": creation time ",
-                                          *args.creation_time_millis, " ms is negative"));
+    return absl::InvalidArgumentError(
+        Cat("ask ", args.id, ": creation time ", *args.creation_time_millis, " ms is negative"));
   }
   return absl::OkStatus();
 }

@@ -37,6 +37,7 @@ namespace adapters {
 namespace {
 
 using ::testing::AllOf;
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::Field;
 using ::testing::HasSubstr;
@@ -611,6 +612,50 @@ TEST(HostileInputTest, BracketsInsideStringsDoNotCount) {
   ConfigLoadResult result = LoadConfigText(text, "x");
   EXPECT_TRUE(result.config.has_value());
   EXPECT_THAT(ErrorsOnly(result), IsEmpty());  // p, q and r are unknown properties: warnings
+}
+
+// A real queues.yaml of 3,000 queues (about 285 KiB) loads on its own and inside a ConfigMap,
+// whose data."queues.yaml" is one scalar: the 64 KiB bound on a scalar gives way to Kubernetes'
+// 1 MiB bound on a ConfigMap there, and only there.
+TEST(HostileInputTest, LargeQueuesYamlLoadsInsideAConfigMap) {
+  std::string queues =
+      "partitions:\n  - name: default\n    queues:\n      - name: root\n"
+      "        submitacl: \"*\"\n        queues:\n";
+  for (int i = 0; i < 3000; ++i) {
+    queues += "          - name: tenant-" + std::to_string(i) +
+              "\n            resources: {guaranteed: {memory: 1Gi, vcore: 1}, max: {memory: 8Gi, "
+              "vcore: 4}}\n";
+  }
+  ASSERT_GT(queues.size(), size_t{256} << 10);
+  ConfigLoadResult alone = LoadConfigText(queues, "queues.yaml");
+  ASSERT_TRUE(alone.config.has_value());
+  auto config_map = [](const std::string& inner) {
+    std::string out =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\ndata:\n"
+        "  queues.yaml: |\n";
+    for (size_t start = 0; start < inner.size();) {
+      size_t end = inner.find('\n', start);
+      out += "    " + inner.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+    return out;
+  };
+  ConfigLoadResult wrapped = LoadConfigText(config_map(queues), "configmap.yaml");
+  ASSERT_TRUE(wrapped.config.has_value())
+      << (wrapped.errors.empty() ? std::string() : wrapped.errors[0].ToString("configmap.yaml"));
+  EXPECT_EQ(ConfigToJson(*wrapped.config), ConfigToJson(*alone.config));
+  // An error inside it still names its line in the outer file.
+  std::string broken = queues;
+  broken.replace(broken.find("tenant-2999"), 11, "tenant 2999");
+  ConfigLoadResult located = LoadConfigText(config_map(broken), "configmap.yaml");
+  ASSERT_FALSE(located.config.has_value());
+  EXPECT_THAT(ErrorsOnly(located), Contains(AtLine(6 + 7 + 2 * 2999)));
+  // The same long scalar outside a ConfigMap, and a ConfigMap over 1 MiB, stay refused.
+  EXPECT_THAT(Refused("partitions:\n  - name: \"" + std::string(70000, 'x') + "\"\n"),
+              ElementsAre(Message("a quoted scalar of more than 65536 bytes")));
+  std::string huge = queues;
+  while (huge.size() <= (size_t{1} << 20)) huge += "# padding " + std::string(1000, 'p') + "\n";
+  EXPECT_THAT(Refused(config_map(huge)), ElementsAre(Message("a scalar of more than")));
 }
 
 TEST(HostileInputTest, NulBytes) {

@@ -113,9 +113,9 @@ TEST(ScenarioLoaderTest, SemanticsProfileKeysAndTheirRefusals) {
               StartsWith("s.yaml:1:12: semantics: unknown profile \"yunikorn-2\" (known: "
                          "yunikorn-1.2, yunikorn-1.9)"));
   // The load options override the file's profile (allocore run --semantics).
-  absl::StatusOr<Scenario> overridden = LoadScenarioText(
-      "semantics: yunikorn-1.2\n" + std::string(kConfig), "s.yaml",
-      {.semantics = Semantics::kYunikorn19});
+  absl::StatusOr<Scenario> overridden =
+      LoadScenarioText("semantics: yunikorn-1.2\n" + std::string(kConfig), "s.yaml",
+                       {.semantics = Semantics::kYunikorn19});
   ASSERT_TRUE(overridden.ok()) << Message(overridden.status());
   EXPECT_EQ(overridden->semantics, Semantics::kYunikorn19);
   Scenario timed = Load(std::string(kConfig) +

@@ -165,8 +165,20 @@ TEST_F(HostileCliTest, DeviceOnStdinIsRefused) {
 TEST_F(HostileCliTest, BinaryDataThroughAPipeStopsAtTheFirstNul) {
   Result r = Sh("head -c 50000000 /dev/zero | \"$ALLOCORE\" run -");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("<stdin>: byte 1 is a NUL byte"));
+  EXPECT_THAT(r.err, HasSubstr("<stdin>:1:1: a NUL byte (byte 1)"));
   ExpectSmall(r);
+}
+
+// A NUL byte inside a file is reported where it is, FILE:LINE:COL, as every other problem.
+TEST_F(HostileCliTest, NulByteIsReportedWithLineAndColumn) {
+  const std::string text("partitions:\n  - name: default\n    que\0ues: []\n", 46);
+  const std::string file = Write("nul.yaml", text).string();
+  Result run = Sh("\"$ALLOCORE\" run '" + file + "'");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("nul.yaml:3:8: NUL byte"));
+  Result check = Sh("\"$ALLOCORE\" check '" + file + "'");
+  EXPECT_EQ(check.exit_code, 2);
+  EXPECT_THAT(check.out, HasSubstr("nul.yaml:3:8: a NUL byte (byte 38)"));
 }
 
 // Configs are read whole, up to 64 MiB; replays are streamed, and 80 MiB without a single YAML

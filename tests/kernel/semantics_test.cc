@@ -1,12 +1,13 @@
 // Semantics profiles through the public API: the profile is fixed per kernel, refused when
 // unknown, and the rules it chooses keep their caches consistent (CheckConsistency compares
 // every cached order key with one derived from scratch).
+#include "allocore/semantics.h"
+
 #include <string>
 #include <vector>
 
 #include "allocore/config.h"
 #include "allocore/kernel.h"
-#include "allocore/semantics.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -8,7 +8,7 @@
 //
 // Example:
 //   absl::StatusOr<std::string> text = allocore::adapters::ReadTextInput("-");  // stdin
-//   if (!text.ok()) { /* TextInputName("-") + ": " + message names the problem */ }
+//   if (!text.ok()) { /* FormatTextInputError(TextInputName("-"), text.status()) */ }
 #ifndef ALLOCORE_ADAPTERS_TEXT_INPUT_H_
 #define ALLOCORE_ADAPTERS_TEXT_INPUT_H_
 
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -35,6 +36,17 @@ ALLOCORE_EXPORT absl::StatusOr<std::string> ReadTextInput(const std::string& pat
 
 // The name ReadTextInput's messages use: "<stdin>" for "-", else `path`.
 ALLOCORE_EXPORT std::string TextInputName(const std::string& path);
+
+// Where in the text a ReadTextInput or TextFile::Open error lies (1-based; a NUL byte has
+// one), or nullopt.
+struct TextPosition {
+  int line = 0;
+  int column = 0;
+};
+ALLOCORE_EXPORT std::optional<TextPosition> TextInputErrorPosition(const absl::Status& status);
+// "NAME:LINE:COL: message" when the error has a position, else "NAME: message".
+ALLOCORE_EXPORT std::string FormatTextInputError(const std::string& name,
+                                                 const absl::Status& status);
 
 // A text input opened for reading more than once: a regular file as it is; stdin and pipes are
 // first copied to an anonymous temporary file (on disk, not in memory), with the same checks
