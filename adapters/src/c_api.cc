@@ -168,8 +168,8 @@ allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const ch
         std::optional<allocore::Semantics> semantics = allocore::ParseSemantics(options->semantics);
         if (!semantics) {
           SetError(errptr, std::string("allocore_kernel_create: unknown semantics '") +
-                               options->semantics + "' (known: " +
-                               std::string(allocore::SemanticsNames()) + ")");
+                               options->semantics +
+                               "' (known: " + std::string(allocore::SemanticsNames()) + ")");
           return nullptr;
         }
         kernel_options.semantics = *semantics;
@@ -353,6 +353,19 @@ void allocore_release_allocation(allocore_kernel_t* kernel, const char* partitio
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
     return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask), Text(node),
                                              target);
+  });
+}
+
+void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* partition,
+                                     const char* app, const char* ask, const char* node,
+                                     int64_t seq, allocore_decisions_t* out, char** errptr) {
+  if (seq <= 0) {
+    SetError(errptr, "allocore_release_allocation_seq: seq must be > 0");
+    return;
+  }
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask), Text(node),
+                                             seq, target);
   });
 }
 

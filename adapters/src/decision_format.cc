@@ -113,6 +113,9 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendStringField(out, "to", AppStateName(d.to));
       break;
     case RecordType::kRelease:
+      // The released allocation's seq (contract version 3): two allocations of one ask on one
+      // node are told apart by it.
+      if (d.seq > 0) AppendIntField(out, "seq", d.seq);
       AppendStringField(out, "app", d.app);
       AppendStringField(out, "ask", d.ask);
       AppendStringField(out, "node", d.node);

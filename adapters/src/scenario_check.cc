@@ -26,7 +26,8 @@ bool Matches(const ExpectedAllocation& expected, const ActualAllocation& actual)
          same(expected.app, actual.app) && same(expected.ask, actual.ask) &&
          same(expected.node, actual.node) && same(expected.reason, actual.reason) &&
          same(expected.from, actual.from) && same(expected.to, actual.to) &&
-         (!expected.step || *expected.step == actual.step);
+         (!expected.step || *expected.step == actual.step) &&
+         (!expected.seq || *expected.seq == actual.seq);
 }
 
 std::string Describe(const ExpectedAllocation& expected) {
@@ -40,6 +41,7 @@ std::string Describe(const ExpectedAllocation& expected) {
   if (expected.from) parts.push_back(internal::Cat("from: ", *expected.from));
   if (expected.to) parts.push_back(internal::Cat("to: ", *expected.to));
   if (expected.step) parts.push_back(internal::Cat("step: ", *expected.step));
+  if (expected.seq) parts.push_back(internal::Cat("seq: ", *expected.seq));
   return internal::Cat("{", internal::Join(parts, ", "), "}");
 }
 

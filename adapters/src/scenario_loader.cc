@@ -828,11 +828,22 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
     }
     case StepKind::kRelease: {
       ReleaseStep release;
-      if (!ForEachField(body, what, {"app", "ask", "node", "partition"},
+      if (!ForEachField(body, what, {"app", "ask", "node", "seq", "partition"},
                         [&](std::string_view key, Id value) {
                           if (key == "app") set_string(&release.app, key, value);
                           if (key == "ask") set_string(&release.ask, key, value);
                           if (key == "node") set_string(&release.node, key, value);
+                          if (key == "seq") {
+                            // The allocation record's seq (contract version 3).
+                            if (auto seq = NonNegative(value, key)) {
+                              if (*seq == 0) {
+                                Error(value, internal::Cat(Prefix(what),
+                                                           "seq: allocations are numbered from 1"));
+                              } else {
+                                release.seq = *seq;
+                              }
+                            }
+                          }
                           if (key == "partition") read_partition(value);
                         })) {
         return std::nullopt;
@@ -977,10 +988,17 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
                      }
                      read(field, text);
                    });
-    } else if (releases) {
-      ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "reason"}, read);
     } else {
-      ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"}, read);
+      auto read_or_seq = [&](std::string_view field, Id text) {
+        if (field != "seq") return read(field, text);
+        if (auto seq = NonNegative(text, what + ".seq")) expected.seq = *seq;
+      };
+      if (releases) {
+        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "reason", "seq"},
+                     read_or_seq);
+      } else {
+        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "seq"}, read_or_seq);
+      }
     }
     list.push_back(std::move(expected));
   }

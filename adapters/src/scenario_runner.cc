@@ -187,7 +187,7 @@ class Runner {
           record.type = RecordType::kRelease;
           if (!options_.keep_allocations) break;
           result_.releases.push_back({.step = step_,
-                                      .seq = 0,
+                                      .seq = decision.seq,
                                       .priority = 0,
                                       .partition = decision.partition,
                                       .queue = decision.queue,

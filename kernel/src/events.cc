@@ -28,7 +28,7 @@ absl::Status ApplyEvent(Kernel& kernel, const RemoveAskEvent& e, std::vector<Dec
   return kernel.RemoveAsk(e.partition, e.app, e.ask, out);
 }
 absl::Status ApplyEvent(Kernel& kernel, const ReleaseEvent& e, std::vector<Decision>* out) {
-  return kernel.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out);
+  return kernel.ReleaseAllocation(e.partition, e.app, e.ask, e.node, e.seq, out);
 }
 absl::Status ApplyEvent(Kernel& kernel, const AdvanceEvent& e, std::vector<Decision>* out) {
   return kernel.Advance(e.millis, out);

@@ -305,6 +305,13 @@ absl::Status Kernel::RemoveAsk(std::string_view partition, std::string_view app,
 absl::Status Kernel::ReleaseAllocation(std::string_view partition, std::string_view app,
                                        std::string_view ask, std::string_view node,
                                        std::vector<Decision>* out) {
+  return ReleaseAllocation(partition, app, ask, node, /*seq=*/0, out);
+}
+
+absl::Status Kernel::ReleaseAllocation(std::string_view partition, std::string_view app,
+                                       std::string_view ask, std::string_view node, int64_t seq,
+                                       std::vector<Decision>* out) {
+  if (seq < 0) return absl::InvalidArgumentError(Cat("release: seq ", seq, " is negative"));
   if (absl::Status limit = internal::CheckNameLengths(
           "release", {{"application id", app}, {"ask id", ask}, {"node id", node}});
       !limit.ok()) {
@@ -312,7 +319,7 @@ absl::Status Kernel::ReleaseAllocation(std::string_view partition, std::string_v
   }
   auto p = impl_->Require(partition, "release");
   if (!p.ok()) return p.status();
-  return (*p)->ReleaseAllocation(app, ask, node, out);
+  return (*p)->ReleaseAllocation(app, ask, node, seq, out);
 }
 
 absl::Status Kernel::Advance(int64_t millis, std::vector<Decision>* out) {
@@ -544,7 +551,7 @@ absl::Status Kernel::ReleaseAllocation(AskHandle ask, NodeHandle node, std::vect
     node_slot = (*p)->LiveNode(node.slot, node.generation);
     if (node_slot == kNoSlot) return Stale("release", "node");
   }
-  return (*p)->ReleaseAllocationAt(slot, node_slot, "", out);
+  return (*p)->ReleaseAllocationAt(slot, node_slot, "", /*seq=*/0, out);
 }
 
 absl::Status Kernel::RemoveApplication(AppHandle app, std::vector<Decision>* out) {

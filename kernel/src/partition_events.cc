@@ -766,7 +766,8 @@ void Partition::DropAsk(uint32_t ask) {
 }
 
 absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_view ask_id,
-                                          std::string_view node_id, std::vector<Decision>* out) {
+                                          std::string_view node_id, int64_t seq,
+                                          std::vector<Decision>* out) {
   uint32_t app = FindApp(app_id);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
   auto it = app_side_[app].asks_by_id.find(ask_id);
@@ -779,15 +780,16 @@ absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_v
     // An unknown node holds no allocation: the same refusal as a known node without one.
     node = n == nodes_by_id_.end() ? kUnknownNode : n->second;
   }
-  return ReleaseAllocationAt(it->second, node, node_id, out);
+  return ReleaseAllocationAt(it->second, node, node_id, seq, out);
 }
 
 absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
-                                            std::vector<Decision>* out) {
+                                            int64_t seq, std::vector<Decision>* out) {
   const uint32_t app = ask_hot_[ask].app;
   uint32_t chosen = kNoSlot;
   for (uint32_t alloc : asks_[ask].allocations) {
-    if (node == kNoSlot || allocations_[alloc].node == node) {
+    if ((node == kNoSlot || allocations_[alloc].node == node) &&
+        (seq == 0 || allocations_[alloc].seq == seq)) {
       chosen = alloc;
       break;
     }
@@ -796,8 +798,9 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
     // A registered node names itself (calls by handle pass no id); an unknown one as given.
     std::string_view named = node < nodes_.size() ? nodes_[node].id : node_id;
     return absl::NotFoundError(Cat("ask ", asks_[ask].id, " of application ", app_side_[app].id,
-                                   " has no live allocation", node == kNoSlot ? "" : " on node ",
-                                   named));
+                                   " has no live allocation", seq == 0 ? "" : " with seq ",
+                                   seq == 0 ? std::string() : Cat(seq),
+                                   node == kNoSlot ? "" : " on node ", named));
   }
   // The ask stays (with no pending repeats) until it is removed or the app goes, as in
   // YuniKorn: remove_ask on a fully served ask is not an error.
@@ -852,6 +855,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
   d.ask_handle = AskHandleOf(alloc.ask);
   d.node_handle = NodeHandleOf(alloc.node);
   d.release_reason = reason;
+  d.seq = alloc.seq;  // which allocation goes (contract version 3)
   d.placeholder = alloc.placeholder;
   if (by_ask != kNoSlot) {
     d.by_app = app_side_[ask_hot_[by_ask].app].id;

@@ -254,7 +254,22 @@ int main(void) {
   EXPECT_OK(err);
   i = find_decision(out, ALLOCORE_RELEASE, 0);
   EXPECT(i >= 0);
-  if (i >= 0) EXPECT(strcmp(allocore_decision_release_reason(out, (size_t)i), "released") == 0);
+  if (i >= 0) {
+    int64_t released_seq = allocore_decision_seq(out, (size_t)i);
+    EXPECT(strcmp(allocore_decision_release_reason(out, (size_t)i), "released") == 0);
+    /* The release names the allocation it released; that one is gone, so releasing it by its
+     * seq again is refused, and so is a seq of 0. */
+    EXPECT(released_seq > 0);
+    allocore_release_allocation_seq(kernel, NULL, "app-1", "ask-1", NULL, released_seq, out,
+                                    &err);
+    EXPECT(err != NULL && strstr(err, "no live allocation with seq") != NULL);
+    allocore_free(err);
+    err = NULL;
+    allocore_release_allocation_seq(kernel, NULL, "app-1", "ask-1", NULL, 0, out, &err);
+    EXPECT(err != NULL);
+    allocore_free(err);
+    err = NULL;
+  }
   ask = allocore_ask_create("app-1", NULL);
   allocore_ask_add_resource(ask, "memory", 30);
   allocore_ask_add_resource(ask, "vcore", 1);

@@ -27,7 +27,7 @@ absl::Status ApplyEvent(ReferenceModel& model, const Event& event, std::vector<R
         } else if constexpr (std::is_same_v<T, RemoveAskEvent>) {
           return model.RemoveAsk(e.partition, e.app, e.ask, out);
         } else if constexpr (std::is_same_v<T, ReleaseEvent>) {
-          return model.ReleaseAllocation(e.partition, e.app, e.ask, e.node, out);
+          return model.ReleaseAllocation(e.partition, e.app, e.ask, e.node, e.seq, out);
         } else if constexpr (std::is_same_v<T, AdvanceEvent>) {
           return model.Advance(e.millis, out);
         } else if constexpr (std::is_same_v<T, ScheduleEvent>) {

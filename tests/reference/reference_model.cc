@@ -630,6 +630,7 @@ RefDecision RefDecision::Normalized() const {
       d.queue = queue;
       d.ask = ask;
       d.node = node;
+      d.seq = seq;
       d.release_reason = release_reason;
       d.placeholder = placeholder;
       d.by_app = by_app;
@@ -729,7 +730,7 @@ class ReferenceModel::Impl {
   absl::Status RemoveAsk(std::string_view partition, std::string_view app, std::string_view ask,
                          std::vector<RefDecision>* out);
   absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
-                                 std::string_view ask, std::string_view node,
+                                 std::string_view ask, std::string_view node, int64_t seq,
                                  std::vector<RefDecision>* out);
   absl::Status Advance(int64_t millis, std::vector<RefDecision>* out);
   absl::StatusOr<int64_t> Schedule(int64_t max, std::string_view partition,
@@ -1991,6 +1992,7 @@ void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector
   d.ask = alloc.ask;
   d.node = alloc.node;
   d.release_reason = reason;
+  d.seq = alloc.seq;
   d.placeholder = alloc.placeholder;
   d.by_app = by_app;
   d.by_ask = by_ask;
@@ -2655,7 +2657,7 @@ absl::Status ReferenceModel::Impl::RemoveAsk(std::string_view partition, std::st
 absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
                                                      std::string_view app_id,
                                                      std::string_view ask_id, std::string_view node,
-                                                     std::vector<RefDecision>* out) {
+                                                     int64_t seq, std::vector<RefDecision>* out) {
   PartitionR* p = FindPartition(partition);
   if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
   int a = FindActiveApp(*p, app_id);
@@ -2665,6 +2667,7 @@ absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
     const AllocR& alloc = p->allocs[i];
     if (alloc.app != a || alloc.ask != ask_id) continue;
     if (!node.empty() && alloc.node != node) continue;
+    if (seq > 0 && alloc.seq != seq) continue;
     if (best == p->allocs.size() || alloc.seq < p->allocs[best].seq) best = i;
   }
   if (best == p->allocs.size()) {
@@ -3651,11 +3654,12 @@ absl::Status ReferenceModel::RemoveAsk(std::string_view partition, std::string_v
 }
 absl::Status ReferenceModel::ReleaseAllocation(std::string_view partition, std::string_view app,
                                                std::string_view ask, std::string_view node,
-                                               std::vector<RefDecision>* out) {
+                                               int64_t seq, std::vector<RefDecision>* out) {
   if (LongName(partition) || LongName(app) || LongName(ask) || LongName(node)) {
     return OverLimits();
   }
-  return impl_->ReleaseAllocation(partition, app, ask, node, out);
+  if (seq < 0) return absl::InvalidArgumentError("negative seq");
+  return impl_->ReleaseAllocation(partition, app, ask, node, seq, out);
 }
 absl::Status ReferenceModel::Advance(int64_t millis, std::vector<RefDecision>* out) {
   return impl_->Advance(millis, out);

@@ -134,7 +134,7 @@ class ReferenceModel {
   absl::Status RemoveAsk(std::string_view partition, std::string_view app, std::string_view ask,
                          std::vector<RefDecision>* out);
   absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
-                                 std::string_view ask, std::string_view node,
+                                 std::string_view ask, std::string_view node, int64_t seq,
                                  std::vector<RefDecision>* out);
   absl::Status Advance(int64_t millis, std::vector<RefDecision>* out);
   absl::StatusOr<int64_t> Schedule(int64_t max, std::string_view partition,

@@ -96,7 +96,7 @@ class Runner {
   }
   void Release(std::string app, std::string ask, std::string node = "") {
     Tick();
-    Record(model_->ReleaseAllocation(kDefaultPartition, app, ask, node, &out_));
+    Record(model_->ReleaseAllocation(kDefaultPartition, app, ask, node, 0, &out_));
   }
   void AdvanceSeconds(int64_t seconds) {
     Tick();
@@ -457,7 +457,7 @@ TEST(ReferenceModelTest, AppLifecycleWithTimers) {
   EXPECT_EQ(model->GetApplication("default", "x")->state, AppState::kStarting);
   ASSERT_TRUE(model->Advance(1, &out).ok());
   EXPECT_EQ(model->GetApplication("default", "x")->state, AppState::kRunning);
-  ASSERT_TRUE(model->ReleaseAllocation("default", "x", "k", "", &out).ok());
+  ASSERT_TRUE(model->ReleaseAllocation("default", "x", "k", "", 0, &out).ok());
   EXPECT_EQ(model->GetQueue("default", "root.a")->running_applications, 0u);
   ASSERT_TRUE(model->Advance(30000, &out).ok());
   EXPECT_THAT(States(out), ElementsAre("New>Accepted", "Accepted>Starting", "Starting>Running",
@@ -525,7 +525,7 @@ TEST(ReferenceModelTest, MaxApplicationsGatesAcceptedApps) {
   ASSERT_EQ(model->Schedule(0, "", &out).value(), 1);
   EXPECT_EQ(model->GetQueue("default", "root.a")->running_applications, 1u);
   // x leaves Starting (decision 7): y may start.
-  ASSERT_TRUE(model->ReleaseAllocation("default", "x", "k", "", &out).ok());
+  ASSERT_TRUE(model->ReleaseAllocation("default", "x", "k", "", 0, &out).ok());
   ASSERT_EQ(model->Schedule(0, "", &out).value(), 1);
   EXPECT_EQ(model->GetApplication("default", "y")->state, AppState::kStarting);
 }

@@ -159,6 +159,13 @@ ALLOCORE_EXPORT void allocore_remove_ask(allocore_kernel_t* kernel, const char* 
 ALLOCORE_EXPORT void allocore_release_allocation(allocore_kernel_t* kernel, const char* partition,
                                                  const char* app, const char* ask, const char* node,
                                                  allocore_decisions_t* out, char** errptr);
+/* Releases exactly the live allocation of the ask whose allocation decision had `seq`
+ * (allocore_decision_seq; > 0), on `node` unless NULL. An error, nothing changed, when the
+ * ask holds no such allocation. */
+ALLOCORE_EXPORT void allocore_release_allocation_seq(allocore_kernel_t* kernel,
+                                                     const char* partition, const char* app,
+                                                     const char* ask, const char* node, int64_t seq,
+                                                     allocore_decisions_t* out, char** errptr);
 
 /* --- clock and scheduling ---------------------------------------------------------------- */
 ALLOCORE_EXPORT void allocore_advance(allocore_kernel_t* kernel, int64_t millis,

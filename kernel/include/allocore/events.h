@@ -49,6 +49,7 @@ struct ReleaseEvent {
   std::string app;
   std::string ask;
   std::string node;  // empty: the oldest live allocation of the ask
+  int64_t seq = 0;   // > 0: exactly the allocation with this seq (contract version 3)
 };
 struct AdvanceEvent {
   int64_t millis = 0;

@@ -182,11 +182,12 @@ struct Decision {
   std::string_view app;
   std::string_view ask;
   std::string_view node;
-  int32_t priority = 0;            // kAllocation: the ask's priority
-  int64_t seq = 0;                 // kAllocation: 1, 2, 3, ... over the kernel's lifetime
-  AppState from = AppState::kNew;  // kAppState
-  AppState to = AppState::kNew;    // kAppState
-  std::string reason;              // kAppRejected
+  int32_t priority = 0;  // kAllocation: the ask's priority
+  int64_t seq = 0;       // kAllocation: 1, 2, 3, ... over the kernel's lifetime; kRelease: the
+                         // released allocation's (0: none)
+  AppState from = AppState::kNew;                           // kAppState
+  AppState to = AppState::kNew;                             // kAppState
+  std::string reason;                                       // kAppRejected
   ReleaseReason release_reason = ReleaseReason::kReleased;  // kRelease, kAskRemoved
   bool placeholder = false;   // kAllocation, kRelease: a placeholder allocation
   std::string_view replaces;  // kAllocation: the placeholder ask whose place it took
@@ -285,6 +286,11 @@ class ALLOCORE_EXPORT Kernel {
   // Releases the oldest live allocation of the ask (on `node` when given).
   absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
                                  std::string_view ask, std::string_view node,
+                                 std::vector<Decision>* out);
+  // Releases exactly the live allocation of the ask whose Decision::seq is `seq` (> 0; on
+  // `node` when given): NotFound, nothing changed, when the ask holds no such allocation.
+  absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
+                                 std::string_view ask, std::string_view node, int64_t seq,
                                  std::vector<Decision>* out);
 
   // --- By handle (allocore/handles.h): resolve once, then call without names --------------

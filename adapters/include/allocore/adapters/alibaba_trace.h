@@ -1,8 +1,8 @@
 // allocore/adapters/alibaba_trace.h — the Alibaba GPU cluster trace (v2023, "openb") as a
 // replay scenario.
 //
-// The trace (data/alibaba-gpu-v2023 in the repository) lists 1,523 real nodes and 8,152 real pods with
-// creation and deletion times. The scenario it becomes:
+// The trace (data/alibaba-gpu-v2023 in the repository) lists 1,523 real nodes and 8,152 real pods
+// with creation and deletion times. The scenario it becomes:
 //   - one node per trace node: vcore = cpu_milli, memory = memory_mib MiB in bytes, and
 //     gpu = whole GPUs x 1000 (milli-GPUs) when the node has any;
 //   - queues root.ls, root.guaranteed, root.burstable and root.be (the pods' QoS classes),

@@ -108,6 +108,8 @@ struct ExpectedAllocation {
   std::optional<std::string> from;
   std::optional<std::string> to;
   std::optional<int64_t> step;
+  // allocations and releases: the allocation's seq (an optional key of this project's).
+  std::optional<int64_t> seq;
   SourceLocation location;
 };
 
