@@ -190,10 +190,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ByteReader in(data, size);
   Sequence seq = DecodeSequence(in, DecodeOptions{.modelled_only = true});
   if (Verbose()) std::fprintf(stderr, "%s", DescribeSequence(seq, seq.calls.size()).c_str());
-  auto kernel = allocore::Kernel::Create(seq.config);
+  // Both semantics profiles: the input's last bit picks one (yunikorn-1.9 only for a config
+  // that profile accepts: its name rules and keys differ).
+  allocore::Semantics semantics = size > 0 && (data[size - 1] & 1) != 0
+                                      ? allocore::Semantics::kYunikorn19
+                                      : allocore::Semantics::kYunikorn12;
+  if (semantics == allocore::Semantics::kYunikorn19) {
+    allocore::SchedulerConfig probe = seq.config;
+    for (const allocore::ConfigError& e : allocore::ValidateConfig(probe, semantics)) {
+      if (!e.warning) semantics = allocore::Semantics::kYunikorn12;
+    }
+  }
+  auto kernel = allocore::Kernel::Create(seq.config, {.semantics = semantics});
   if (!kernel.ok())
     Fail("Kernel::Create refused a validated config: " + kernel.status().ToString());
-  auto model = allocore::reference::ReferenceModel::Create(seq.config);
+  auto model = allocore::reference::ReferenceModel::Create(seq.config, semantics);
   if (!model.ok()) Fail("ReferenceModel::Create refused the config: " + model.status().ToString());
   Differ differ(seq, **kernel, **model);
   differ.Run();

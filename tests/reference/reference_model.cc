@@ -504,6 +504,7 @@ struct AppR {
   bool stateaware_disable = false;
   AppState state = AppState::kNew;
   int64_t submit_seq = 0;
+  int64_t submit_time = 0;  // lowered by asks' creation times under 1.9
   std::vector<AskR> asks;
   bool removed = false;  // RemoveApplication: forgotten
   bool has_timer = false;
@@ -583,6 +584,21 @@ struct Result {
   int64_t reservation = -1;      // seq of the reservation to remove (AllocatedReserved, Unreserved)
   std::vector<int64_t> victims;  // kPreempted: allocation seqs
 };
+
+// 1.6+ users: ^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$
+bool IsUserNameWide(const std::string& s) {
+  if (s.empty() || !(s[0] == '_' || absl::ascii_isalpha(static_cast<unsigned char>(s[0])))) {
+    return false;
+  }
+  for (size_t i = 1; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '$' && i + 1 == s.size()) return true;
+    bool ok = absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '#' ||
+              c == '/' || c == '_' || c == '.' || c == '@' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -718,6 +734,9 @@ RefDecision FromKernelDecision(const Decision& d) {
 class ReferenceModel::Impl {
  public:
   absl::Status Init(const SchedulerConfig& config);
+  // The YuniKorn release decided like; set before Init.
+  Semantics semantics_ = Semantics::kYunikorn12;
+  bool v19() const { return semantics_ == Semantics::kYunikorn19; }
 
   absl::Status AddNode(const NodeSpec& spec, std::vector<RefDecision>* out);
   absl::Status UpdateNode(const NodeUpdate& update, std::vector<RefDecision>* out);
@@ -751,7 +770,7 @@ class ReferenceModel::Impl {
                         const PropertyMap& inherited);
   absl::StatusOr<Resource> ToResource(const std::vector<std::pair<std::string, int64_t>>& q);
   absl::StatusOr<QueueLimitsR> ToLimits(const std::vector<LimitConfig>& list);
-  static void ApplyProperties(QueueR& q);
+  void ApplyProperties(QueueR& q) const;
 
   // Admission: placement rules (§8.2, §8.3), dynamic queues (§3.3, §3.4).
   enum class PlaceKind { kNoMatch, kError, kPlaced };
@@ -765,6 +784,7 @@ class ReferenceModel::Impl {
   int CreateDynamicQueues(PartitionR& p, const std::string& path, const std::string& user,
                           const std::vector<std::string>& groups);
   int NearestTemplate(const PartitionR& p, int q) const;
+  int CreateRecoveryQueue(PartitionR& p);
   void RemoveEmptyDynamicQueues(PartitionR& p);
   void QueuePathsFrom(const PartitionR& p, int q, std::vector<std::string>* out) const;
 
@@ -806,6 +826,7 @@ class ReferenceModel::Impl {
   bool NodeReserved(const PartitionR& p, const std::string& node) const;
   std::vector<int> NodeIterator(const PartitionR& p) const;
   std::vector<int> SortedChildren(const PartitionR& p, int q) const;
+  double DominantShare(const PartitionR& p, int q) const;
   std::vector<int> SortedApps(const PartitionR& p, int q) const;
   std::vector<const AskR*> SortedAsks(const AppR& app) const;
   bool SubmitAllowed(const PartitionR& p, int q, const std::string& user,
@@ -942,7 +963,8 @@ absl::Status ReferenceModel::Impl::Init(const SchedulerConfig& config) {
     p.binpacking = pc.node_sort_policy.type == "binpacking";
     p.weights = pc.node_sort_policy.resource_weights;
     p.rules = pc.placement_rules;
-    p.preemption = pc.preemption_enabled.value_or(false);  // D1: absent = off
+    // D1: absent = off in v1.2.0, on in 1.4+.
+    p.preemption = pc.preemption_enabled.value_or(v19());
     if (pc.queues.size() != 1) return absl::InvalidArgumentError("expected a single root queue");
     absl::Status s = AddQueue(p, pc.queues[0], -1, {});
     if (!s.ok()) return s;
@@ -1061,7 +1083,7 @@ absl::StatusOr<QueueLimitsR> ReferenceModel::Impl::ToLimits(const std::vector<Li
 }
 
 // Derived settings of a queue from its merged properties (§2.5, item 27).
-void ReferenceModel::Impl::ApplyProperties(QueueR& q) {
+void ReferenceModel::Impl::ApplyProperties(QueueR& q) const {
   const PropertyMap& merged = q.props;
   q.sort_policy = "fifo";
   q.priority_sort = true;
@@ -1069,6 +1091,7 @@ void ReferenceModel::Impl::ApplyProperties(QueueR& q) {
   q.offset = 0;
   if (const std::string* v = FindProperty(merged, "application.sort.policy")) {
     q.sort_policy = (*v == "fifo" || *v == "fair" || *v == "stateaware") ? *v : "fifo";
+    if (v19() && q.sort_policy == "stateaware") q.sort_policy = "fifo";  // YUNIKORN-2483
   }
   if (!q.leaf) q.sort_policy = "fair";
   if (const std::string* v = FindProperty(merged, "application.sort.priority")) {
@@ -1265,7 +1288,18 @@ bool ReferenceModel::Impl::CanIncAllocated(const PartitionR& p, int leaf,
   for (int q = leaf; q >= 0; q = p.queues[static_cast<size_t>(q)].parent) {
     std::optional<Resource> max = QueueMax(p, q);
     if (!max.has_value()) continue;
-    if (!FitInMaxUndef(*max, Add(QueueAllocated(p, q), delta))) return false;
+    if (!v19()) {
+      if (!FitInMaxUndef(*max, Add(QueueAllocated(p, q), delta))) return false;
+      continue;
+    }
+    // 1.6+: only the requested types, delta + allocated; the root (the cluster) strictly.
+    Resource allocated = QueueAllocated(p, q);
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (!delta.Has(t)) continue;
+      if (!max->Has(t) && q != 0) continue;
+      int64_t limit = max->Has(t) ? std::max<int64_t>(0, max->Get(t)) : 0;
+      if (SaturatingAdd(delta.Get(t), allocated.Get(t)) > limit) return false;
+    }
   }
   return true;
 }
@@ -1355,6 +1389,45 @@ std::vector<int> ReferenceModel::Impl::NodeIterator(const PartitionR& p) const {
 }
 
 // §5.1 with kernel/README decision 2.
+// 1.6+ (YUNIKORN-2678): the largest share of one allocated type, against the queue's own
+// guarantee where it defines the type, else against the fair max: the cluster without its zero
+// quantities, each max from the root down overriding the types it names.
+double ReferenceModel::Impl::DominantShare(const PartitionR& p, int q) const {
+  std::optional<Resource> fair;
+  if (p.had_node) {
+    Resource cluster = RootMax(p);
+    Resource pruned;
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (cluster.Has(t) && cluster.Get(t) != 0) pruned.Set(t, cluster.Get(t));
+    }
+    if (pruned.present != 0) fair = pruned;
+  }
+  std::vector<int> path;
+  for (int x = q; x > 0; x = p.queues[static_cast<size_t>(x)].parent) path.push_back(x);
+  for (auto it = path.rbegin(); it != path.rend() && fair; ++it) {
+    const std::optional<Resource>& max = p.queues[static_cast<size_t>(*it)].max;
+    if (!max || max->present == 0) continue;
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (max->Has(t)) fair->Set(t, max->Get(t));
+    }
+  }
+  const std::optional<Resource>& guaranteed = p.queues[static_cast<size_t>(q)].guaranteed;
+  Resource allocated = QueueAllocated(p, q);
+  double best = 0;
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (!allocated.Has(t) || allocated.Get(t) < 0) continue;
+    const Resource* d = guaranteed && guaranteed->Has(t) ? &*guaranteed
+                        : fair && fair->Has(t)           ? &*fair
+                                                         : nullptr;
+    if (d == nullptr) continue;
+    double share = d->Get(t) <= 0
+                       ? (allocated.Get(t) <= 0 ? 0.0 : 1.0)
+                       : static_cast<double>(allocated.Get(t)) / static_cast<double>(d->Get(t));
+    best = std::max(best, share);
+  }
+  return best;
+}
+
 std::vector<int> ReferenceModel::Impl::SortedChildren(const PartitionR& p, int q) const {
   const QueueR& parent = p.queues[static_cast<size_t>(q)];
   struct Cand {
@@ -1368,8 +1441,9 @@ std::vector<int> ReferenceModel::Impl::SortedChildren(const PartitionR& p, int q
     Resource pending = QueuePending(p, c);
     if (!StrictlyGreaterThanZero(pending)) continue;
     const QueueR& child = p.queues[static_cast<size_t>(c)];
-    cands.push_back(
-        {c, QueueEffectivePriority(p, c), Shares(QueueAllocated(p, c), child.guaranteed), pending});
+    std::vector<double> shares = v19() ? std::vector<double>{DominantShare(p, c)}
+                                       : Shares(QueueAllocated(p, c), child.guaranteed);
+    cands.push_back({c, QueueEffectivePriority(p, c), std::move(shares), pending});
   }
   auto key_less = [&](const Cand& l, const Cand& r) {
     if (parent.priority_sort) {
@@ -1473,6 +1547,9 @@ std::vector<int> ReferenceModel::Impl::SortedApps(const PartitionR& p, int q) co
         int32_t rp = AppPriority(app(r));
         if (lp != rp) return lp > rp;
       }
+      if (v19() && app(l).submit_time != app(r).submit_time) {
+        return app(l).submit_time < app(r).submit_time;
+      }
       return app(l).submit_seq < app(r).submit_seq;
     });
   }
@@ -1487,6 +1564,8 @@ std::vector<const AskR*> ReferenceModel::Impl::SortedAsks(const AppR& app) const
   }
   std::stable_sort(asks.begin(), asks.end(), [](const AskR* l, const AskR* r) {
     if (l->priority != r->priority) return l->priority > r->priority;
+    // Creation time (under 1.9 the pod's, which may lie before its add), then add order.
+    if (l->create_time != r->create_time) return l->create_time < r->create_time;
     return l->create_seq < r->create_seq;
   });
   return asks;
@@ -2121,27 +2200,49 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
   std::string reason;
   int q = -1;
   std::vector<std::string> groups = ResolveGroups(spec.user, spec.groups);
-  if (spec.user.empty()) {
+  // 1.6+: forced applications (tag application.create.force) end in the recovery queue when no
+  // rule places them, and run as the anonymous user when they have none.
+  bool forced = false;
+  if (v19()) {
+    for (const auto& [k, v] : spec.tags) {
+      if (Lower(k) != "application.create.force") continue;
+      forced = v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True";
+      break;
+    }
+  }
+  std::string user = spec.user;
+  if (user.empty() && forced) {
+    user = "nobody";
+    groups = {"nogroup"};
+  }
+  bool recovery = false;
+  if (user.empty()) {
     reason = "empty user cannot resolve";
+  } else if (v19() && !spec.groups.empty() && !IsUserNameWide(spec.user)) {
+    reason = Cat("invalid username ", spec.user);
   } else if (FindActiveApp(*p, spec.id) >= 0) {
     reason = Cat("adding application ", spec.id, " to partition ", p->name,
                  ", but application already existed");
-  } else if (p->rules.empty()) {
+  } else if (p->rules.empty() && !v19()) {
     q = FindQueue(*p, spec.queue);
     if (q < 0) {
       reason = Cat("application '", spec.id, "' rejected, cannot create queue '", spec.queue,
                    "' without placement rules");
-    } else if (!p->queues[static_cast<size_t>(q)].leaf ||
-               !SubmitAllowed(*p, q, spec.user, groups)) {
+    } else if (!p->queues[static_cast<size_t>(q)].leaf || !SubmitAllowed(*p, q, user, groups)) {
       reason = Cat("failed to find queue ", spec.queue, " for application ", spec.id);
       q = -1;
     }
   } else {
-    // §8.2: the rules in order; an error stops the chain.
+    // §8.2: the rules in order; an error stops the chain. 1.6+: no rules means the provided
+    // rule without create.
+    std::vector<PlacementRuleConfig> rules = p->rules;
+    if (rules.empty()) rules.push_back({.name = "provided"});
     std::string placed;
     bool error = false;
-    for (const PlacementRuleConfig& rule : p->rules) {
-      Placed r = PlaceRule(*p, rule, spec, groups);
+    AppSpec placed_spec = spec;  // the rules see the user the app runs as (maybe anonymous)
+    placed_spec.user = user;
+    for (const PlacementRuleConfig& rule : rules) {
+      Placed r = PlaceRule(*p, rule, placed_spec, groups);
       if (r.kind == PlaceKind::kError) {
         error = true;
         break;
@@ -2150,23 +2251,35 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
       int existing = FindQueue(*p, r.path);
       if (existing < 0) {
         int ancestor = DeepestExisting(*p, r.path);
-        if (ancestor < 0 || !SubmitAllowed(*p, ancestor, spec.user, groups)) continue;
+        if (ancestor < 0 || !SubmitAllowed(*p, ancestor, user, groups)) continue;
       } else {
         if (!p->queues[static_cast<size_t>(existing)].leaf) continue;
-        if (!SubmitAllowed(*p, existing, spec.user, groups)) continue;
+        if (!SubmitAllowed(*p, existing, user, groups)) continue;
       }
       placed = r.path;
       break;
+    }
+    if (!error && placed.empty() && v19()) {
+      // The implicit last rule: forced apps to the recovery queue, the others to root.default
+      // when it takes them.
+      int fallback = FindQueue(*p, "root.default");
+      if (forced) {
+        placed = "root.@recovery@";
+        recovery = true;
+      } else if (fallback >= 0 && p->queues[static_cast<size_t>(fallback)].leaf &&
+                 SubmitAllowed(*p, fallback, user, groups)) {
+        placed = "root.default";
+      }
     }
     if (error || placed.empty()) {
       reason = Cat("failed to place application ", spec.id);
     } else {
       q = FindQueue(*p, placed);
       if (q < 0) {
-        q = CreateDynamicQueues(*p, placed, spec.user, groups);
+        q = recovery ? CreateRecoveryQueue(*p) : CreateDynamicQueues(*p, placed, user, groups);
         if (q < 0) reason = Cat("failed to create rule based queue ", placed);
       } else if (!p->queues[static_cast<size_t>(q)].leaf ||
-                 !SubmitAllowed(*p, q, spec.user, groups)) {
+                 (!recovery && !SubmitAllowed(*p, q, user, groups))) {
         reason = Cat("failed to find queue ", placed, " for application ", spec.id);
         q = -1;
       }
@@ -2197,7 +2310,7 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
   }
   AppR app;
   app.id = spec.id;
-  app.user = spec.user;
+  app.user = user;
   app.groups = groups;
   app.gang_hard = spec.gang_style == GangStyle::kHard;
   app.placeholder_ask = placeholder_ask;
@@ -2207,6 +2320,7 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
     if (Lower(k) == "application.stateaware.disable" && !v.empty()) app.stateaware_disable = true;
   }
   app.submit_seq = ++app_seq_;
+  app.submit_time = now_;
   if (q < 0) {
     app.state = AppState::kRejected;
     app.queue_path = spec.queue;
@@ -2284,6 +2398,18 @@ std::string ReplaceDots(const std::string& s) {
 
 bool StartsWith(const std::string& s, const std::string& prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// 1.6+: ^[a-zA-Z0-9_:#/@-]{1,64}$
+bool IsDynamicNameWide(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s) {
+    bool extra = c == ':' || c == '#' || c == '/' || c == '@';
+    if (!(c == '_' || c == '-' || extra || absl::ascii_isalnum(static_cast<unsigned char>(c)))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 bool IsDynamicName(const std::string& s) {
@@ -2379,6 +2505,27 @@ int ReferenceModel::Impl::NearestTemplate(const PartitionR& p, int q) const {
 
 // §3.3: create the missing queues of `path` below the deepest existing one. -1 on failure
 // (nothing is created then).
+// root.@recovery@: a fifo leaf of the root, the root's template resources without its
+// properties, no submit ACL (placement does not check it).
+int ReferenceModel::Impl::CreateRecoveryQueue(PartitionR& p) {
+  QueueR q;
+  q.name = "@recovery@";
+  q.parent = 0;
+  q.path = "root.@recovery@";
+  q.leaf = true;
+  q.dynamic = true;
+  if (const std::optional<TemplateR>& t = p.queues[0].own_template) {
+    q.guaranteed = t->guaranteed;
+    q.max = t->max;
+    q.max_apps = t->max_apps;
+  }
+  ApplyProperties(q);
+  int index = static_cast<int>(p.queues.size());
+  p.queues.push_back(q);
+  p.queues[0].children.push_back(index);
+  return index;
+}
+
 int ReferenceModel::Impl::CreateDynamicQueues(PartitionR& p, const std::string& path,
                                               const std::string& user,
                                               const std::vector<std::string>& groups) {
@@ -2395,7 +2542,8 @@ int ReferenceModel::Impl::CreateDynamicQueues(PartitionR& p, const std::string& 
   }
   if (depth >= parts.size()) return -1;
   for (size_t i = depth; i < parts.size(); ++i) {
-    if (!IsDynamicName(parts[i])) return -1;
+    if (!(v19() ? IsDynamicNameWide(parts[i]) : IsDynamicName(parts[i]))) return -1;
+    if (v19() && depth == 1 && i == 1 && Lower(parts[i]) == "@recovery@") return -1;
   }
   int parent = ancestor;
   for (size_t i = depth; i < parts.size(); ++i) {
@@ -2414,7 +2562,7 @@ int ReferenceModel::Impl::CreateDynamicQueues(PartitionR& p, const std::string& 
       q.guaranteed = t.guaranteed;
       q.max = t.max;
       q.max_apps = t.max_apps;
-    } else if (leaf) {
+    } else if (leaf && !v19()) {
       // Only the parent's application.sort.policy value is inherited (a dynamic parent has
       // no properties at all: YuniKorn's addChildQueue gives properties to leaves only).
       const std::string* v =
@@ -2594,6 +2742,9 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   if (spec.placeholder && spec.task_group.empty()) {
     return absl::InvalidArgumentError("a placeholder needs a task group");
   }
+  if (spec.creation_time_millis && *spec.creation_time_millis < 0) {
+    return absl::InvalidArgumentError("negative creation time");
+  }
   TypesRollback rollback(&types_);
   absl::StatusOr<Resource> res = ToResource(spec.resources);
   if (!res.ok()) return res.status();
@@ -2611,6 +2762,10 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   ask->pending = spec.count;
   ask->create_seq = ++ask_seq_;
   ask->create_time = now_;
+  if (v19() && spec.creation_time_millis) {
+    ask->create_time = *spec.creation_time_millis;  // YUNIKORN-2772
+    app.submit_time = std::min(app.submit_time, ask->create_time);
+  }
   ask->task_group = spec.task_group;
   ask->placeholder = spec.placeholder;
   ask->required_node = spec.required_node;
@@ -2984,7 +3139,9 @@ bool ReferenceModel::Impl::AppTryPlaceholderAllocate(PartitionR& p, int app_inde
 
 void ReferenceModel::Impl::Run(PartitionR& p, int app_index, std::vector<RefDecision>* out) {
   AppState state = p.apps[static_cast<size_t>(app_index)].state;
-  if (state == AppState::kAccepted) {
+  if (state == AppState::kAccepted && v19()) {
+    SetState(p, app_index, AppState::kRunning, out);  // no Starting state since 1.6
+  } else if (state == AppState::kAccepted) {
     SetState(p, app_index, AppState::kStarting, out);
     if (p.apps[static_cast<size_t>(app_index)].stateaware_disable) {
       SetState(p, app_index, AppState::kRunning, out);
@@ -3576,8 +3733,9 @@ int64_t ReferenceModel::Impl::ReservationCount(std::string_view partition) const
 // ---- ReferenceModel ---------------------------------------------------------------------
 
 absl::StatusOr<std::unique_ptr<ReferenceModel>> ReferenceModel::Create(
-    const SchedulerConfig& config) {
+    const SchedulerConfig& config, Semantics semantics) {
   auto impl = std::make_unique<Impl>();
+  impl->semantics_ = semantics;
   absl::Status s = impl->Init(config);
   if (!s.ok()) return s;
   return std::unique_ptr<ReferenceModel>(new ReferenceModel(std::move(impl)));

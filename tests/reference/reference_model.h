@@ -118,7 +118,9 @@ struct RefAppInfo {
 class ReferenceModel {
  public:
   // REQUIRES: `config` is valid and normalised (partition names, a `root` top queue).
-  static absl::StatusOr<std::unique_ptr<ReferenceModel>> Create(const SchedulerConfig& config);
+  // `semantics`: the YuniKorn release to decide like, as KernelOptions::semantics.
+  static absl::StatusOr<std::unique_ptr<ReferenceModel>> Create(
+      const SchedulerConfig& config, Semantics semantics = Semantics::kYunikorn12);
   ~ReferenceModel();
   ReferenceModel(const ReferenceModel&) = delete;
   ReferenceModel& operator=(const ReferenceModel&) = delete;
