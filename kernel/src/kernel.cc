@@ -95,7 +95,7 @@ class Kernel::Impl {
     return p;
   }
 
-  Usage usage() const {
+  Usage usage() const {  // NOLINT(readability-identifier-naming): the accessor of Kernel::usage
     Usage total;
     for (const auto& p : partitions) {
       Usage u = p->Usage();

@@ -355,8 +355,7 @@ class Partition {
   absl::Status RemoveAsk(std::string_view app, std::string_view ask, std::vector<Decision>* out);
   // seq > 0: exactly that allocation; 0: the oldest (on `node` when given).
   absl::Status ReleaseAllocation(std::string_view app, std::string_view ask, std::string_view node,
-                                 int64_t seq,
-                                 std::vector<Decision>* out);
+                                 int64_t seq, std::vector<Decision>* out);
 
   // Fires every timer due at or before context->now, in due order.
   void FireTimers(std::vector<Decision>* out);
@@ -412,8 +411,7 @@ class Partition {
   // `node`: kNoSlot for the oldest allocation anywhere; `node_id` names a node that is not
   // registered in the refusal.
   absl::Status ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
-                                   int64_t seq,
-                                   std::vector<Decision>* out);
+                                   int64_t seq, std::vector<Decision>* out);
   void RemoveApplicationAt(uint32_t app, std::vector<Decision>* out);
   void RemoveNodeAt(uint32_t node, std::vector<Decision>* out);
   // Records in use (slots taken and not freed), for the kernel's memory budget.

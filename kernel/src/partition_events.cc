@@ -288,17 +288,18 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
   }
   auto reject = [&](std::string reason) {
     context_->types.TruncateTo(types_before);
+    const std::string_view id = context_->names.Intern(spec.id);
     Decision d;
     d.type = DecisionType::kAppRejected;
     d.partition = name_;
-    d.app = context_->names.Intern(spec.id);
+    d.app = id;
     d.reason = std::move(reason);
     out->push_back(std::move(d));
     // Rejected applications are remembered until they expire, like completed ones.
     uint32_t slot = NewAppSlot();
     App& rejected = apps_[slot];
     AppSide& rejected_side = app_side_[slot];
-    rejected_side.id = d.app;
+    rejected_side.id = id;
     rejected.state = AppState::kRejected;
     rejected.alive = true;
     rejected.submission_seq = context_->next_submission_seq++;

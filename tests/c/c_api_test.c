@@ -260,8 +260,7 @@ int main(void) {
     /* The release names the allocation it released; that one is gone, so releasing it by its
      * seq again is refused, and so is a seq of 0. */
     EXPECT(released_seq > 0);
-    allocore_release_allocation_seq(kernel, NULL, "app-1", "ask-1", NULL, released_seq, out,
-                                    &err);
+    allocore_release_allocation_seq(kernel, NULL, "app-1", "ask-1", NULL, released_seq, out, &err);
     EXPECT(err != NULL && strstr(err, "no live allocation with seq") != NULL);
     allocore_free(err);
     err = NULL;
