@@ -212,7 +212,6 @@ class ScenarioDecoder {
         break;
       }
       out->semantics = *parsed;
-      out->semantics_declared = true;
       break;
     }
     if (options_.semantics) out->semantics = *options_.semantics;

@@ -39,6 +39,7 @@
 #include "absl/strings/str_split.h"
 #include "allocore/config.h"
 #include "allocore/resource.h"
+#include "field_location.h"
 #include "go_regexp.h"
 #include "name_rules.h"
 #include "placement.h"
@@ -47,6 +48,7 @@
 namespace allocore {
 namespace {
 
+using internal::FieldLocation;
 using internal::IsValidGroupName;
 using internal::IsValidQueueName;
 using internal::IsValidUserName;
@@ -152,15 +154,6 @@ bool IsValidRuleName(std::string_view s) {
 
 // Go's regexp.Compile accepts it (RE2 decides: the same syntax).
 bool IsValidRegexp(std::string_view s) { return internal::GoRegexp::Compile(s).ok(); }
-
-// ---- Field locations -------------------------------------------------------------------------
-SourceLocation FieldLocation(const FieldLocations& fields, std::string_view field,
-                             SourceLocation fallback) {
-  for (const auto& [name, location] : fields) {
-    if (name == field) return location;
-  }
-  return fallback;
-}
 
 // ---- The validator ---------------------------------------------------------------------------
 class Validator {

@@ -7,18 +7,12 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "allocore/config.h"
+#include "field_location.h"
 #include "name_rules.h"
 #include "queue_properties.h"
 
 namespace allocore {
 namespace {
-
-SourceLocation At(const FieldLocations& fields, std::string_view field, SourceLocation fallback) {
-  for (const auto& [name, location] : fields) {
-    if (name == field) return location;
-  }
-  return fallback;
-}
 
 class Differences {
  public:
@@ -54,7 +48,8 @@ class Differences {
     const std::string path = parent_path.empty() ? queue.name : parent_path + "." + queue.name;
     const PropertyMap properties = internal::MergeProperties(parent_properties, queue.properties);
     const bool leaf = internal::ConfiguredAsLeaf(queue, root);
-    const SourceLocation where = At(queue.field_locations, "name", queue.location);
+    const SourceLocation where =
+        internal::FieldLocation(queue.field_locations, "name", queue.location);
     if (!internal::IsValidQueueName(queue.name) &&
         internal::IsValidQueueName(queue.name, internal::NameCharset::kWide)) {
       Add(where, path, "name",
@@ -86,7 +81,8 @@ class Differences {
       }
     }
     if (queue.resources.max && queue.resources.max->size() > 1) {
-      Add(At(queue.field_locations, "resources.max", where), path, "resources.max",
+      Add(internal::FieldLocation(queue.field_locations, "resources.max", where), path,
+          "resources.max",
           "once usage is above the max in one type (a lowered max, a lost node), yunikorn-1.2 "
           "blocks every ask of the queue and yunikorn-1.9 only the asks that request that type "
           "(YUNIKORN-2790)");

@@ -104,9 +104,7 @@ TEST(ScenarioLoaderTest, SemanticsProfileKeysAndTheirRefusals) {
   const std::string nodes = "  - {id: n, resources: {memory: 10}, occupied: {memory: 1}}\n";
   Scenario v12 = Load("semantics: yunikorn-1.2\n" + std::string(kConfig) + nodes);
   EXPECT_EQ(v12.semantics, Semantics::kYunikorn12);
-  EXPECT_TRUE(v12.semantics_declared);
   EXPECT_EQ(Load(std::string(kConfig)).semantics, Semantics::kYunikorn12);
-  EXPECT_FALSE(Load(std::string(kConfig)).semantics_declared);
   EXPECT_THAT(LoadError("semantics: yunikorn-1.9\n" + std::string(kConfig) + nodes),
               HasSubstr("occupied is not read under yunikorn-1.9"));
   EXPECT_THAT(LoadError("semantics: yunikorn-2\n" + std::string(kConfig)),

@@ -125,9 +125,8 @@ struct Scenario {
   std::string name;
   // The top-level `semantics:` (or the load options' override); the kernel's profile.
   Semantics semantics = Semantics::kYunikorn12;
-  bool semantics_declared = false;  // the file named a profile
-  std::string source_name;          // the file as named on the command line, or a "<built-in: ...>"
-  SchedulerConfig config;           // validated (ValidateConfig ran and found no error)
+  std::string source_name;  // the file as named on the command line, or a "<built-in: ...>"
+  SchedulerConfig config;   // validated (ValidateConfig ran and found no error)
   std::vector<std::string> config_warnings;  // formatted "file:line:col: warning: ..."
   std::vector<AddNodeStep> nodes;            // registered at step 0, in this order
   std::vector<ScenarioStep> steps;
