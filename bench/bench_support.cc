@@ -63,6 +63,8 @@ const char* TypeName(DecisionType type) {
       return "ask_removed";
     case DecisionType::kPreemption:
       return "preemption";
+    case DecisionType::kRecovered:
+      return "recovered";
   }
   return "?";
 }
@@ -71,6 +73,10 @@ const char* TypeName(DecisionType type) {
 OwnedDecision Normalize(OwnedDecision d) {
   switch (d.type) {
     case DecisionType::kAllocation:
+      d.from = d.to = AppState::kNew;
+      break;
+    case DecisionType::kRecovered:
+      d.seq = 0;
       d.from = d.to = AppState::kNew;
       break;
     case DecisionType::kPreemption:

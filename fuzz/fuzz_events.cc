@@ -92,6 +92,10 @@ std::string DecisionText(const Decision& d) {
     case DecisionType::kAppRejected:
       os << "app_rejected " << d.partition << " " << d.app << ": " << d.reason;
       break;
+    case DecisionType::kRecovered:
+      os << "recovered " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
+         << d.node;
+      break;
   }
   return os.str();
 }
@@ -422,6 +426,10 @@ class Checker {
           ask->second.pending = 0;
           break;
         }
+        case DecisionType::kRecovered:
+          // The event vocabulary this fuzzer draws from has no recovery call.
+          Expect(false, "a recovered allocation nobody reported: " + DecisionText(d));
+          break;
         case DecisionType::kPreemption: {
           // The preemptor is a pending ask; its victims' releases follow in the same call.
           auto ask = asks_.find({partition, app, View(d.ask)});

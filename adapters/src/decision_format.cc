@@ -103,6 +103,11 @@ void AppendJsonLine(const Record& record, std::string* out) {
       if (d.placeholder) out->append(",\"placeholder\":true");
       if (!d.replaces.empty()) AppendStringField(out, "replaces", d.replaces);
       break;
+    case RecordType::kRecovered:
+      // Not a scheduling decision: no seq (contract version 3).
+      AppendPlacement(d, out);
+      if (d.placeholder) out->append(",\"placeholder\":true");
+      break;
     case RecordType::kAppRejected:
       AppendStringField(out, "app", d.app);
       AppendStringField(out, "reason", d.reason);
@@ -274,6 +279,13 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
       before_[std::string(d.partition)] = *std::move(after);
       break;
     }
+    case RecordType::kRecovered:
+      row.queue = d.queue;
+      row.ask = d.ask;
+      row.node = d.node;
+      row.priority = internal::Cat(d.priority);
+      row.detail = d.placeholder ? "running before (placeholder)" : "running before";
+      break;
     case RecordType::kAppRejected:
       row.detail = d.reason;
       break;

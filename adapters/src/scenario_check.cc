@@ -177,6 +177,9 @@ CheckResult CheckExpectations(const ScenarioExpect& expect, const RunResult& run
   if (expect.app_states) {
     CheckRecords("app_states", *expect.app_states, run.app_states, &result.diff);
   }
+  if (expect.recovered) {
+    CheckRecords("recovered", *expect.recovered, run.recovered, &result.diff);
+  }
   if (expect.rejected_apps) CheckRejected(*expect.rejected_apps, run.rejected_apps, &result.diff);
   if (expect.errors) CheckErrors(*expect.errors, run.errors, &result.diff);
   result.ok = result.diff.empty();

@@ -536,6 +536,8 @@ class ScenarioDecoder {
 constexpr std::string_view kStepKindNames[] = {
     "add_app",  "add_ask",     "schedule",    "release",       "remove_ask", "remove_app",
     "add_node", "update_node", "remove_node", "update_config", "advance",    "probe",
+    "recover_allocation", "update_allocation", "update_ask", "add_foreign", "update_foreign",
+    "remove_foreign",
 };
 
 std::optional<StepKind> StepKindFromName(std::string_view name) {
@@ -763,14 +765,23 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
       return finish(std::move(app), {"id"});
     }
     case StepKind::kAddAsk:
-    case StepKind::kProbe: {
-      // A probe is an ask that is not submitted: the same fields, the id optional.
+    case StepKind::kProbe:
+    case StepKind::kRecoverAllocation: {
+      // A probe is an ask that is not submitted: the same fields, the id optional. A recovered
+      // allocation is a pod that runs: the ask's fields but count, and its node.
       AskSpec ask;
+      std::string node;
+      const bool recover = kind == StepKind::kRecoverAllocation;
+      KeyList ask_keys = {"app",           "id",          "resources",     "priority",
+                          "count",         "partition",   "task_group",    "placeholder",
+                          "required_node", "allow_preemption", "originator", "creation_time"};
+      KeyList recover_keys = {"app",           "id",          "node",          "resources",
+                              "priority",      "partition",   "task_group",    "placeholder",
+                              "required_node", "allow_preemption", "originator", "creation_time"};
       if (!ForEachField(
-              body, what,
-              {"app", "id", "resources", "priority", "count", "partition", "task_group",
-               "placeholder", "required_node", "allow_preemption", "originator", "creation_time"},
+              body, what, recover ? recover_keys : ask_keys,
               [&](std::string_view key, Id value) {
+                if (key == "node") set_string(&node, key, value);
                 if (key == "task_group") set_string(&ask.task_group, key, value);
                 if (key == "required_node") set_string(&ask.required_node, key, value);
                 if (key == "placeholder") {
@@ -810,7 +821,91 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
       }
       if (partition) ask.partition = *partition;
       if (kind == StepKind::kProbe) return finish(ProbeStep{std::move(ask)}, {"app", "resources"});
+      if (recover) {
+        return finish(RecoverAllocationStep{.ask = std::move(ask), .node = std::move(node)},
+                      {"app", "id", "node", "resources"});
+      }
       return finish(std::move(ask), {"app", "id", "resources"});
+    }
+    case StepKind::kUpdateAllocation: {
+      UpdateAllocationStep update;
+      if (!ForEachField(body, what, {"app", "ask", "node", "resources", "partition"},
+                        [&](std::string_view key, Id value) {
+                          if (key == "app") set_string(&update.app, key, value);
+                          if (key == "ask") set_string(&update.ask, key, value);
+                          if (key == "node") set_string(&update.node, key, value);
+                          if (key == "resources") update.resources = Resources(value, key);
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) update.partition = *partition;
+      return finish(std::move(update), {"app", "ask", "resources"});
+    }
+    case StepKind::kUpdateAsk: {
+      UpdateAskStep update;
+      if (!ForEachField(body, what, {"app", "id", "resources", "partition"},
+                        [&](std::string_view key, Id value) {
+                          if (key == "app") set_string(&update.app, key, value);
+                          if (key == "id") set_string(&update.id, key, value);
+                          if (key == "resources") update.resources = Resources(value, key);
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) update.partition = *partition;
+      return finish(std::move(update), {"app", "id", "resources"});
+    }
+    case StepKind::kAddForeign: {
+      AddForeignStep add;
+      if (!ForEachField(body, what, {"node", "id", "resources", "kind", "partition"},
+                        [&](std::string_view key, Id value) {
+                          if (key == "node") set_string(&add.node, key, value);
+                          if (key == "id") set_string(&add.id, key, value);
+                          if (key == "resources") add.resources = Resources(value, key);
+                          if (key == "kind") {
+                            std::optional<std::string> text = String(value, key);
+                            if (text && *text == "default") {
+                              add.kind = ForeignKind::kDefault;
+                            } else if (text && *text == "static") {
+                              add.kind = ForeignKind::kStatic;
+                            } else if (text) {
+                              Error(value, internal::Cat(Prefix(what),
+                                                         "kind: expected default or static, got ",
+                                                         Shown(value)));
+                            }
+                          }
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) add.partition = *partition;
+      return finish(std::move(add), {"node", "id", "resources"});
+    }
+    case StepKind::kUpdateForeign: {
+      UpdateForeignStep update;
+      if (!ForEachField(body, what, {"id", "node", "resources", "partition"},
+                        [&](std::string_view key, Id value) {
+                          if (key == "id") set_string(&update.id, key, value);
+                          if (key == "node") set_string(&update.node, key, value);
+                          if (key == "resources") update.resources = Resources(value, key);
+                          if (key == "partition") read_partition(value);
+                        })) {
+        return std::nullopt;
+      }
+      if (partition) update.partition = *partition;
+      return finish(std::move(update), {"id", "resources"});
+    }
+    case StepKind::kRemoveForeign: {
+      RemoveForeignStep remove;
+      if (!ForEachField(body, what, {"id", "partition"}, [&](std::string_view key, Id value) {
+            if (key == "id") set_string(&remove.id, key, value);
+            if (key == "partition") read_partition(value);
+          })) {
+        return std::nullopt;
+      }
+      if (partition) remove.partition = *partition;
+      return finish(std::move(remove), {"id"});
     }
     case StepKind::kSchedule: {
       ScheduleStep schedule;
@@ -995,6 +1090,9 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
       if (releases) {
         ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "reason", "seq"},
                      read_or_seq);
+      } else if (key == "recovered") {
+        // A recovered allocation has no seq (contract version 3).
+        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"}, read);
       } else {
         ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "seq"}, read_or_seq);
       }
@@ -1007,7 +1105,8 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
 void ScenarioDecoder::Expect(Id node, Scenario* out) {
   ScenarioExpect expect;
   if (!ForEachField(node, "expect",
-                    {"allocations", "releases", "app_states", "rejected_apps", "errors"},
+                    {"allocations", "releases", "app_states", "recovered", "rejected_apps",
+                     "errors"},
                     [&](std::string_view key, Id value) {
                       if (key == "errors") {
                         if (auto count = NonNegative(value, "expect.errors"))
@@ -1016,12 +1115,13 @@ void ScenarioDecoder::Expect(Id node, Scenario* out) {
                         if (auto apps = StringList(value, "expect.rejected_apps")) {
                           expect.rejected_apps = std::move(*apps);
                         }
-                      } else if (key == "allocations" || key == "releases" || key == "app_states") {
+                      } else {
                         auto list = ExpectedList(value, key);
                         if (!list) return;
                         if (key == "allocations") expect.allocations = std::move(*list);
                         if (key == "releases") expect.releases = std::move(*list);
                         if (key == "app_states") expect.app_states = std::move(*list);
+                        if (key == "recovered") expect.recovered = std::move(*list);
                       }
                     })) {
     return;

@@ -203,6 +203,17 @@ class Runner {
           record.type = RecordType::kPreemption;
           record.types = &kernel_->resource_types();
           break;
+        case DecisionType::kRecovered:
+          record.type = RecordType::kRecovered;
+          if (!options_.keep_allocations) break;
+          result_.recovered.push_back({.step = step_,
+                                       .priority = decision.priority,
+                                       .partition = decision.partition,
+                                       .queue = decision.queue,
+                                       .app = decision.app,
+                                       .ask = decision.ask,
+                                       .node = decision.node});
+          break;
       }
       ++result_.records;
       if (observer_) observer_->OnRecord(record, *kernel_);
@@ -317,6 +328,8 @@ std::string_view RecordTypeName(RecordType type) {
       return "preemption";
     case RecordType::kProbe:
       return "probe";
+    case RecordType::kRecovered:
+      return "recovered";
   }
   return "unknown";
 }

@@ -20,6 +20,9 @@ absl::Status CheckLength(std::string_view call, std::string_view field, std::str
   return OverLimit(call, Cat(field, " length in bytes"), value.size(), limit, limit_name);
 }
 
+
+}  // namespace
+
 absl::Status CheckQuantities(std::string_view call, std::string_view field,
                              const Quantities& quantities) {
   if (quantities.size() > ApiLimits::kMaxQuantityEntries) {
@@ -34,8 +37,6 @@ absl::Status CheckQuantities(std::string_view call, std::string_view field,
   }
   return absl::OkStatus();
 }
-
-}  // namespace
 
 absl::Status CheckNameLengths(std::string_view call, NamedFields fields) {
   for (const auto& [field, value] : fields) {

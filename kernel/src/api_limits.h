@@ -16,6 +16,9 @@ namespace allocore::internal {
 using NamedFields = std::initializer_list<std::pair<std::string_view, std::string_view>>;
 absl::Status CheckNameLengths(std::string_view call, NamedFields fields);
 
+// A call's resource list: at most ApiLimits::kMaxQuantityEntries entries, names bounded.
+absl::Status CheckQuantities(std::string_view call, std::string_view field,
+                             const Quantities& quantities);
 absl::Status CheckNodeSpec(const NodeSpec& node);
 absl::Status CheckNodeUpdate(const NodeUpdate& update);
 absl::Status CheckAppSpec(const AppSpec& app);

@@ -73,6 +73,28 @@ absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeByHandleEvent& e,
   return kernel.RemoveNode(e.node, out);
 }
 
+absl::Status ApplyEvent(Kernel& kernel, const RecoverSpec& e, std::vector<Decision>* out) {
+  return kernel.RecoverAllocation(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const AllocationUpdate& e, std::vector<Decision>* out) {
+  return kernel.UpdateAllocation(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const AskUpdate& e, std::vector<Decision>* out) {
+  return kernel.UpdateAsk(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const ForeignAllocationSpec& e,
+                        std::vector<Decision>* out) {
+  return kernel.AddForeignAllocation(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const ForeignAllocationUpdate& e,
+                        std::vector<Decision>* out) {
+  return kernel.UpdateForeignAllocation(e, out);
+}
+absl::Status ApplyEvent(Kernel& kernel, const RemoveForeignAllocationEvent& e,
+                        std::vector<Decision>* out) {
+  return kernel.RemoveForeignAllocation(e.partition, e.id, out);
+}
+
 absl::Status ApplyEvent(Kernel& kernel, const Event& event, std::vector<Decision>* out,
                         int64_t* allocations) {
   if (allocations != nullptr) *allocations = 0;

@@ -15,6 +15,10 @@ using internal::KernelContext;
 using internal::kNoSlot;
 using internal::Partition;
 
+std::string_view ForeignKindName(ForeignKind kind) {
+  return kind == ForeignKind::kStatic ? "static" : "default";
+}
+
 std::string_view ReleaseReasonName(ReleaseReason reason) {
   switch (reason) {
     case ReleaseReason::kReleased:
@@ -320,6 +324,118 @@ absl::Status Kernel::ReleaseAllocation(std::string_view partition, std::string_v
   auto p = impl_->Require(partition, "release");
   if (!p.ok()) return p.status();
   return (*p)->ReleaseAllocation(app, ask, node, seq, out);
+}
+
+absl::Status Kernel::RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "recover_allocation";
+  if (absl::Status limit = internal::CheckAskSpec(spec.ask, kCall); !limit.ok()) return limit;
+  if (absl::Status limit = internal::CheckNameLengths(kCall, {{"node id", spec.node}});
+      !limit.ok()) {
+    return limit;
+  }
+  auto p = impl_->Require(spec.ask.partition, kCall);
+  if (!p.ok()) return p.status();
+  // A recovered allocation is a live allocation (and, for a new id, an ask record).
+  if (absl::Status budget =
+          Impl::Budget(kCall, impl_->usage().live_allocations,
+                       impl_->options.max_live_allocations, "live allocations",
+                       "max_live_allocations");
+      !budget.ok()) {
+    return budget;
+  }
+  if (impl_->options.max_asks > 0 && !(*p)->HasAsk(spec.ask.app, spec.ask.id)) {
+    if (absl::Status budget = Impl::Budget(kCall, impl_->usage().asks, impl_->options.max_asks,
+                                           "asks", "max_asks");
+        !budget.ok()) {
+      return budget;
+    }
+  }
+  return (*p)->RecoverAllocation(spec, out);
+}
+
+absl::Status Kernel::UpdateAllocation(const AllocationUpdate& update,
+                                      std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "update_allocation";
+  if (absl::Status limit = internal::CheckNameLengths(
+          kCall, {{"partition", update.partition},
+                  {"application id", update.app},
+                  {"ask id", update.ask},
+                  {"node id", update.node}});
+      !limit.ok()) {
+    return limit;
+  }
+  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", update.resources);
+      !limit.ok()) {
+    return limit;
+  }
+  auto p = impl_->Require(update.partition, kCall);
+  if (!p.ok()) return p.status();
+  return (*p)->UpdateAllocation(update, out);
+}
+
+absl::Status Kernel::UpdateAsk(const AskUpdate& update, std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "update_ask";
+  if (absl::Status limit = internal::CheckNameLengths(
+          kCall,
+          {{"partition", update.partition}, {"application id", update.app}, {"ask id", update.id}});
+      !limit.ok()) {
+    return limit;
+  }
+  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", update.resources);
+      !limit.ok()) {
+    return limit;
+  }
+  auto p = impl_->Require(update.partition, kCall);
+  if (!p.ok()) return p.status();
+  return (*p)->UpdateAsk(update, out);
+}
+
+absl::Status Kernel::AddForeignAllocation(const ForeignAllocationSpec& spec,
+                                          std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "add_foreign";
+  if (absl::Status limit = internal::CheckNameLengths(
+          kCall, {{"partition", spec.partition}, {"foreign id", spec.id}, {"node id", spec.node}});
+      !limit.ok()) {
+    return limit;
+  }
+  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", spec.resources);
+      !limit.ok()) {
+    return limit;
+  }
+  auto p = impl_->Require(spec.partition, kCall);
+  if (!p.ok()) return p.status();
+  return (*p)->AddForeignAllocation(spec, out);
+}
+
+absl::Status Kernel::UpdateForeignAllocation(const ForeignAllocationUpdate& update,
+                                             std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "update_foreign";
+  if (absl::Status limit = internal::CheckNameLengths(
+          kCall,
+          {{"partition", update.partition}, {"foreign id", update.id}, {"node id", update.node}});
+      !limit.ok()) {
+    return limit;
+  }
+  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", update.resources);
+      !limit.ok()) {
+    return limit;
+  }
+  auto p = impl_->Require(update.partition, kCall);
+  if (!p.ok()) return p.status();
+  return (*p)->UpdateForeignAllocation(update, out);
+}
+
+absl::Status Kernel::RemoveForeignAllocation(std::string_view partition, std::string_view id,
+                                             std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "remove_foreign";
+  if (absl::Status limit =
+          internal::CheckNameLengths(kCall, {{"partition", partition}, {"foreign id", id}});
+      !limit.ok()) {
+    return limit;
+  }
+  auto p = impl_->Require(partition, kCall);
+  if (!p.ok()) return p.status();
+  return (*p)->RemoveForeignAllocation(id, out);
 }
 
 absl::Status Kernel::Advance(int64_t millis, std::vector<Decision>* out) {

@@ -357,6 +357,15 @@ class Partition {
   absl::Status ReleaseAllocation(std::string_view app, std::string_view ask, std::string_view node,
                                  int64_t seq, std::vector<Decision>* out);
 
+  // A manager's lifecycle (partition_recovery.cc, partition_resize.cc, partition_foreign.cc).
+  absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out);
+  absl::Status UpdateAllocation(const AllocationUpdate& update, std::vector<Decision>* out);
+  absl::Status UpdateAsk(const AskUpdate& update, std::vector<Decision>* out);
+  absl::Status AddForeignAllocation(const ForeignAllocationSpec& spec, std::vector<Decision>* out);
+  absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
+                                       std::vector<Decision>* out);
+  absl::Status RemoveForeignAllocation(std::string_view id, std::vector<Decision>* out);
+
   // Fires every timer due at or before context->now, in due order.
   void FireTimers(std::vector<Decision>* out);
   // (due, start order) of the next timer, for firing timers of all partitions in order.
@@ -479,6 +488,7 @@ class Partition {
   // Re-derives the node's score and its entry in the node index (availability, eligibility).
   void RefreshNode(uint32_t node);
   double NodeScore(const Node& node) const;
+  double NodeScore(const Resource& capacity, const Resource& available) const;
   void RebuildCaches();
 
   // --- accounting ---------------------------------------------------------------------
@@ -505,6 +515,36 @@ class Partition {
   void CancelReservationsOfAsk(uint32_t ask);
   void CancelReservationOnNode(uint32_t node);
 
+  // --- recovery, resize, foreign pods ----------------------------------------------------
+  // The quantities of a recovery or a resize as registered types: no negative, not all zero
+  // (types it registered are taken back on a refusal).
+  absl::StatusOr<Resource> PodResources(const Quantities& quantities, std::string_view call);
+  // Records an allocation of `ask` on `node` that the scheduler did not decide (kRecovered, no
+  // seq), with `resource`; the ask's pending repeats stay as they are.
+  void PlaceRecovered(uint32_t ask, uint32_t node, const Resource& resource,
+                      std::vector<Decision>* out);
+  // The app's state and gang bookkeeping after an allocation joined it (YuniKorn's
+  // AddAllocation: a placeholder counts toward the gang, a real one runs the app).
+  void AllocationJoined(uint32_t app, bool placeholder, const Resource& resource,
+                        std::vector<Decision>* out);
+  // Takes `resource` for the allocation in place, everywhere it is counted.
+  void ResizeAllocation(uint32_t allocation, const Resource& resource);
+  // Takes `resource` for every pending repeat of the ask; its order and reservations stay.
+  void ResizePending(uint32_t ask, const Resource& resource);
+  // The node's free space changed by `taken` (negative: freed) by a change YuniKorn does not
+  // notify the node order of (1.9: foreign pods, resizes): the index learns the new free space,
+  // the score stays until the node's next notified change (RefreshNode).
+  void NodeFreeSpaceChanged(uint32_t node, const Resource& taken);
+  // The node's score as the order sees it: its free space less what the score has not seen.
+  double SeenNodeScore(uint32_t node) const;
+  // Overflow guards: the refusal when adding `resource` to the node's allocated or occupied
+  // total, or to the partition's allocated total, would pass int64 (nothing changed).
+  absl::Status AllocationOverflow(std::string_view call, uint32_t node,
+                                  const Resource& removed, const Resource& added) const;
+  // The refusal when the ask's pending repeats at `resource` each would take the partition's
+  // pending total past int64.
+  absl::Status PendingOverflow(std::string_view call, uint32_t ask, const Resource& resource) const;
+
   // --- gang scheduling (partition_gang.cc) ------------------------------------------
   TaskGroup* FindTaskGroup(uint32_t app, std::string_view name);
   // A real ask of a task group whose placeholders still hold its place (YuniKorn canReplace).
@@ -519,9 +559,13 @@ class Partition {
   // `released`: a placeholder smaller than its real ask was released (the pass stops there).
   Outcome TryPlaceholderAllocate(uint32_t queue, bool* released, std::vector<Decision>* out);
   Outcome TryPlaceholderAllocateApp(uint32_t app, bool* released, std::vector<Decision>* out);
-  Allocation NewAllocation(uint32_t ask, uint32_t node) const;
+  Allocation NewAllocation(uint32_t ask, uint32_t node, const Resource& resource,
+                          int64_t seq) const;
   // A decision about `ask` going to `node` (allocation, preemption): who, where, by handle.
   Decision PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const;
+  // A live allocation of `ask` on `node` with `resource` and `seq`, counted on the node, the
+  // application, the queue path and the user's limits; returns its slot. No decision.
+  uint32_t AttachAllocation(uint32_t ask, uint32_t node, const Resource& resource, int64_t seq);
   // Records one allocation of `ask` on `node` (accounting, decision, one repeat less).
   void PlaceAllocation(uint32_t ask, uint32_t node, std::string_view replaces,
                        std::vector<Decision>* out);
@@ -685,6 +729,17 @@ class Partition {
   // ties (cold: read by preemption attempts only).
   absl::btree_set<std::pair<std::string_view, uint32_t>> nodes_in_id_order_;
   NodeIndex node_index_;
+  // Other schedulers' pods by id. Under yunikorn-1.2 they are part of the node's occupied total
+  // (which update_node may also set); under yunikorn-1.9 the total is their sum.
+  struct ForeignAllocation {
+    uint32_t node = kNoSlot;
+    Resource resource;
+    ForeignKind kind = ForeignKind::kDefault;
+  };
+  absl::flat_hash_map<std::string_view, ForeignAllocation> foreign_;
+  // Per node, free space taken since its score was last computed by a change the node order is
+  // not told of (see NodeFreeSpaceChanged); RefreshNode clears the node's entry.
+  absl::flat_hash_map<uint32_t, Resource> score_lag_;
   // (due, start order, app): timers due at the same time fire in the order they were started.
   absl::btree_set<std::tuple<int64_t, int64_t, uint32_t>> timers_;
   std::vector<uint32_t> terminated_apps_;  // completed, awaiting expiry

@@ -157,13 +157,16 @@ void Partition::QueuePathChanged(uint32_t queue) {
 }
 
 double Partition::NodeScore(const Node& node) const {
-  Resource available = node.Available();
+  return NodeScore(node.capacity, node.Available());
+}
+
+double Partition::NodeScore(const Resource& capacity, const Resource& available) const {
   double usage = 0;
   double total_weight = 0;
   for (auto [type, weight] : node_weights_) {
-    if (!node.capacity.Has(type)) continue;
+    if (!capacity.Has(type)) continue;
     double share = 1.0 - static_cast<double>(available.Get(type)) /
-                             static_cast<double>(node.capacity.Get(type));
+                             static_cast<double>(capacity.Get(type));
     if (!std::isfinite(share)) continue;
     usage += share * weight;
     total_weight += weight;
@@ -173,6 +176,7 @@ double Partition::NodeScore(const Node& node) const {
 }
 
 void Partition::RefreshNode(uint32_t node) {
+  if (!score_lag_.empty()) score_lag_.erase(node);  // a notified change: the score catches up
   Node& n = nodes_[node];
   double score = NodeScore(n);
   if (score == n.score) {

@@ -222,6 +222,11 @@ void Partition::RemoveNodeAt(uint32_t slot, std::vector<Decision>* out) {
     }
   }
   Node& n = nodes_[slot];
+  // Other schedulers' pods on the node go with it (a later remove_foreign names an unknown id).
+  if (!foreign_.empty()) {
+    absl::erase_if(foreign_, [slot](const auto& entry) { return entry.second.node == slot; });
+  }
+  score_lag_.erase(slot);
   cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
   node_index_.Erase(n.key(slot));
   nodes_by_id_.erase(n.id);

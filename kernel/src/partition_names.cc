@@ -58,6 +58,7 @@ void Partition::MarkNames(NameMarks* marks) const {
   for (const Node& n : nodes_) {
     if (n.alive) marks->Mark(n.id);
   }
+  for (const auto& [id, foreign] : foreign_) marks->Mark(id);
   for (const Allocation& alloc : allocations_) {
     if (alloc.live) marks->Mark(alloc.task_group);
   }

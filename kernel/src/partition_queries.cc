@@ -286,6 +286,12 @@ absl::Status Partition::CheckConsistency() const {
       }
     }
   }
+  // Foreign pods sit on registered nodes (a node's removal takes its foreign pods along).
+  for (const auto& [id, foreign] : foreign_) {
+    if (foreign.node >= nodes_.size() || !nodes_[foreign.node].alive) {
+      return fail("foreign pod ", id, ": on a node that is gone");
+    }
+  }
   // Nodes: allocated, score, order.
   size_t live_nodes = 0;
   for (uint32_t n = 0; n < nodes_.size(); ++n) {
@@ -300,7 +306,11 @@ absl::Status Partition::CheckConsistency() const {
     if (!(node.available == Sub(Sub(node.capacity, node.allocated), node.occupied))) {
       return fail("node ", node.id, ": cached available differs");
     }
-    if (NodeScore(node) != node.score) return fail("node ", node.id, ": stale score");
+    if (SeenNodeScore(n) != node.score) return fail("node ", node.id, ": stale score");
+    if (auto lag = score_lag_.find(n); lag != score_lag_.end() &&
+                                       !context_->profile->foreign_changes_keep_node_order) {
+      return fail("node ", node.id, ": a score lag under a profile that re-sorts every change");
+    }
     const NodeIndex::Entry* entry = node_index_.Find(node.key(n));
     if (entry == nullptr) return fail("node ", node.id, ": missing from the node index");
     if (entry->eligible != node.Eligible() ||

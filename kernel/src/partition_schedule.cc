@@ -247,15 +247,16 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   return Outcome::kNone;
 }
 
-Allocation Partition::NewAllocation(uint32_t ask, uint32_t node) const {
+Allocation Partition::NewAllocation(uint32_t ask, uint32_t node, const Resource& resource,
+                                    int64_t seq) const {
   const Ask& k = asks_[ask];
   const AskHot& hot = ask_hot_[ask];
   Allocation a;
   a.app = hot.app;
   a.ask = ask;
   a.node = node;
-  a.resource = ResourceOf(hot);
-  a.seq = context_->next_allocation_seq;
+  a.resource = resource;
+  a.seq = seq;
   a.live = true;
   a.placeholder = hot.placeholder;
   a.required_node = hot.has_required_node;
@@ -284,17 +285,22 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   {
     // The state change re-derives the app's caches; the AppChanged below walks the path.
     DeferredPathWalk once(this);
-    if (ask_hot_[ask].placeholder) {
-      PlaceholderAllocated(app, ResourceOf(ask_hot_[ask]), out);
-    } else {
-      RunApplication(app, out);
-    }
+    AllocationJoined(app, ask_hot_[ask].placeholder, ResourceOf(ask_hot_[ask]), out);
   }
   AppChanged(app);
 }
 
-void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view replaces,
-                                std::vector<Decision>* out) {
+void Partition::AllocationJoined(uint32_t app, bool placeholder, const Resource& resource,
+                                 std::vector<Decision>* out) {
+  if (placeholder) {
+    PlaceholderAllocated(app, resource, out);
+  } else {
+    RunApplication(app, out);
+  }
+}
+
+uint32_t Partition::AttachAllocation(uint32_t ask, uint32_t node, const Resource& resource,
+                                     int64_t seq) {
   uint32_t slot;
   if (!free_allocations_.empty()) {
     slot = free_allocations_.back();
@@ -303,27 +309,30 @@ void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view re
     slot = static_cast<uint32_t>(allocations_.size());
     allocations_.emplace_back();
   }
-  Ask& k = asks_[ask];
-  AskHot& hot = ask_hot_[ask];
-  const Resource& resource = ResourceOf(hot);
-  const uint32_t app = hot.app;
+  const uint32_t app = ask_hot_[ask].app;
   App& a = apps_[app];
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
-  alloc = NewAllocation(ask, node);
-  ++context_->next_allocation_seq;
+  alloc = NewAllocation(ask, node, resource, seq);
   AddTo(&n.allocated, resource);
   n.available = Sub(n.available, resource);
   n.allocations.push_back(slot);
   RefreshNode(node);
-  k.allocations.push_back(slot);
+  asks_[ask].allocations.push_back(slot);
   AddTo(&a.allocated, resource);
   ++a.live_allocations;
   AddToPath(a.queue, &Queue::allocated, resource);
   TrackLimitUsage(app, resource, false, 0);
+  return slot;
+}
 
+void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view replaces,
+                                std::vector<Decision>* out) {
+  AskHot& hot = ask_hot_[ask];
+  const int64_t seq = context_->next_allocation_seq++;
+  AttachAllocation(ask, node, ResourceOf(hot), seq);
   Decision d = PlacementDecision(DecisionType::kAllocation, ask, node);
-  d.seq = alloc.seq;
+  d.seq = seq;
   d.placeholder = hot.placeholder;
   d.replaces = replaces;
   out->push_back(d);

@@ -37,6 +37,10 @@ constexpr Profile kYunikorn12Profile{
     .preemption_enabled_by_default = false,
     .name_charset = NameCharset::kV12,
     .state_dump_file_path_is_error = false,
+    .recovery_updates_known_asks = false,
+    .recovered_placeholder_joins_task_group = false,
+    .resize_in_place = false,
+    .foreign_changes_keep_node_order = false,
 };
 
 constexpr Profile kYunikorn19Profile{
@@ -54,6 +58,10 @@ constexpr Profile kYunikorn19Profile{
     .preemption_enabled_by_default = true,
     .name_charset = NameCharset::kWide,
     .state_dump_file_path_is_error = true,
+    .recovery_updates_known_asks = true,
+    .recovered_placeholder_joins_task_group = true,
+    .resize_in_place = true,
+    .foreign_changes_keep_node_order = true,
 };
 
 // The share of one type against a denominator resource (YuniKorn 1.6+): found only when the

@@ -64,6 +64,18 @@ struct Profile {
   NameCharset name_charset;
   // `statedumpfilepath` is an invalid key (1.9) rather than a deprecated one.
   bool state_dump_file_path_is_error;
+  // A manager's allocation of a pending ask is placed where reported, and a report of a live one
+  // resizes it (1.6+: UpdateAllocation is one call for both); v1.2.0 recovered new keys only.
+  bool recovery_updates_known_asks;
+  // A recovered placeholder counts in its task group as a placeholder ask does (1.5+,
+  // addAllocationAskInternal); v1.2.0 recovered it without placeholder data.
+  bool recovered_placeholder_joins_task_group;
+  // Live allocations and pending asks take new resources in place (1.6+, YUNIKORN-2367).
+  bool resize_in_place;
+  // Other schedulers' pods are tracked one by one and change only the node's free space, not its
+  // place in the node order until the node's next notified change (1.7+, YUNIKORN-2791);
+  // v1.2.0 had one occupied total whose every change re-sorted the node.
+  bool foreign_changes_keep_node_order;
 };
 
 const Profile& ProfileFor(Semantics semantics);

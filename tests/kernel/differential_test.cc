@@ -1253,6 +1253,8 @@ class Runner {
             return "ask_removed";
           case DecisionType::kPreemption:
             return "preemption";
+          case DecisionType::kRecovered:
+            return "recovered";
         }
         return "?";
       };

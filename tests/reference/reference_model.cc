@@ -642,6 +642,13 @@ RefDecision RefDecision::Normalized() const {
       d.placeholder = placeholder;
       d.replaces = replaces;
       break;
+    case DecisionType::kRecovered:
+      d.queue = queue;
+      d.ask = ask;
+      d.node = node;
+      d.priority = priority;
+      d.placeholder = placeholder;
+      break;
     case DecisionType::kRelease:
       d.queue = queue;
       d.ask = ask;
@@ -679,6 +686,9 @@ std::string RefDecision::ToString() const {
       return Cat("allocation #", seq, " [", partition, "] ", queue, " ", app, "/", ask, " -> ",
                  node, " prio ", priority, placeholder ? " placeholder" : "",
                  replaces.empty() ? "" : " replaces ", replaces);
+    case DecisionType::kRecovered:
+      return Cat("recovered [", partition, "] ", queue, " ", app, "/", ask, " on ", node,
+                 " prio ", priority, placeholder ? " placeholder" : "");
     case DecisionType::kRelease:
       return Cat("release [", partition, "] ", queue, " ", app, "/", ask, " on ", node, " (",
                  ReleaseReasonName(release_reason), by_app.empty() ? "" : " by ", by_app,

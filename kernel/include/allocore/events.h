@@ -89,12 +89,21 @@ struct RemoveNodeByHandleEvent {
   NodeHandle node;
 };
 
-// NodeSpec: AddNode, NodeUpdate: UpdateNode, AppSpec: AddApplication, AskSpec: AddAsk.
+struct RemoveForeignAllocationEvent {
+  std::string partition = kDefaultPartition;
+  std::string id;
+};
+
+// NodeSpec: AddNode, NodeUpdate: UpdateNode, AppSpec: AddApplication, AskSpec: AddAsk,
+// RecoverSpec: RecoverAllocation, AllocationUpdate: UpdateAllocation, AskUpdate: UpdateAsk,
+// ForeignAllocationSpec: AddForeignAllocation, ForeignAllocationUpdate: UpdateForeignAllocation.
 using Event =
     std::variant<NodeSpec, NodeUpdate, RemoveNodeEvent, AppSpec, RemoveApplicationEvent, AskSpec,
                  RemoveAskEvent, ReleaseEvent, AdvanceEvent, ScheduleEvent, UpdateConfigEvent,
                  AddAskByHandleEvent, RemoveAskByHandleEvent, ReleaseByHandleEvent,
-                 RemoveApplicationByHandleEvent, RemoveNodeByHandleEvent>;
+                 RemoveApplicationByHandleEvent, RemoveNodeByHandleEvent, RecoverSpec,
+                 AllocationUpdate, AskUpdate, ForeignAllocationSpec, ForeignAllocationUpdate,
+                 RemoveForeignAllocationEvent>;
 
 struct EventResult {
   absl::Status status;      // the call's status (non-OK: refused, nothing changed)
@@ -140,6 +149,18 @@ ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ReleaseByHandleEve
 ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveApplicationByHandleEvent& e,
                                         std::vector<Decision>* out);
 ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeByHandleEvent& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RecoverSpec& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AllocationUpdate& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AskUpdate& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ForeignAllocationSpec& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ForeignAllocationUpdate& e,
+                                        std::vector<Decision>* out);
+ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveForeignAllocationEvent& e,
                                         std::vector<Decision>* out);
 
 }  // namespace allocore

@@ -141,6 +141,53 @@ struct AskSpec {
   std::optional<int64_t> creation_time_millis;
 };
 
+// An allocation that already runs: a manager restarting with pods it knows are running, or
+// one that placed a pending pod itself. The pod is described as an ask (`count` must be 1) with
+// the node it runs on; the kernel takes it as reported, without the checks a new allocation
+// passes (queue and user limits, node fit, admission), and reports it as a kRecovered decision.
+struct RecoverSpec {
+  AskSpec ask;
+  std::string node;
+};
+
+// New resources for a live allocation of an ask, in place (a pod resized by Kubernetes'
+// in-place vertical scaling): the oldest live allocation of the ask, the oldest on `node` when
+// it is given. The new amount is taken as reported, even past a node's or a queue's limit.
+struct AllocationUpdate {
+  std::string partition = kDefaultPartition;
+  std::string app;
+  std::string ask;
+  std::string node;
+  Quantities resources;
+};
+
+// New resources for the pending part of an ask; its place in the order stays.
+struct AskUpdate {
+  std::string partition = kDefaultPartition;
+  std::string app;
+  std::string id;
+  Quantities resources;
+};
+
+// A pod another scheduler placed on a node (YuniKorn's foreign allocation): it takes room on
+// the node and counts against no queue, application or user. `static` pods are those a
+// preemption could never move (mirror pods); the kind changes no decision.
+enum class ForeignKind : uint8_t { kDefault, kStatic };
+ALLOCORE_EXPORT std::string_view ForeignKindName(ForeignKind kind);
+struct ForeignAllocationSpec {
+  std::string partition = kDefaultPartition;
+  std::string id;
+  std::string node;
+  Quantities resources;  // zero is allowed (a pod without requests)
+  ForeignKind kind = ForeignKind::kDefault;
+};
+struct ForeignAllocationUpdate {
+  std::string partition = kDefaultPartition;
+  std::string id;
+  std::string node;  // empty, or the node the pod was added on
+  Quantities resources;
+};
+
 enum class DecisionType : uint8_t {
   kAllocation,
   kAppRejected,
@@ -148,6 +195,7 @@ enum class DecisionType : uint8_t {
   kRelease,
   kAskRemoved,
   kPreemption,  // an ask chose victims (general preemption); their releases follow
+  kRecovered,   // an allocation a manager reported running (RecoverAllocation); no seq
 };
 
 // Why an allocation was released (kRelease) or pending repeats dropped (kAskRemoved).
@@ -184,12 +232,12 @@ struct Decision {
   std::string_view node;
   int32_t priority = 0;  // kAllocation: the ask's priority
   int64_t seq = 0;       // kAllocation: 1, 2, 3, ... over the kernel's lifetime; kRelease: the
-                         // released allocation's (0: none)
+                         // released allocation's (0: a recovered allocation, which has none)
   AppState from = AppState::kNew;                           // kAppState
   AppState to = AppState::kNew;                             // kAppState
   std::string reason;                                       // kAppRejected
   ReleaseReason release_reason = ReleaseReason::kReleased;  // kRelease, kAskRemoved
-  bool placeholder = false;   // kAllocation, kRelease: a placeholder allocation
+  bool placeholder = false;   // kAllocation, kRelease, kRecovered: a placeholder allocation
   std::string_view replaces;  // kAllocation: the placeholder ask whose place it took
   std::string_view by_app;    // kRelease (kPreempted): who needed the room
   std::string_view by_ask;
@@ -292,6 +340,31 @@ class ALLOCORE_EXPORT Kernel {
   absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
                                  std::string_view ask, std::string_view node, int64_t seq,
                                  std::vector<Decision>* out);
+
+  // --- A manager's lifecycle: restart, in-place resize, other schedulers' pods -------------
+  // What each call does differs by semantics profile (kernel/README "Recovery, resize and
+  // foreign pods"); a refused call changes nothing.
+  //
+  // Takes an allocation that already runs. Refused: unknown application (or one that has
+  // finished) or node, count other than 1, zero or negative resources, a placeholder without a
+  // task group, an id the application holds pending or live (yunikorn-1.2; under yunikorn-1.9
+  // a pending ask is placed where reported and a live one is resized), a full
+  // max_live_allocations budget.
+  absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out);
+  // yunikorn-1.9 only (FailedPrecondition under yunikorn-1.2, which cannot resize). Refused:
+  // unknown application or ask, no live allocation (on `node`), zero or negative resources.
+  absl::Status UpdateAllocation(const AllocationUpdate& update, std::vector<Decision>* out);
+  // yunikorn-1.9 only. Refused: unknown application or ask, nothing pending, zero or negative
+  // resources.
+  absl::Status UpdateAsk(const AskUpdate& update, std::vector<Decision>* out);
+  // Refused: unknown node, negative resources. An id already known acts as an update.
+  absl::Status AddForeignAllocation(const ForeignAllocationSpec& spec, std::vector<Decision>* out);
+  // Refused: unknown id, a node other than the one the pod was added on, negative resources.
+  absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
+                                       std::vector<Decision>* out);
+  // Refused: unknown id (a pod whose node was removed went with it).
+  absl::Status RemoveForeignAllocation(std::string_view partition, std::string_view id,
+                                       std::vector<Decision>* out);
 
   // --- By handle (allocore/handles.h): resolve once, then call without names --------------
   // The same calls as by name, with the same decisions and refusals; a handle whose entity is

@@ -62,8 +62,15 @@ enum class StepKind : uint8_t {
   kUpdateConfig,
   kAdvance,
   kProbe,  // an extension of the contract: a what-if question, answered by a `probe` record
+  // Version 3: a manager's lifecycle.
+  kRecoverAllocation,
+  kUpdateAllocation,
+  kUpdateAsk,
+  kAddForeign,
+  kUpdateForeign,
+  kRemoveForeign,
 };
-inline constexpr size_t kStepKindCount = static_cast<size_t>(StepKind::kProbe) + 1;
+inline constexpr size_t kStepKindCount = static_cast<size_t>(StepKind::kRemoveForeign) + 1;
 // The YAML key of the step kind: "add_app", "schedule", ...
 ALLOCORE_EXPORT std::string_view StepKindName(StepKind kind);
 
@@ -84,10 +91,19 @@ struct ProbeStep {
   AskSpec ask;
 };
 
+using RecoverAllocationStep = RecoverSpec;
+using UpdateAllocationStep = AllocationUpdate;
+using UpdateAskStep = AskUpdate;
+using AddForeignStep = ForeignAllocationSpec;
+using UpdateForeignStep = ForeignAllocationUpdate;
+using RemoveForeignStep = RemoveForeignAllocationEvent;
+
 // One alternative per StepKind, in the same order.
 using StepAction =
     std::variant<AppSpec, AskSpec, ScheduleStep, ReleaseStep, RemoveAskStep, RemoveAppStep,
-                 AddNodeStep, NodeUpdate, RemoveNodeStep, UpdateConfigStep, AdvanceStep, ProbeStep>;
+                 AddNodeStep, NodeUpdate, RemoveNodeStep, UpdateConfigStep, AdvanceStep, ProbeStep,
+                 RecoverAllocationStep, UpdateAllocationStep, UpdateAskStep, AddForeignStep,
+                 UpdateForeignStep, RemoveForeignStep>;
 
 struct ScenarioStep {
   StepAction action;
@@ -117,6 +133,7 @@ struct ScenarioExpect {
   std::optional<std::vector<ExpectedAllocation>> allocations;
   std::optional<std::vector<ExpectedAllocation>> releases;    // version 2, checked in order
   std::optional<std::vector<ExpectedAllocation>> app_states;  // version 3, every app_state
+  std::optional<std::vector<ExpectedAllocation>> recovered;   // version 3, every recovered
   std::optional<std::vector<std::string>> rejected_apps;
   std::optional<int64_t> errors;
 };
@@ -173,8 +190,9 @@ enum class RecordType : uint8_t {
   kAskRemoved,
   kProbe,       // an extension of the contract (consumers ignore types they do not know)
   kPreemption,  // an ask chose victims (general preemption); their releases follow
+  kRecovered,   // version 3: an allocation a manager reported running (recover_allocation)
 };
-inline constexpr size_t kRecordTypeCount = 8;
+inline constexpr size_t kRecordTypeCount = 9;
 // The `type` value of the decision stream: "allocation", "app_rejected", ...
 ALLOCORE_EXPORT std::string_view RecordTypeName(RecordType type);
 
@@ -244,6 +262,7 @@ struct RunResult {
   std::vector<ActualAllocation> allocations;  // empty unless RunOptions::keep_allocations
   std::vector<ActualAllocation> releases;     // likewise, every release in order
   std::vector<ActualAllocation> app_states;   // likewise, every app_state record in order
+  std::vector<ActualAllocation> recovered;    // likewise, every recovered record in order
   int64_t allocation_count = 0;
   std::vector<std::string> rejected_apps;  // in decision order
   std::vector<ErrorRecord> errors;
