@@ -369,6 +369,118 @@ void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* part
   });
 }
 
+// --- a manager's lifecycle -----------------------------------------------------------------
+
+namespace {
+
+// `count` entries of parallel arrays; nullopt (with the error set) when the arrays are missing.
+std::optional<allocore::Quantities> QuantityArrays(const char* call, const char* const* types,
+                                         const int64_t* values, size_t count, char** errptr) {
+  if (count > 0 && (types == nullptr || values == nullptr)) {
+    SetError(errptr, std::string(call) + ": types and values must not be NULL when count > 0");
+    return std::nullopt;
+  }
+  if (count > allocore::ApiLimits::kMaxQuantityEntries) {
+    SetError(errptr, std::string(call) + ": " + std::to_string(count) +
+                         " resource entries is over the limit of " +
+                         std::to_string(allocore::ApiLimits::kMaxQuantityEntries) +
+                         " (ApiLimits::kMaxQuantityEntries)");
+    return std::nullopt;
+  }
+  allocore::Quantities quantities;
+  quantities.reserve(count);
+  for (size_t i = 0; i < count; ++i) quantities.emplace_back(std::string(Text(types[i])), values[i]);
+  return quantities;
+}
+
+}  // namespace
+
+void allocore_recover_allocation(allocore_kernel_t* kernel, const allocore_ask_t* ask,
+                                 const char* node, allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->RecoverAllocation(
+        allocore::RecoverSpec{.ask = ask->spec, .node = std::string(Text(node))}, target);
+  });
+}
+
+void allocore_update_allocation(allocore_kernel_t* kernel, const char* partition, const char* app,
+                                const char* ask, const char* node, const char* const* types,
+                                const int64_t* values, size_t count, allocore_decisions_t* out,
+                                char** errptr) {
+  std::optional<allocore::Quantities> resources =
+      QuantityArrays("allocore_update_allocation", types, values, count, errptr);
+  if (!resources) return;
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->UpdateAllocation({.partition = Partition(partition),
+                                             .app = std::string(Text(app)),
+                                             .ask = std::string(Text(ask)),
+                                             .node = std::string(Text(node)),
+                                             .resources = *std::move(resources)},
+                                            target);
+  });
+}
+
+void allocore_update_ask(allocore_kernel_t* kernel, const char* partition, const char* app,
+                         const char* ask, const char* const* types, const int64_t* values,
+                         size_t count, allocore_decisions_t* out, char** errptr) {
+  std::optional<allocore::Quantities> resources =
+      QuantityArrays("allocore_update_ask", types, values, count, errptr);
+  if (!resources) return;
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->UpdateAsk({.partition = Partition(partition),
+                                      .app = std::string(Text(app)),
+                                      .id = std::string(Text(ask)),
+                                      .resources = *std::move(resources)},
+                                     target);
+  });
+}
+
+void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition, const char* id,
+                          const char* node, const char* const* types, const int64_t* values,
+                          size_t count, int kind, allocore_decisions_t* out, char** errptr) {
+  if (kind != ALLOCORE_FOREIGN_DEFAULT && kind != ALLOCORE_FOREIGN_STATIC) {
+    SetError(errptr, "allocore_add_foreign: kind must be ALLOCORE_FOREIGN_DEFAULT or "
+                     "ALLOCORE_FOREIGN_STATIC, got " +
+                         std::to_string(kind));
+    return;
+  }
+  std::optional<allocore::Quantities> resources =
+      QuantityArrays("allocore_add_foreign", types, values, count, errptr);
+  if (!resources) return;
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->AddForeignAllocation(
+        {.partition = Partition(partition),
+         .id = std::string(Text(id)),
+         .node = std::string(Text(node)),
+         .resources = *std::move(resources),
+         .kind = kind == ALLOCORE_FOREIGN_STATIC ? allocore::ForeignKind::kStatic
+                                                 : allocore::ForeignKind::kDefault},
+        target);
+  });
+}
+
+void allocore_update_foreign(allocore_kernel_t* kernel, const char* partition, const char* id,
+                             const char* node, const char* const* types, const int64_t* values,
+                             size_t count, allocore_decisions_t* out, char** errptr) {
+  std::optional<allocore::Quantities> resources =
+      QuantityArrays("allocore_update_foreign", types, values, count, errptr);
+  if (!resources) return;
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->UpdateForeignAllocation({.partition = Partition(partition),
+                                                    .id = std::string(Text(id)),
+                                                    .node = std::string(Text(node)),
+                                                    .resources = *std::move(resources)},
+                                                   target);
+  });
+}
+
+void allocore_remove_foreign(allocore_kernel_t* kernel, const char* partition, const char* id,
+                             allocore_decisions_t* out, char** errptr) {
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return kernel->kernel->RemoveForeignAllocation(Partition(partition), Text(id), target);
+  });
+}
+
 // --- clock and scheduling ------------------------------------------------------------------
 
 void allocore_advance(allocore_kernel_t* kernel, int64_t millis, allocore_decisions_t* out,
@@ -430,6 +542,7 @@ size_t allocore_decisions_count(const allocore_decisions_t* decisions) {
 static_assert(ALLOCORE_ALLOCATION == static_cast<int>(allocore::DecisionType::kAllocation));
 static_assert(ALLOCORE_ASK_REMOVED == static_cast<int>(allocore::DecisionType::kAskRemoved));
 static_assert(ALLOCORE_PREEMPTION == static_cast<int>(allocore::DecisionType::kPreemption));
+static_assert(ALLOCORE_RECOVERED == static_cast<int>(allocore::DecisionType::kRecovered));
 
 int allocore_decision_type(const allocore_decisions_t* decisions, size_t i) {
   const Decision* d = At(decisions, i);

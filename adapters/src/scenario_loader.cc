@@ -1083,18 +1083,27 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
                      read(field, text);
                    });
     } else {
-      auto read_or_seq = [&](std::string_view field, Id text) {
-        if (field != "seq") return read(field, text);
-        if (auto seq = NonNegative(text, what + ".seq")) expected.seq = *seq;
+      // `step` (the record's step) and `seq` are optional keys of this project's.
+      auto read_or_number = [&](std::string_view field, Id text) {
+        if (field == "seq") {
+          if (auto seq = NonNegative(text, what + ".seq")) expected.seq = *seq;
+        } else if (field == "step") {
+          if (auto step = NonNegative(text, what + ".step")) expected.step = *step;
+        } else {
+          read(field, text);
+        }
       };
       if (releases) {
-        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "reason", "seq"},
-                     read_or_seq);
+        ForEachField(entry, what,
+                     {"app", "ask", "node", "queue", "partition", "reason", "seq", "step"},
+                     read_or_number);
       } else if (key == "recovered") {
         // A recovered allocation has no seq (contract version 3).
-        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition"}, read);
+        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "step"},
+                     read_or_number);
       } else {
-        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "seq"}, read_or_seq);
+        ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "seq", "step"},
+                     read_or_number);
       }
     }
     list.push_back(std::move(expected));

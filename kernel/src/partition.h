@@ -518,7 +518,8 @@ class Partition {
   // --- recovery, resize, foreign pods ----------------------------------------------------
   // The quantities of a recovery or a resize as registered types: no negative, not all zero
   // (types it registered are taken back on a refusal).
-  absl::StatusOr<Resource> PodResources(const Quantities& quantities, std::string_view call);
+  absl::StatusOr<Resource> PodResources(const Quantities& quantities, std::string_view call,
+                                        std::string_view ask);
   // Records an allocation of `ask` on `node` that the scheduler did not decide (kRecovered, no
   // seq), with `resource`; the ask's pending repeats stay as they are.
   void PlaceRecovered(uint32_t ask, uint32_t node, const Resource& resource,

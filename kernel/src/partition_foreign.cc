@@ -28,18 +28,18 @@ absl::Status Partition::AddForeignAllocation(const ForeignAllocationSpec& spec,
   }
   if (spec.node.empty()) {
     return absl::InvalidArgumentError(
-        Cat(kAddForeign, " ", spec.id, ": the node it runs on is required"));
+        Cat(kAddForeign, ": foreign pod ", spec.id, ": the node it runs on is required"));
   }
   const uint32_t node = FindNode(spec.node);
   if (node == kNoSlot) {
-    return absl::NotFoundError(Cat(kAddForeign, " ", spec.id, ": unknown node ", spec.node));
+    return absl::NotFoundError(Cat(kAddForeign, ": foreign pod ", spec.id, ": unknown node ", spec.node));
   }
   const int types_before = context_->types.size();
-  absl::StatusOr<Resource> resource = ToResource(spec.resources, kAddForeign, Cat(" ", spec.id));
+  absl::StatusOr<Resource> resource = ToResource(spec.resources, kAddForeign, Cat(": foreign pod ", spec.id));
   Node& n = nodes_[node];
   Resource occupied;
   if (resource.ok() && AddExact(n.occupied, *resource, &occupied) >= 0) {
-    resource = absl::OutOfRangeError(Cat(kAddForeign, " ", spec.id, ": the occupied total of node ",
+    resource = absl::OutOfRangeError(Cat(kAddForeign, ": foreign pod ", spec.id, ": the occupied total of node ",
                                          n.id, " would pass the int64 limit"));
   }
   if (!resource.ok()) {
@@ -65,16 +65,16 @@ absl::Status Partition::UpdateForeignAllocation(const ForeignAllocationUpdate& u
   ForeignAllocation& foreign = it->second;
   Node& n = nodes_[foreign.node];
   if (!update.node.empty() && update.node != n.id) {
-    return absl::InvalidArgumentError(Cat(kUpdateForeign, " ", update.id, ": it runs on node ",
+    return absl::InvalidArgumentError(Cat(kUpdateForeign, ": foreign pod ", update.id, ": it runs on node ",
                                           n.id, ", not on ", update.node));
   }
   const int types_before = context_->types.size();
   absl::StatusOr<Resource> resource =
-      ToResource(update.resources, kUpdateForeign, Cat(" ", update.id));
+      ToResource(update.resources, kUpdateForeign, Cat(": foreign pod ", update.id));
   Resource occupied;
   if (resource.ok() &&
       AddExact(SubClampNegative(n.occupied, foreign.resource), *resource, &occupied) >= 0) {
-    resource = absl::OutOfRangeError(Cat(kUpdateForeign, " ", update.id,
+    resource = absl::OutOfRangeError(Cat(kUpdateForeign, ": foreign pod ", update.id,
                                          ": the occupied total of node ", n.id,
                                          " would pass the int64 limit"));
   }

@@ -22,11 +22,12 @@ bool Finished(AppState state) {
 }  // namespace
 
 absl::StatusOr<Resource> Partition::PodResources(const Quantities& quantities,
-                                                 std::string_view call) {
+                                                 std::string_view call, std::string_view ask) {
   const int types_before = context_->types.size();
-  absl::StatusOr<Resource> resource = ToResource(quantities, call);
+  const std::string what = Cat(call, ": ask ", ask);
+  absl::StatusOr<Resource> resource = ToResource(quantities, what);
   if (resource.ok() && IsZero(*resource)) {
-    resource = absl::InvalidArgumentError(Cat(call, ": resources must not be zero"));
+    resource = absl::InvalidArgumentError(Cat(what, ": resources must not be zero"));
   }
   if (!resource.ok()) context_->types.TruncateTo(types_before);
   return resource;
@@ -102,7 +103,7 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
     }
     if (pending) {
       const int types_before = context_->types.size();
-      auto resource = PodResources(pod.resources, kRecover);
+      auto resource = PodResources(pod.resources, kRecover, pod.id);
       if (!resource.ok()) return resource.status();
       absl::Status overflow = AllocationOverflow(kRecover, node, {}, *resource);
       if (overflow.ok()) overflow = PendingOverflow(kRecover, known, *resource);
@@ -128,7 +129,7 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
   }
 
   const int types_before = context_->types.size();
-  auto resource = PodResources(pod.resources, kRecover);
+  auto resource = PodResources(pod.resources, kRecover, pod.id);
   if (!resource.ok()) return resource.status();
   if (absl::Status overflow = AllocationOverflow(kRecover, node, {}, *resource); !overflow.ok()) {
     context_->types.TruncateTo(types_before);

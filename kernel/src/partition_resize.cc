@@ -120,7 +120,7 @@ absl::Status Partition::UpdateAllocation(const AllocationUpdate& update,
                                    update.node.empty() ? "" : " on node ", update.node));
   }
   const int types_before = context_->types.size();
-  auto resource = PodResources(update.resources, kUpdateAllocation);
+  auto resource = PodResources(update.resources, kUpdateAllocation, update.ask);
   if (!resource.ok()) return resource.status();
   if (absl::Status overflow = AllocationOverflow(kUpdateAllocation, allocations_[chosen].node,
                                                  allocations_[chosen].resource, *resource);
@@ -148,7 +148,7 @@ absl::Status Partition::UpdateAsk(const AskUpdate& update, std::vector<Decision>
         Cat("ask ", update.id, " of application ", update.app, " has nothing pending"));
   }
   const int types_before = context_->types.size();
-  auto resource = PodResources(update.resources, kUpdateAsk);
+  auto resource = PodResources(update.resources, kUpdateAsk, update.id);
   if (!resource.ok()) return resource.status();
   if (absl::Status overflow = PendingOverflow(kUpdateAsk, ask, *resource); !overflow.ok()) {
     context_->types.TruncateTo(types_before);

@@ -75,8 +75,12 @@ enum {
   ALLOCORE_APP_STATE = 2,
   ALLOCORE_RELEASE = 3,
   ALLOCORE_ASK_REMOVED = 4,
-  ALLOCORE_PREEMPTION = 5 /* an ask chose victims: node = the node it reserved, count = victims */
+  ALLOCORE_PREEMPTION = 5, /* an ask chose victims: node = the node it reserved, count = victims */
+  ALLOCORE_RECOVERED = 6   /* an allocation reported running (allocore_recover_allocation); seq 0 */
 };
+
+/* Kinds of other schedulers' pods (allocore_add_foreign); the kind changes no decision. */
+enum { ALLOCORE_FOREIGN_DEFAULT = 0, ALLOCORE_FOREIGN_STATIC = 1 };
 
 ALLOCORE_EXPORT void allocore_free(void* ptr);
 
@@ -166,6 +170,43 @@ ALLOCORE_EXPORT void allocore_release_allocation_seq(allocore_kernel_t* kernel,
                                                      const char* partition, const char* app,
                                                      const char* ask, const char* node, int64_t seq,
                                                      allocore_decisions_t* out, char** errptr);
+
+/* --- a manager's lifecycle: restart, in-place resize, other schedulers' pods --------------
+ * Resources are given as `count` parallel entries of `types` and `values` (kernel units:
+ * vcore in milli-cores, memory in bytes); both may be NULL when `count` is 0. Each call is
+ * the kernel call of allocore/kernel.h with its refusals (an error, nothing changed). */
+
+/* An allocation that already runs on `node`: the pod described as an ask (count 1). */
+ALLOCORE_EXPORT void allocore_recover_allocation(allocore_kernel_t* kernel,
+                                                 const allocore_ask_t* ask, const char* node,
+                                                 allocore_decisions_t* out, char** errptr);
+/* New resources for the oldest live allocation of the ask (on `node` unless NULL);
+ * yunikorn-1.9 only. */
+ALLOCORE_EXPORT void allocore_update_allocation(allocore_kernel_t* kernel, const char* partition,
+                                                const char* app, const char* ask, const char* node,
+                                                const char* const* types, const int64_t* values,
+                                                size_t count, allocore_decisions_t* out,
+                                                char** errptr);
+/* New resources for the pending part of an ask; yunikorn-1.9 only. */
+ALLOCORE_EXPORT void allocore_update_ask(allocore_kernel_t* kernel, const char* partition,
+                                         const char* app, const char* ask,
+                                         const char* const* types, const int64_t* values,
+                                         size_t count, allocore_decisions_t* out, char** errptr);
+/* A pod another scheduler placed on `node` (`kind`: ALLOCORE_FOREIGN_*); a known id updates. */
+ALLOCORE_EXPORT void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition,
+                                          const char* id, const char* node,
+                                          const char* const* types, const int64_t* values,
+                                          size_t count, int kind, allocore_decisions_t* out,
+                                          char** errptr);
+/* `node` NULL, or the node the pod was added on. */
+ALLOCORE_EXPORT void allocore_update_foreign(allocore_kernel_t* kernel, const char* partition,
+                                             const char* id, const char* node,
+                                             const char* const* types, const int64_t* values,
+                                             size_t count, allocore_decisions_t* out,
+                                             char** errptr);
+ALLOCORE_EXPORT void allocore_remove_foreign(allocore_kernel_t* kernel, const char* partition,
+                                             const char* id, allocore_decisions_t* out,
+                                             char** errptr);
 
 /* --- clock and scheduling ---------------------------------------------------------------- */
 ALLOCORE_EXPORT void allocore_advance(allocore_kernel_t* kernel, int64_t millis,
