@@ -91,6 +91,7 @@ struct KernelContext {
   ResourceTypes types;
   int64_t now = 0;
   int64_t next_allocation_seq = 1;
+  int64_t next_allocation_age = 1;  // Allocation::age
   int64_t next_submission_seq = 1;
   int64_t next_ask_seq = 1;
   int64_t next_timer_seq = 0;          // timers due together fire in start order, across partitions
@@ -314,7 +315,10 @@ struct Allocation {
   uint32_t ask = kNoSlot;
   uint32_t node = kNoSlot;
   Resource resource;
-  int64_t seq = 0;
+  int64_t seq = 0;  // the allocation record's (0: recovered, which the scheduler did not decide)
+  // 1, 2, 3, ... over every allocation, recovered ones included: "oldest first" everywhere, and
+  // whether a slot still holds the allocation it held (slots are reused).
+  int64_t age = 0;
   bool live = false;
   // What the allocation keeps of its ask as it was when allocated (a re-added ask is a new ask
   // in YuniKorn; its earlier allocations keep the old one): gang membership and what the
@@ -771,10 +775,10 @@ class Partition {
     bool saved_;
   };
   // Victims chosen in this cycle, released (reason preempted) when it ends. The allocation's
-  // seq tells whether its slot still holds it (the cycle may release it and reuse the slot).
+  // age tells whether its slot still holds it (the cycle may release it and reuse the slot).
   struct Victim {
     uint32_t allocation;
-    int64_t seq;
+    int64_t age;
     uint32_t by_ask;
   };
   std::vector<Victim> preempted_;

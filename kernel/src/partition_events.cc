@@ -438,11 +438,11 @@ void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
     absl::InlinedVector<std::pair<int64_t, uint32_t>, 8> live;
     for (const auto& [first_seq, ask] : app_side_[app].asks) {
       for (uint32_t alloc : asks_[ask].allocations) {
-        live.push_back({allocations_[alloc].seq, alloc});
+        live.push_back({allocations_[alloc].age, alloc});
       }
     }
     std::sort(live.begin(), live.end());
-    for (auto [seq, alloc] : live) ReleaseAllocationSlot(alloc, ReleaseReason::kRemoved, out);
+    for (auto [age, alloc] : live) ReleaseAllocationSlot(alloc, ReleaseReason::kRemoved, out);
     if (held_allocations) ReportRemovalStates(app, held_allocations, out);
   }
   const Queue& leaf = queues_[apps_[app].queue];

@@ -68,7 +68,7 @@ std::vector<uint32_t> Partition::PlaceholderAllocations(uint32_t app) const {
   std::vector<std::pair<int64_t, uint32_t>> found;
   for (const auto& [first_seq, ask] : app_side_[app].asks) {
     for (uint32_t alloc : asks_[ask].allocations) {
-      if (allocations_[alloc].placeholder) found.push_back({allocations_[alloc].seq, alloc});
+      if (allocations_[alloc].placeholder) found.push_back({allocations_[alloc].age, alloc});
     }
   }
   std::sort(found.begin(), found.end());

@@ -101,12 +101,12 @@ bool LowersShortfall(const Resource& ask, const Resource& available, const Resou
 struct Partition::VictimCandidate {
   int score;  // 0 normal, 1 originator, 2 opted out, 3 both
   int64_t neg_create_time;
-  int64_t neg_seq;
+  int64_t neg_age;  // younger allocations first
   uint32_t allocation;
   uint32_t leaf;
   bool operator<(const VictimCandidate& o) const {
-    return std::tie(score, neg_create_time, neg_seq) <
-           std::tie(o.score, o.neg_create_time, o.neg_seq);
+    return std::tie(score, neg_create_time, neg_age) <
+           std::tie(o.score, o.neg_create_time, o.neg_age);
   }
 };
 
@@ -118,7 +118,7 @@ class Partition::PreemptionUsage {
   PreemptionUsage(const Partition& partition) : partition_(partition) {
     for (const Victim& v : partition.preempted_) {
       const Allocation& a = partition.allocations_[v.allocation];
-      if (!a.live || a.seq != v.seq) continue;
+      if (!a.live || a.age != v.age) continue;
       Walk(&base_, partition.apps_[a.app].queue, a.resource, -1);
     }
   }
@@ -314,10 +314,10 @@ Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_s
     if (it == victim_leaves.end()) return std::nullopt;
     if (!it->second.fenced && al.priority > it->second.frame) return std::nullopt;
     for (const Victim& v : preempted_) {
-      if (v.allocation == alloc && v.seq == al.seq) return std::nullopt;
+      if (v.allocation == alloc && v.age == al.age) return std::nullopt;
     }
     const int score = (al.originator ? 1 : 0) | (al.allow_preemption ? 0 : 2);
-    return VictimCandidate{score, -al.ask_create_time, -al.seq, alloc, q};
+    return VictimCandidate{score, -al.ask_create_time, -al.age, alloc, q};
   };
   // Every candidate, in leaf order (callers sort when order matters).
   auto all_candidates = [&]() {
@@ -617,7 +617,7 @@ Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_trie
   if (plan.node == kNoSlot) return Outcome::kNone;
   hot.preemption_triggered = true;
   for (uint32_t victim : plan.victims) {
-    preempted_.push_back({victim, allocations_[victim].seq, ask});
+    preempted_.push_back({victim, allocations_[victim].age, ask});
   }
   Decision d = PlacementDecision(DecisionType::kPreemption, ask, plan.node);
   d.count = static_cast<int64_t>(plan.victims.size());

@@ -65,7 +65,7 @@ std::vector<uint32_t> Partition::PreemptionVictims(const Resource& wanted, int32
     if (a.priority > priority) continue;
     if ((a.resource.present & wanted.present) == 0) continue;
     if (std::any_of(preempted_.begin(), preempted_.end(),
-                    [&](const Victim& v) { return v.allocation == alloc && v.seq == a.seq; })) {
+                    [&](const Victim& v) { return v.allocation == alloc && v.age == a.age; })) {
       continue;
     }
     int rank = a.originator ? 3 : (!a.allow_preemption ? 2 : 1);
@@ -77,7 +77,7 @@ std::vector<uint32_t> Partition::PreemptionVictims(const Resource& wanted, int32
     auto lk = std::tie(l.rank, l.priority, l.neg_create_time, l.neg_add_seq);
     auto rk = std::tie(r.rank, r.priority, r.neg_create_time, r.neg_add_seq);
     if (lk != rk) return lk < rk;
-    return allocations_[l.allocation].seq > allocations_[r.allocation].seq;
+    return allocations_[l.allocation].age > allocations_[r.allocation].age;
   });
   auto covers = [&](const Resource& have) {
     for (int t = 0; t < kMaxResourceTypes; ++t) {
@@ -101,7 +101,7 @@ bool Partition::TryPreemption(uint32_t ask, uint32_t node) {
       PreemptionVictims(ResourceOf(ask_hot_[ask]), ask_hot_[ask].priority, node);
   if (victims.empty()) return false;  // tried again next cycle
   ask_hot_[ask].preemption_triggered = true;
-  for (uint32_t victim : victims) preempted_.push_back({victim, allocations_[victim].seq, ask});
+  for (uint32_t victim : victims) preempted_.push_back({victim, allocations_[victim].age, ask});
   return true;
 }
 
@@ -111,9 +111,9 @@ void Partition::ReleasePreempted(std::vector<Decision>* out) {
   std::vector<Victim> victims = std::move(preempted_);
   preempted_.clear();
   std::sort(victims.begin(), victims.end(),
-            [](const Victim& l, const Victim& r) { return l.seq < r.seq; });
-  for (auto [alloc, seq, by] : victims) {
-    if (!allocations_[alloc].live || allocations_[alloc].seq != seq) continue;
+            [](const Victim& l, const Victim& r) { return l.age < r.age; });
+  for (auto [alloc, age, by] : victims) {
+    if (!allocations_[alloc].live || allocations_[alloc].age != age) continue;
     uint32_t app = allocations_[alloc].app;
     uint32_t ask = allocations_[alloc].ask;
     bool placeholder = allocations_[alloc].placeholder;

@@ -314,6 +314,7 @@ uint32_t Partition::AttachAllocation(uint32_t ask, uint32_t node, const Resource
   Node& n = nodes_[node];
   Allocation& alloc = allocations_[slot];
   alloc = NewAllocation(ask, node, resource, seq);
+  alloc.age = context_->next_allocation_age++;
   AddTo(&n.allocated, resource);
   n.available = Sub(n.available, resource);
   n.allocations.push_back(slot);
