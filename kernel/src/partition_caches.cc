@@ -220,7 +220,7 @@ void Partition::RebuildCaches() {
   for (uint32_t n = 0; n < nodes_.size(); ++n) {
     Node& node = nodes_[n];
     if (!node.alive) continue;
-    node.score = NodeScore(node);
+    node.score = SeenNodeScore(n);  // a reload tells the node order nothing new (1.9)
     node_index_.Insert(node.key(n), node.available, node.Eligible());
   }
 }

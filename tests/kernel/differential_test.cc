@@ -98,6 +98,13 @@ enum class CallKind {
   kRelease,
   kAdvance,
   kSchedule,
+  // A manager's lifecycle.
+  kRecover,
+  kUpdateAllocation,
+  kUpdateAsk,
+  kAddForeign,
+  kUpdateForeign,
+  kRemoveForeign,
 };
 
 struct Call {
@@ -109,8 +116,9 @@ struct Call {
   std::string partition = kDefaultPartition;
   std::string id;       // node / app id (remove), app id (remove ask, release)
   std::string ask_id;   // remove ask, release
-  std::string node_id;  // release
+  std::string node_id;  // release, recover, update allocation, foreign pods
   int64_t value = 0;    // advance: seconds; schedule: max
+  Quantities resources;  // update allocation / ask, foreign pods
 };
 
 // The call as the kernel's event; an advance counts seconds here.
@@ -137,6 +145,25 @@ Event ToEvent(const Call& c) {
       return AdvanceEvent{.millis = c.value * 1000};
     case CallKind::kSchedule:
       return ScheduleEvent{.partition = c.partition, .max = c.value};
+    case CallKind::kRecover:
+      return RecoverSpec{.ask = c.ask, .node = c.node_id};
+    case CallKind::kUpdateAllocation:
+      return AllocationUpdate{.partition = c.partition,
+                              .app = c.id,
+                              .ask = c.ask_id,
+                              .node = c.node_id,
+                              .resources = c.resources};
+    case CallKind::kUpdateAsk:
+      return AskUpdate{
+          .partition = c.partition, .app = c.id, .id = c.ask_id, .resources = c.resources};
+    case CallKind::kAddForeign:
+      return ForeignAllocationSpec{
+          .partition = c.partition, .id = c.id, .node = c.node_id, .resources = c.resources};
+    case CallKind::kUpdateForeign:
+      return ForeignAllocationUpdate{
+          .partition = c.partition, .id = c.id, .node = c.node_id, .resources = c.resources};
+    case CallKind::kRemoveForeign:
+      return RemoveForeignAllocationEvent{.partition = c.partition, .id = c.id};
   }
   return ScheduleEvent{};
 }
@@ -245,6 +272,40 @@ std::string CallYaml(const Call& c) {
       if (c.value > 0) os << "max: " << c.value;
       if (!c.partition.empty()) os << (c.value > 0 ? ", " : "") << "partition: " << c.partition;
       os << "}";
+      break;
+    case CallKind::kRecover:
+      os << "recover_allocation: {app: " << c.ask.app << ", id: " << c.ask.id
+         << ", node: " << c.node_id << ", resources: " << QuantitiesYaml(c.ask.resources, false)
+         << ", priority: " << c.ask.priority;
+      if (!c.ask.task_group.empty()) os << ", task_group: " << c.ask.task_group;
+      if (c.ask.placeholder) os << ", placeholder: true";
+      if (!c.ask.allow_preemption) os << ", allow_preemption: false";
+      if (c.ask.creation_time_millis) {
+        os << ", creation_time: " << *c.ask.creation_time_millis / 1000;
+      }
+      os << part << "}";
+      break;
+    case CallKind::kUpdateAllocation:
+      os << "update_allocation: {app: " << c.id << ", ask: " << c.ask_id
+         << ", resources: " << QuantitiesYaml(c.resources, false);
+      if (!c.node_id.empty()) os << ", node: " << c.node_id;
+      os << part << "}";
+      break;
+    case CallKind::kUpdateAsk:
+      os << "update_ask: {app: " << c.id << ", id: " << c.ask_id
+         << ", resources: " << QuantitiesYaml(c.resources, false) << part << "}";
+      break;
+    case CallKind::kAddForeign:
+      os << "add_foreign: {id: " << c.id << ", node: " << c.node_id
+         << ", resources: " << QuantitiesYaml(c.resources, false) << part << "}";
+      break;
+    case CallKind::kUpdateForeign:
+      os << "update_foreign: {id: " << c.id;
+      if (!c.node_id.empty()) os << ", node: " << c.node_id;
+      os << ", resources: " << QuantitiesYaml(c.resources, false) << part << "}";
+      break;
+    case CallKind::kRemoveForeign:
+      os << "remove_foreign: {id: " << c.id << part << "}";
       break;
   }
   return os.str();
@@ -916,7 +977,70 @@ Sequence Generate(uint64_t seed, int calls) {
     int64_t n = rng.Range(1, app_count);
     return std::string(n < 10 ? "app0" : "app") + std::to_string(n);
   };
+  // A manager's lifecycle calls come from a stream of their own, so that the rest of a seed's
+  // calls stay as they were before these calls existed.
+  Rng life(seed ^ 0x5EEDF00Dull);
+  static const std::vector<std::string> kForeignIds = {"f1", "f2", "f3"};
   for (int i = 0; i < calls; ++i) {
+    if (life.Chance(10)) {
+      Call l;
+      l.partition = "default";
+      const std::vector<std::string>& nodes = gen.nodes["default"];
+      auto some_node = [&]() {
+        return nodes.empty() || life.Chance(5) ? std::string("n99") : life.Pick(nodes);
+      };
+      auto some_resources = [&]() {
+        Quantities q = {{"memory", life.Range(1, 90)}, {"vcore", life.Range(1, 6)}};
+        if (life.Chance(5)) q = {{"memory", 0}};
+        if (life.Chance(3)) q = {{"memory", -1}};
+        return q;
+      };
+      const int64_t what = life.Range(1, 100);
+      if (what <= 40) {
+        l.kind = CallKind::kRecover;
+        l.ask.partition = "default";
+        l.ask.app = app_id();
+        l.ask.id = life.Chance(60) ? "r" + std::to_string(life.Range(1, 4)) : life.Pick(kAskIds);
+        l.ask.resources = some_resources();
+        l.ask.priority = static_cast<int32_t>(life.Range(-2, 4));
+        if (life.Chance(15)) {
+          l.ask.task_group = life.Chance(70) ? "tg-a" : "tg-b";
+          l.ask.placeholder = life.Chance(60);
+          if (life.Chance(70)) l.ask.resources = {{"memory", 10}, {"vcore", 1}};
+        }
+        if (life.Chance(3)) l.ask.placeholder = true;
+        if (life.Chance(20)) l.ask.allow_preemption = false;
+        if (life.Chance(20)) l.ask.creation_time_millis = life.Range(0, 400) * 1000;
+        if (life.Chance(3)) l.ask.count = 2;
+        l.node_id = some_node();
+      } else if (what <= 60) {
+        l.kind = CallKind::kUpdateAllocation;
+        l.id = app_id();
+        l.ask_id = life.Chance(50) ? life.Pick(kAskIds) : "r" + std::to_string(life.Range(1, 4));
+        if (life.Chance(25)) l.node_id = some_node();
+        l.resources = some_resources();
+      } else if (what <= 70) {
+        l.kind = CallKind::kUpdateAsk;
+        l.id = app_id();
+        l.ask_id = life.Pick(kAskIds);
+        l.resources = some_resources();
+      } else if (what <= 85) {
+        l.kind = CallKind::kAddForeign;
+        l.id = life.Pick(kForeignIds);
+        l.node_id = some_node();
+        l.resources = {{"memory", life.Range(0, 70)}};
+        if (life.Chance(30)) l.resources.emplace_back("vcore", life.Range(0, 5));
+      } else if (what <= 93) {
+        l.kind = CallKind::kUpdateForeign;
+        l.id = life.Pick(kForeignIds);
+        if (life.Chance(20)) l.node_id = some_node();
+        l.resources = {{"memory", life.Range(0, 90)}};
+      } else {
+        l.kind = CallKind::kRemoveForeign;
+        l.id = life.Pick(kForeignIds);
+      }
+      seq.calls.push_back(l);
+    }
     Call c;
     c.partition = gen.partitions.size() > 1 && rng.Chance(25) ? gen.partitions[1] : "default";
     const std::string& part = c.partition;
@@ -1157,6 +1281,7 @@ class Runner {
   const std::vector<RefDecision>& model_out() const { return model_out_; }
   void set_verbose(bool verbose) { verbose_ = verbose; }
   int errors() const { return errors_; }
+  const std::map<CallKind, int64_t>& accepted() const { return accepted_; }
 
  private:
   std::optional<Mismatch> Step(const Call& c) {
@@ -1177,6 +1302,7 @@ class Runner {
               std::to_string(model_made);
     }
     if (!ms.ok()) ++errors_;
+    if (ms.ok()) ++accepted_[c.kind];
     if (verbose_) {
       std::vector<RefDecision> kernel_decisions;
       for (const Decision& d : kd) kernel_decisions.push_back(FromKernelDecision(d));
@@ -1379,6 +1505,7 @@ class Runner {
   std::vector<RefDecision> model_out_;
   std::set<std::pair<std::string, std::string>> app_ids_;
   int errors_ = 0;
+  std::map<CallKind, int64_t> accepted_;  // calls the model took, by kind
   size_t call_ = 0;
   std::optional<Mismatch> consistency_;
   bool verbose_ = false;
@@ -1426,6 +1553,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   int64_t reported = 0;
   int64_t decisions = 0;
   int64_t preempting = 0;  // sequences with at least one general preemption (model side)
+  std::map<CallKind, int64_t> accepted;  // calls taken, by kind, over every seed
   for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
     const uint64_t seed = static_cast<uint64_t>(s);
     Sequence seq = Generate(seed, calls);
@@ -1437,6 +1565,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     Runner runner;
     std::optional<Mismatch> m = runner.Run(seq, seq.calls.size());
     decisions += static_cast<int64_t>(runner.model_out().size());
+    for (const auto& [kind, count] : runner.accepted()) accepted[kind] += count;
     for (const RefDecision& d : runner.model_out()) {
       if (d.type == DecisionType::kPreemption) {
         ++preempting;
@@ -1482,7 +1611,24 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
             << coverage.limits << ", child templates " << coverage.templates
             << "; configs with admission features dropped by the validator " << coverage.dropped
             << "\n  partitions with general preemption " << coverage.preemption
-            << ", sequences with a preemption decision " << preempting << "\n";
+            << ", sequences with a preemption decision " << preempting << "\n"
+            << "  lifecycle calls taken: recover " << accepted[CallKind::kRecover]
+            << ", update_allocation " << accepted[CallKind::kUpdateAllocation] << ", update_ask "
+            << accepted[CallKind::kUpdateAsk] << ", add_foreign " << accepted[CallKind::kAddForeign]
+            << ", update_foreign " << accepted[CallKind::kUpdateForeign] << ", remove_foreign "
+            << accepted[CallKind::kRemoveForeign] << "\n";
+  // The lifecycle calls must keep reaching the rules, not only the refusals (floors at about
+  // half of what 5000 seeds give).
+  if (seeds >= 1000) {
+    const int64_t per_thousand = seeds / 1000;
+    for (auto [kind, floor] : std::vector<std::pair<CallKind, int64_t>>{
+             {CallKind::kRecover, 500}, {CallKind::kUpdateAllocation, 20}, {CallKind::kUpdateAsk, 10},
+             {CallKind::kAddForeign, 450}, {CallKind::kUpdateForeign, 40},
+             {CallKind::kRemoveForeign, 50}}) {
+      EXPECT_GE(accepted[kind], floor * per_thousand)
+          << "too few lifecycle calls of kind " << static_cast<int>(kind) << " are taken";
+    }
+  }
   // The generator must keep exercising general preemption: at least 175 sequences of the
   // default 5000 seeds (225 with one profile; 184 since half the seeds decide like 1.9 and asks
   // carry creation times), and 2.5% of any other run of 1000 seeds or more.

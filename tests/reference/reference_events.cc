@@ -34,6 +34,18 @@ absl::Status ApplyEvent(ReferenceModel& model, const Event& event, std::vector<R
           absl::StatusOr<int64_t> made = model.Schedule(e.max, e.partition, out);
           if (made.ok() && allocations != nullptr) *allocations = *made;
           return made.status();
+        } else if constexpr (std::is_same_v<T, RecoverSpec>) {
+          return model.RecoverAllocation(e, out);
+        } else if constexpr (std::is_same_v<T, AllocationUpdate>) {
+          return model.UpdateAllocation(e, out);
+        } else if constexpr (std::is_same_v<T, AskUpdate>) {
+          return model.UpdateAsk(e, out);
+        } else if constexpr (std::is_same_v<T, ForeignAllocationSpec>) {
+          return model.AddForeignAllocation(e, out);
+        } else if constexpr (std::is_same_v<T, ForeignAllocationUpdate>) {
+          return model.UpdateForeignAllocation(e, out);
+        } else if constexpr (std::is_same_v<T, RemoveForeignAllocationEvent>) {
+          return model.RemoveForeignAllocation(e.partition, e.id, out);
         } else if constexpr (std::is_same_v<T, UpdateConfigEvent>) {
           return absl::UnimplementedError("the reference model has no UpdateConfig");
         } else {

@@ -525,6 +525,17 @@ struct NodeR {
   Resource capacity;
   Resource occupied;
   bool schedulable = true;
+  // Free space taken by changes the node order was not told of (1.9: other schedulers' pods,
+  // resizes) since its last notified change (an allocation or release on it, a reservation,
+  // an update): the order scores the node as if they had not happened.
+  Resource unnotified;
+};
+
+// A pod of another scheduler.
+struct ForeignR {
+  std::string id;
+  std::string node;
+  Resource res;
 };
 
 struct AllocR {
@@ -533,7 +544,10 @@ struct AllocR {
   std::string node;
   Resource res;
   int32_t priority = 0;
+  // Allocation order over the model's life, recovered allocations included: "oldest" and the
+  // identity of victims. `record_seq` is what decisions carry (0: recovered, no seq).
   int64_t seq = 0;
+  int64_t record_seq = 0;
   // Copied from the ask when allocated.
   bool placeholder = false;
   std::string task_group;
@@ -565,6 +579,7 @@ struct PartitionR {
   std::vector<AppR> apps;      // every record, in submission order
   std::vector<NodeR> nodes;
   std::vector<AllocR> allocs;  // live allocations
+  std::vector<ForeignR> foreign;
   std::vector<ReservationR> reservations;
   bool binpacking = false;
   std::vector<std::pair<std::string, double>> weights;
@@ -764,6 +779,13 @@ class ReferenceModel::Impl {
   absl::Status Advance(int64_t millis, std::vector<RefDecision>* out);
   absl::StatusOr<int64_t> Schedule(int64_t max, std::string_view partition,
                                    std::vector<RefDecision>* out);
+  absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<RefDecision>* out);
+  absl::Status UpdateAllocation(const AllocationUpdate& update, std::vector<RefDecision>* out);
+  absl::Status UpdateAsk(const AskUpdate& update, std::vector<RefDecision>* out);
+  absl::Status AddForeign(const ForeignAllocationSpec& spec, std::vector<RefDecision>* out);
+  absl::Status UpdateForeign(const ForeignAllocationUpdate& update, std::vector<RefDecision>* out);
+  absl::Status RemoveForeign(std::string_view partition, std::string_view id,
+                             std::vector<RefDecision>* out);
 
   int64_t now() const { return now_; }
   std::vector<std::string> PartitionNames() const;
@@ -779,6 +801,24 @@ class ReferenceModel::Impl {
   absl::Status AddQueue(PartitionR& p, const QueueConfig& qc, int parent,
                         const PropertyMap& inherited);
   absl::StatusOr<Resource> ToResource(const std::vector<std::pair<std::string, int64_t>>& q);
+  // The node order hears of a change of the node: its score is computed afresh.
+  void Notified(PartitionR& p, const std::string& node);
+  // Removes the reservations `drop` selects; their nodes hear of it.
+  template <typename Pred>
+  void EraseReservations(PartitionR& p, Pred drop) {
+    for (const ReservationR& r : p.reservations) {
+      if (drop(r)) Notified(p, r.node);
+    }
+    p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(), drop),
+                         p.reservations.end());
+  }
+  // The node's free space changed by a call the node order may not hear of (1.9).
+  void FreeSpaceChanged(PartitionR& p, NodeR& node, const Resource& before);
+  // A pod that runs: a live allocation of `ask` without a seq, and the app's state follows.
+  void PlaceRunning(PartitionR& p, int a, const AskR& ask, const std::string& node,
+                    const Resource& res, std::vector<RefDecision>* out);
+  absl::Status ResizeLive(PartitionR& p, int a, const std::string& ask_id,
+                          const std::string& node, const Resource& res);
   absl::StatusOr<QueueLimitsR> ToLimits(const std::vector<LimitConfig>& list);
   void ApplyProperties(QueueR& q) const;
 
@@ -920,6 +960,7 @@ class ReferenceModel::Impl {
   }
   bool cancelled_reservation_ = false;  // in the current schedule step
   int64_t alloc_seq_ = 0;
+  int64_t record_seq_ = 0;
   int64_t ask_seq_ = 0;
   int64_t app_seq_ = 0;
   int64_t reservation_seq_ = 0;
@@ -1336,7 +1377,7 @@ Resource ReferenceModel::Impl::NodeAvailable(const PartitionR& p, const NodeR& n
 }
 
 double ReferenceModel::Impl::NodeScore(const PartitionR& p, const NodeR& node) const {
-  Resource available = NodeAvailable(p, node);
+  Resource available = Add(NodeAvailable(p, node), node.unnotified);
   double usage = 0;
   double total_weight = 0;
   for (int k = 0; k < kMaxResourceTypes; ++k) {
@@ -1826,9 +1867,7 @@ Result ReferenceModel::Impl::QueueTryReservedAllocate(PartitionR& p, int q) {
 }
 
 void ReferenceModel::Impl::RemoveReservation(PartitionR& p, int64_t seq) {
-  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
-                                      [&](const ReservationR& r) { return r.seq == seq; }),
-                       p.reservations.end());
+  EraseReservations(p, [&](const ReservationR& r) { return r.seq == seq; });
 }
 
 void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<RefDecision>* out) {
@@ -1856,6 +1895,7 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
       const NodeR& node = p.nodes[static_cast<size_t>(FindNode(p, r.node))];
       if (!FitIn(node.capacity, ask->res)) return;
       p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
+      Notified(p, r.node);
       return;
     }
     case Kind::kAllocated:
@@ -1873,6 +1913,7 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
   alloc.res = ask->res;
   alloc.priority = ask->priority;
   alloc.seq = ++alloc_seq_;
+  alloc.record_seq = ++record_seq_;
   alloc.placeholder = ask->placeholder;
   alloc.task_group = ask->task_group;
   alloc.required_node = !ask->required_node.empty();
@@ -1882,6 +1923,7 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
   alloc.ask_create_seq = ask->create_seq;
   const bool first_placeholder = alloc.placeholder && LivePlaceholders(p, r.app) == 0;
   p.allocs.push_back(alloc);
+  Notified(p, alloc.node);
   RefDecision d;
   d.type = DecisionType::kAllocation;
   d.partition = p.name;
@@ -1890,7 +1932,7 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
   d.ask = alloc.ask;
   d.node = alloc.node;
   d.priority = alloc.priority;
-  d.seq = alloc.seq;
+  d.seq = alloc.record_seq;
   d.placeholder = alloc.placeholder;
   out->push_back(d);
   if (alloc.placeholder) {
@@ -2069,6 +2111,7 @@ void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector
                                         const std::string& by_app, const std::string& by_ask) {
   AllocR alloc = p.allocs[index];
   p.allocs.erase(p.allocs.begin() + static_cast<ptrdiff_t>(index));
+  Notified(p, alloc.node);
   AppR& app = p.apps[static_cast<size_t>(alloc.app)];
   if (alloc.placeholder && reason != ReleaseReason::kReplaced) {
     if (TaskGroupR* group = FindTaskGroup(app, alloc.task_group)) ++group->timed_out;
@@ -2081,7 +2124,7 @@ void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector
   d.ask = alloc.ask;
   d.node = alloc.node;
   d.release_reason = reason;
-  d.seq = alloc.seq;
+  d.seq = alloc.record_seq;
   d.placeholder = alloc.placeholder;
   d.by_app = by_app;
   d.by_ask = by_ask;
@@ -2154,6 +2197,7 @@ absl::Status ReferenceModel::Impl::UpdateNode(const NodeUpdate& update, std::vec
   }
   if (occupied.has_value()) node.occupied = *occupied;
   if (update.schedulable.has_value()) node.schedulable = *update.schedulable;
+  node.unnotified = Resource{};
   return absl::OkStatus();
 }
 
@@ -2165,6 +2209,7 @@ absl::Status ReferenceModel::Impl::RemoveNode(std::string_view partition, std::s
   if (n < 0) return absl::NotFoundError(Cat("unknown node ", id));
   std::string node_id = p->nodes[static_cast<size_t>(n)].id;
   p->nodes.erase(p->nodes.begin() + n);
+  std::erase_if(p->foreign, [&](const ForeignR& f) { return f.node == node_id; });
   p->reservations.erase(std::remove_if(p->reservations.begin(), p->reservations.end(),
                                        [&](const ReservationR& r) { return r.node == node_id; }),
                         p->reservations.end());
@@ -2228,7 +2273,7 @@ absl::Status ReferenceModel::Impl::AddApplication(const AppSpec& spec,
   bool recovery = false;
   if (user.empty()) {
     reason = "empty user cannot resolve";
-  } else if (v19() && !spec.groups.empty() && !IsUserNameWide(spec.user)) {
+  } else if (v19() && !spec.groups.empty() && !IsUserNameWide(user)) {
     reason = Cat("invalid username ", spec.user);
   } else if (FindActiveApp(*p, spec.id) >= 0) {
     reason = Cat("adding application ", spec.id, " to partition ", p->name,
@@ -2677,11 +2722,14 @@ bool ReferenceModel::Impl::LimitsFit(const PartitionR& p, int app, const Resourc
         group_used = Add(group_used, alloc.res);
       }
     }
+    // Only the ask's types count (FitInMaxUndef); a usage already past the limit (a recovered
+    // or resized pod) leaves no room on that type, not less than none.
     auto fits = [&](const LimitR* limit, const Resource& used) {
       if (limit == nullptr || !limit->max_res.has_value()) return true;
       for (int k = 0; k < kMaxResourceTypes; ++k) {
-        if (!limit->max_res->Has(k)) continue;
-        if (SaturatingAdd(used.Get(k), ask.Get(k)) > limit->max_res->Get(k)) return false;
+        if (!limit->max_res->Has(k) || !ask.Has(k)) continue;
+        const int64_t room = std::max<int64_t>(0, SaturatingSub(limit->max_res->Get(k), used.Get(k)));
+        if (ask.Get(k) > room) return false;
       }
       return true;
     };
@@ -2716,9 +2764,7 @@ absl::Status ReferenceModel::Impl::RemoveApplication(std::string_view partition,
     }
   };
   if (!holds) report_states();
-  p->reservations.erase(std::remove_if(p->reservations.begin(), p->reservations.end(),
-                                       [&](const ReservationR& r) { return r.app == a; }),
-                        p->reservations.end());
+  EraseReservations(*p, [&](const ReservationR& r) { return r.app == a; });
   while (true) {
     size_t best = p->allocs.size();
     for (size_t i = 0; i < p->allocs.size(); ++i) {
@@ -2799,6 +2845,315 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   return absl::OkStatus();
 }
 
+// ---- A manager's lifecycle: recovered pods, resize, other schedulers' pods ------------------
+
+void ReferenceModel::Impl::Notified(PartitionR& p, const std::string& node) {
+  int n = FindNode(p, node);
+  if (n >= 0) p.nodes[static_cast<size_t>(n)].unnotified = Resource{};
+}
+
+void ReferenceModel::Impl::FreeSpaceChanged(PartitionR& p, NodeR& node, const Resource& before) {
+  if (!v19()) {
+    node.unnotified = Resource{};  // v1.2.0 re-sorts the node on every change
+    return;
+  }
+  node.unnotified = Add(node.unnotified, Sub(before, NodeAvailable(p, node)));
+}
+
+namespace {
+
+// Whether a + b fits int64 on every type.
+bool SumFits(const Resource& a, const Resource& b) {
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    int64_t sum;
+    if (__builtin_add_overflow(a.Get(k), b.Get(k), &sum)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void ReferenceModel::Impl::PlaceRunning(PartitionR& p, int a, const AskR& ask,
+                                        const std::string& node, const Resource& res,
+                                        std::vector<RefDecision>* out) {
+  AppR& app = p.apps[static_cast<size_t>(a)];
+  AllocR alloc;
+  alloc.app = a;
+  alloc.ask = ask.id;
+  alloc.node = node;
+  alloc.res = res;
+  alloc.priority = ask.priority;
+  alloc.seq = ++alloc_seq_;
+  alloc.record_seq = 0;  // not a scheduling decision
+  alloc.placeholder = ask.placeholder;
+  alloc.task_group = ask.task_group;
+  alloc.required_node = !ask.required_node.empty();
+  alloc.allow_preemption = ask.allow_preemption;
+  alloc.originator = ask.originator;
+  alloc.ask_create_time = ask.create_time;
+  alloc.ask_create_seq = ask.create_seq;
+  const bool first_placeholder = alloc.placeholder && LivePlaceholders(p, a) == 0;
+  p.allocs.push_back(alloc);
+  Notified(p, node);
+  RefDecision d;
+  d.type = DecisionType::kRecovered;
+  d.partition = p.name;
+  d.queue = p.queues[static_cast<size_t>(app.queue)].path;
+  d.app = app.id;
+  d.ask = alloc.ask;
+  d.node = node;
+  d.priority = alloc.priority;
+  d.placeholder = alloc.placeholder;
+  out->push_back(d);
+  if (alloc.placeholder) {
+    if (first_placeholder && !app.has_ph_timer && app.state == AppState::kAccepted) {
+      SetPlaceholderTimer(app, true);
+    }
+    Resource total = PlaceholderTotal(p, a);
+    bool equal = true;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      equal = equal && total.Get(k) == app.placeholder_ask.Get(k);
+    }
+    if (equal) Run(p, a, out);
+    return;
+  }
+  Run(p, a, out);
+}
+
+absl::Status ReferenceModel::Impl::ResizeLive(PartitionR& p, int a, const std::string& ask_id,
+                                              const std::string& node, const Resource& res) {
+  size_t best = p.allocs.size();
+  for (size_t i = 0; i < p.allocs.size(); ++i) {
+    const AllocR& alloc = p.allocs[i];
+    if (alloc.app != a || alloc.ask != ask_id) continue;
+    if (!node.empty() && alloc.node != node) continue;
+    if (best == p.allocs.size() || alloc.seq < p.allocs[best].seq) best = i;
+  }
+  if (best == p.allocs.size()) return absl::NotFoundError("no live allocation to resize");
+  AllocR& alloc = p.allocs[best];
+  NodeR& n = p.nodes[static_cast<size_t>(FindNode(p, alloc.node))];
+  Resource node_allocated;
+  Resource root_allocated;
+  for (const AllocR& x : p.allocs) {
+    if (&x == &alloc) continue;
+    root_allocated = Add(root_allocated, x.res);
+    if (x.node == n.id) node_allocated = Add(node_allocated, x.res);
+  }
+  if (!SumFits(node_allocated, res) || !SumFits(root_allocated, res)) {
+    return absl::OutOfRangeError("allocated would overflow");
+  }
+  if (alloc.res == res) return absl::OkStatus();
+  const Resource before = NodeAvailable(p, n);
+  alloc.res = res;
+  FreeSpaceChanged(p, n, before);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::RecoverAllocation(const RecoverSpec& spec,
+                                                     std::vector<RefDecision>* out) {
+  const AskSpec& pod = spec.ask;
+  PartitionR* p = FindPartition(pod.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", pod.partition));
+  int a = FindActiveApp(*p, pod.app);
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", pod.app));
+  if (spec.node.empty()) return absl::InvalidArgumentError("no node");
+  int n = FindNode(*p, spec.node);
+  if (n < 0) return absl::NotFoundError(Cat("unknown node ", spec.node));
+  if (pod.id.empty()) return absl::InvalidArgumentError("empty ask id");
+  if (pod.count != 1) return absl::InvalidArgumentError("a running pod has count 1");
+  if (pod.placeholder && pod.task_group.empty()) {
+    return absl::InvalidArgumentError("a placeholder needs a task group");
+  }
+  if (pod.creation_time_millis && *pod.creation_time_millis < 0) {
+    return absl::InvalidArgumentError("negative creation time");
+  }
+  AppR& app = p->apps[static_cast<size_t>(a)];
+  AskR* known = FindAsk(app, pod.id);
+  bool live = false;
+  for (const AllocR& x : p->allocs) live = live || (x.app == a && x.ask == pod.id);
+  const bool pending = known != nullptr && known->pending > 0;
+  if ((pending || live) && !v19()) {
+    return absl::FailedPreconditionError("v1.2.0 recovers new ids only");
+  }
+  TypesRollback rollback(&types_);
+  absl::StatusOr<Resource> res = ToResource(pod.resources);
+  if (!res.ok()) return res.status();
+  if (IsZero(*res)) return absl::InvalidArgumentError("zero resources");
+  if (live && !pending) {
+    absl::Status resized = ResizeLive(*p, a, pod.id, "", *res);
+    if (resized.ok()) rollback.Commit();
+    return resized;
+  }
+  NodeR& node = p->nodes[static_cast<size_t>(n)];
+  Resource node_allocated;
+  Resource root_allocated;
+  for (const AllocR& x : p->allocs) {
+    root_allocated = Add(root_allocated, x.res);
+    if (x.node == node.id) node_allocated = Add(node_allocated, x.res);
+  }
+  if (!SumFits(node_allocated, *res) || !SumFits(root_allocated, *res)) {
+    return absl::OutOfRangeError("allocated would overflow");
+  }
+  if (pending) {
+    if (!PendingSumFits(*p, a, pod.id, *res, known->pending)) {
+      return absl::OutOfRangeError("partition pending would overflow");
+    }
+    rollback.Commit();
+    // The manager placed the pending ask itself (1.6+), with the resources it reports.
+    known->res = *res;
+    int64_t reserved = 0;
+    for (const ReservationR& r : p->reservations) {
+      if (r.app == a && r.ask == pod.id) ++reserved;
+    }
+    if (reserved >= known->pending) {
+      EraseReservations(*p, [&](const ReservationR& r) { return r.app == a && r.ask == pod.id; });
+    }
+    known->pending -= 1;
+    const AskR placed = *known;
+    PlaceRunning(*p, a, placed, spec.node, *res, out);
+    return absl::OkStatus();
+  }
+  rollback.Commit();
+  if (known != nullptr) {
+    // Known but idle: the pod is a new ask under the old id (the record moves to the end).
+    app.asks.erase(app.asks.begin() + (known - app.asks.data()));
+  }
+  AskR& ask = app.asks.emplace_back();
+  ask.id = pod.id;
+  ask.res = *res;
+  ask.priority = pod.priority;
+  ask.pending = 0;
+  ask.create_seq = ++ask_seq_;
+  ask.create_time = now_;
+  if (v19() && pod.creation_time_millis) ask.create_time = *pod.creation_time_millis;
+  ask.task_group = pod.task_group;
+  ask.placeholder = pod.placeholder;
+  ask.required_node = pod.required_node;
+  ask.allow_preemption = pod.allow_preemption;
+  ask.originator = pod.originator;
+  if (ask.placeholder && v19()) {
+    TaskGroupR* group = FindTaskGroup(app, pod.task_group);
+    if (group == nullptr) {
+      app.task_groups.push_back({.name = pod.task_group});
+      group = &app.task_groups.back();
+    }
+    ++group->count;
+  }
+  if (v19()) app.submit_time = std::min(app.submit_time, ask.create_time);
+  if (app.state == AppState::kNew) SetState(*p, a, AppState::kAccepted, out);
+  const AskR placed = ask;
+  PlaceRunning(*p, a, placed, spec.node, *res, out);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::UpdateAllocation(const AllocationUpdate& update,
+                                                    std::vector<RefDecision>*) {
+  if (!v19()) return absl::FailedPreconditionError("v1.2.0 cannot resize");
+  PartitionR* p = FindPartition(update.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", update.partition));
+  int a = FindActiveApp(*p, update.app);
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", update.app));
+  TypesRollback rollback(&types_);
+  absl::StatusOr<Resource> res = ToResource(update.resources);
+  if (!res.ok()) return res.status();
+  if (IsZero(*res)) return absl::InvalidArgumentError("zero resources");
+  absl::Status resized = ResizeLive(*p, a, update.ask, update.node, *res);
+  if (resized.ok()) rollback.Commit();
+  return resized;
+}
+
+absl::Status ReferenceModel::Impl::UpdateAsk(const AskUpdate& update, std::vector<RefDecision>*) {
+  if (!v19()) return absl::FailedPreconditionError("v1.2.0 cannot resize");
+  PartitionR* p = FindPartition(update.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", update.partition));
+  int a = FindActiveApp(*p, update.app);
+  if (a < 0) return absl::NotFoundError(Cat("unknown application ", update.app));
+  AskR* ask = FindAsk(p->apps[static_cast<size_t>(a)], update.id);
+  if (ask == nullptr) return absl::NotFoundError(Cat("unknown ask ", update.id));
+  if (ask->pending == 0) return absl::FailedPreconditionError("nothing pending");
+  TypesRollback rollback(&types_);
+  absl::StatusOr<Resource> res = ToResource(update.resources);
+  if (!res.ok()) return res.status();
+  if (IsZero(*res)) return absl::InvalidArgumentError("zero resources");
+  if (!PendingSumFits(*p, a, update.id, *res, ask->pending)) {
+    return absl::OutOfRangeError("partition pending would overflow");
+  }
+  rollback.Commit();
+  ask->res = *res;
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::AddForeign(const ForeignAllocationSpec& spec,
+                                              std::vector<RefDecision>* out) {
+  PartitionR* p = FindPartition(spec.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", spec.partition));
+  if (spec.id.empty()) return absl::InvalidArgumentError("empty id");
+  for (const ForeignR& f : p->foreign) {
+    if (f.id == spec.id) {
+      return UpdateForeign(
+          {.partition = spec.partition, .id = spec.id, .node = spec.node,
+           .resources = spec.resources},
+          out);
+    }
+  }
+  if (spec.node.empty()) return absl::InvalidArgumentError("no node");
+  int n = FindNode(*p, spec.node);
+  if (n < 0) return absl::NotFoundError(Cat("unknown node ", spec.node));
+  TypesRollback rollback(&types_);
+  absl::StatusOr<Resource> res = ToResource(spec.resources);
+  if (!res.ok()) return res.status();
+  NodeR& node = p->nodes[static_cast<size_t>(n)];
+  if (!SumFits(node.occupied, *res)) return absl::OutOfRangeError("occupied would overflow");
+  rollback.Commit();
+  p->foreign.push_back({.id = spec.id, .node = node.id, .res = *res});
+  const Resource before = NodeAvailable(*p, node);
+  node.occupied = Add(node.occupied, *res);
+  FreeSpaceChanged(*p, node, before);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::UpdateForeign(const ForeignAllocationUpdate& update,
+                                                 std::vector<RefDecision>*) {
+  PartitionR* p = FindPartition(update.partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", update.partition));
+  ForeignR* foreign = nullptr;
+  for (ForeignR& f : p->foreign) {
+    if (f.id == update.id) foreign = &f;
+  }
+  if (foreign == nullptr) return absl::NotFoundError(Cat("unknown foreign pod ", update.id));
+  if (!update.node.empty() && update.node != foreign->node) {
+    return absl::InvalidArgumentError("another node");
+  }
+  TypesRollback rollback(&types_);
+  absl::StatusOr<Resource> res = ToResource(update.resources);
+  if (!res.ok()) return res.status();
+  NodeR& node = p->nodes[static_cast<size_t>(FindNode(*p, foreign->node))];
+  const Resource others = SubClampNegative(node.occupied, foreign->res);
+  if (!SumFits(others, *res)) return absl::OutOfRangeError("occupied would overflow");
+  rollback.Commit();
+  const Resource before = NodeAvailable(*p, node);
+  node.occupied = Add(others, *res);
+  foreign->res = *res;
+  FreeSpaceChanged(*p, node, before);
+  return absl::OkStatus();
+}
+
+absl::Status ReferenceModel::Impl::RemoveForeign(std::string_view partition, std::string_view id,
+                                                 std::vector<RefDecision>*) {
+  PartitionR* p = FindPartition(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  for (size_t i = 0; i < p->foreign.size(); ++i) {
+    if (p->foreign[i].id != id) continue;
+    NodeR& node = p->nodes[static_cast<size_t>(FindNode(*p, p->foreign[i].node))];
+    const Resource before = NodeAvailable(*p, node);
+    node.occupied = SubClampNegative(node.occupied, p->foreign[i].res);
+    p->foreign.erase(p->foreign.begin() + static_cast<ptrdiff_t>(i));
+    FreeSpaceChanged(*p, node, before);
+    return absl::OkStatus();
+  }
+  return absl::NotFoundError(Cat("unknown foreign pod ", id));
+}
+
 absl::Status ReferenceModel::Impl::RemoveAsk(std::string_view partition, std::string_view app_id,
                                              std::string_view ask_id,
                                              std::vector<RefDecision>* out) {
@@ -2811,10 +3166,7 @@ absl::Status ReferenceModel::Impl::RemoveAsk(std::string_view partition, std::st
       std::find_if(app.asks.begin(), app.asks.end(), [&](const AskR& x) { return x.id == ask_id; });
   if (it == app.asks.end()) return absl::NotFoundError(Cat("unknown ask ", ask_id));
   app.asks.erase(it);
-  p->reservations.erase(
-      std::remove_if(p->reservations.begin(), p->reservations.end(),
-                     [&](const ReservationR& r) { return r.app == a && r.ask == ask_id; }),
-      p->reservations.end());
+  EraseReservations(*p, [&](const ReservationR& r) { return r.app == a && r.ask == ask_id; });
   CompletionCheck(*p, a, out, /*ask_removal=*/true);
   return absl::OkStatus();
 }
@@ -2832,7 +3184,7 @@ absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
     const AllocR& alloc = p->allocs[i];
     if (alloc.app != a || alloc.ask != ask_id) continue;
     if (!node.empty() && alloc.node != node) continue;
-    if (seq > 0 && alloc.seq != seq) continue;
+    if (seq > 0 && alloc.record_seq != seq) continue;
     if (best == p->allocs.size() || alloc.seq < p->allocs[best].seq) best = i;
   }
   if (best == p->allocs.size()) {
@@ -2995,9 +3347,7 @@ size_t ReferenceModel::Impl::AllocIndex(const PartitionR& p, int64_t seq) const 
 }
 
 void ReferenceModel::Impl::RemoveNodeReservations(PartitionR& p, const std::string& node) {
-  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
-                                      [&](const ReservationR& r) { return r.node == node; }),
-                       p.reservations.end());
+  EraseReservations(p, [&](const ReservationR& r) { return r.node == node; });
 }
 
 // Once the app holds no placeholder: the timer stops; Failing fails, Resuming is accepted
@@ -3082,9 +3432,7 @@ void ReferenceModel::Impl::PlaceholderTimeout(PartitionR& p, int app_index,
     out->push_back(d);
   }
   a.asks.clear();
-  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
-                                      [&](const ReservationR& r) { return r.app == app_index; }),
-                       p.reservations.end());
+  EraseReservations(p, [&](const ReservationR& r) { return r.app == app_index; });
   for (size_t i = oldest_placeholder(); i != p.allocs.size(); i = oldest_placeholder()) {
     ReleaseAlloc(p, i, out, ReleaseReason::kTimeout, /*follow_up=*/false);
   }
@@ -3182,6 +3530,7 @@ void ReferenceModel::Impl::Replace(PartitionR& p, int app_index, const std::stri
   alloc.res = ask->res;
   alloc.priority = ask->priority;
   alloc.seq = ++alloc_seq_;
+  alloc.record_seq = ++record_seq_;
   alloc.task_group = ask->task_group;
   alloc.required_node = !ask->required_node.empty();
   alloc.allow_preemption = ask->allow_preemption;
@@ -3189,6 +3538,7 @@ void ReferenceModel::Impl::Replace(PartitionR& p, int app_index, const std::stri
   alloc.ask_create_time = ask->create_time;
   alloc.ask_create_seq = ask->create_seq;
   p.allocs.push_back(alloc);
+  Notified(p, alloc.node);
   RefDecision d;
   d.type = DecisionType::kAllocation;
   d.partition = p.name;
@@ -3197,7 +3547,7 @@ void ReferenceModel::Impl::Replace(PartitionR& p, int app_index, const std::stri
   d.ask = alloc.ask;
   d.node = node;
   d.priority = alloc.priority;
-  d.seq = alloc.seq;
+  d.seq = alloc.record_seq;
   d.replaces = placeholder_ask;
   out->push_back(d);
   out->insert(out->end(), release.begin(), release.end());
@@ -3475,12 +3825,10 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
       if (!cancellable) all_cancellable = false;
     }
     if (others && all_cancellable) {
-      p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
-                                          [&](const ReservationR& res) {
+      EraseReservations(p, [&](const ReservationR& res) {
                                             return res.node == node.id &&
                                                    !(res.app == app_index && res.ask == ask.id);
-                                          }),
-                           p.reservations.end());
+                                          });
       others = false;
       cancelled_reservation_ = true;
     }
@@ -3640,13 +3988,14 @@ void ReferenceModel::Impl::CommitPreemption(PartitionR& p, const Result& r,
   for (const ReservationR& res : p.reservations) {
     holds = holds || (res.app == r.app && res.ask == r.ask && res.node == r.node);
   }
-  p.reservations.erase(std::remove_if(p.reservations.begin(), p.reservations.end(),
-                                      [&](const ReservationR& res) {
+  EraseReservations(p, [&](const ReservationR& res) {
                                         return res.app == r.app && res.ask == r.ask &&
                                                res.node != r.node;
-                                      }),
-                       p.reservations.end());
-  if (!holds) p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
+                                      });
+  if (!holds) {
+    p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
+    Notified(p, r.node);
+  }
   for (int64_t seq : r.victims) p.victims.push_back({seq, app.id, r.ask});
 }
 
@@ -3836,6 +4185,53 @@ absl::StatusOr<int64_t> ReferenceModel::Schedule(int64_t max, std::string_view p
                                                  std::vector<RefDecision>* out) {
   if (LongName(partition)) return OverLimits();
   return impl_->Schedule(max, partition, out);
+}
+absl::Status ReferenceModel::RecoverAllocation(const RecoverSpec& spec,
+                                               std::vector<RefDecision>* out) {
+  const AskSpec& ask = spec.ask;
+  if (LongName(ask.partition) || LongName(ask.app) || LongName(ask.id) ||
+      LongName(ask.task_group) || LongName(ask.required_node) || LongName(spec.node) ||
+      ask.count > ApiLimits::kMaxAskCount || BadQuantities(ask.resources)) {
+    return OverLimits();
+  }
+  return impl_->RecoverAllocation(spec, out);
+}
+absl::Status ReferenceModel::UpdateAllocation(const AllocationUpdate& update,
+                                              std::vector<RefDecision>* out) {
+  if (LongName(update.partition) || LongName(update.app) || LongName(update.ask) ||
+      LongName(update.node) || BadQuantities(update.resources)) {
+    return OverLimits();
+  }
+  return impl_->UpdateAllocation(update, out);
+}
+absl::Status ReferenceModel::UpdateAsk(const AskUpdate& update, std::vector<RefDecision>* out) {
+  if (LongName(update.partition) || LongName(update.app) || LongName(update.id) ||
+      BadQuantities(update.resources)) {
+    return OverLimits();
+  }
+  return impl_->UpdateAsk(update, out);
+}
+absl::Status ReferenceModel::AddForeignAllocation(const ForeignAllocationSpec& spec,
+                                                  std::vector<RefDecision>* out) {
+  if (LongName(spec.partition) || LongName(spec.id) || LongName(spec.node) ||
+      BadQuantities(spec.resources)) {
+    return OverLimits();
+  }
+  return impl_->AddForeign(spec, out);
+}
+absl::Status ReferenceModel::UpdateForeignAllocation(const ForeignAllocationUpdate& update,
+                                                     std::vector<RefDecision>* out) {
+  if (LongName(update.partition) || LongName(update.id) || LongName(update.node) ||
+      BadQuantities(update.resources)) {
+    return OverLimits();
+  }
+  return impl_->UpdateForeign(update, out);
+}
+absl::Status ReferenceModel::RemoveForeignAllocation(std::string_view partition,
+                                                     std::string_view id,
+                                                     std::vector<RefDecision>* out) {
+  if (LongName(partition) || LongName(id)) return OverLimits();
+  return impl_->RemoveForeign(partition, id, out);
 }
 int64_t ReferenceModel::now_millis() const { return impl_->now(); }
 std::vector<std::string> ReferenceModel::PartitionNames() const { return impl_->PartitionNames(); }

@@ -141,6 +141,16 @@ class ReferenceModel {
   absl::Status Advance(int64_t millis, std::vector<RefDecision>* out);
   absl::StatusOr<int64_t> Schedule(int64_t max, std::string_view partition,
                                    std::vector<RefDecision>* out);
+  // A manager's lifecycle (RecoverAllocation, in-place resize, other schedulers' pods).
+  absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<RefDecision>* out);
+  absl::Status UpdateAllocation(const AllocationUpdate& update, std::vector<RefDecision>* out);
+  absl::Status UpdateAsk(const AskUpdate& update, std::vector<RefDecision>* out);
+  absl::Status AddForeignAllocation(const ForeignAllocationSpec& spec,
+                                    std::vector<RefDecision>* out);
+  absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
+                                       std::vector<RefDecision>* out);
+  absl::Status RemoveForeignAllocation(std::string_view partition, std::string_view id,
+                                       std::vector<RefDecision>* out);
 
   // --- Queries ------------------------------------------------------------------------
   int64_t now_millis() const;
