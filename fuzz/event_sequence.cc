@@ -609,6 +609,59 @@ std::string QueueName(ByteReader& in, const DecoderState& state) {
   return upper;
 }
 
+// Recovered pods, resizes and other schedulers' pods, valid or not (unknown apps, asks, nodes
+// and ids, zero and negative quantities, a count of 2, a placeholder without a group).
+void DecodeLifecycleCall(ByteReader& in, DecoderState& state, Call* c) {
+  const uint8_t kind = in.Byte() % 6;
+  c->partition = Partition(in, state);
+  switch (kind) {
+    case 0:
+    case 1: {
+      c->kind = CallKind::kRecover;
+      c->ask.partition = c->partition;
+      c->ask.app = Id(in, "app", 6);
+      c->ask.id = in.Bool() ? Id(in, "k", 4) : Id(in, "r", 4);
+      c->ask.resources = DecodeQuantities(in, 120);
+      if (Avoid("negative-quantity")) c->ask.resources = NonNegative(std::move(c->ask.resources));
+      const uint8_t flags = in.Byte();
+      c->ask.priority = static_cast<int32_t>(flags % 8) - 2;
+      if (flags & 8u) {
+        c->ask.task_group = (flags & 16u) ? "tg-b" : "tg-a";
+        c->ask.placeholder = (flags & 32u) != 0;
+      }
+      if (flags & 64u) c->ask.allow_preemption = false;
+      if ((flags & 128u) && in.Bool()) c->ask.count = 2;
+      c->node_id = Id(in, "n", 6);
+      state.pending_bound =
+          state.pending_bound > kMaxInt64 - 1 ? kMaxInt64 : state.pending_bound + 1;
+      break;
+    }
+    case 2:
+      c->kind = CallKind::kUpdateAllocation;
+      c->id = Id(in, "app", 6);
+      c->ask_id = in.Bool() ? Id(in, "k", 4) : Id(in, "r", 4);
+      if (in.Bool()) c->node_id = Id(in, "n", 6);
+      c->resources = DecodeQuantities(in, 120);
+      break;
+    case 3:
+      c->kind = CallKind::kUpdateAsk;
+      c->id = Id(in, "app", 6);
+      c->ask_id = Id(in, "k", 4);
+      c->resources = DecodeQuantities(in, 120);
+      break;
+    case 4:
+      c->kind = in.Bool() ? CallKind::kAddForeign : CallKind::kUpdateForeign;
+      c->id = Id(in, "f", 4);
+      if (c->kind == CallKind::kAddForeign || in.Bool()) c->node_id = Id(in, "n", 6);
+      c->resources = DecodeQuantities(in, 80);
+      break;
+    default:
+      c->kind = CallKind::kRemoveForeign;
+      c->id = Id(in, "f", 4);
+      break;
+  }
+}
+
 Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& options) {
   Call c;
   uint8_t op = in.Byte() % 16;
@@ -803,6 +856,10 @@ Call DecodeCall(ByteReader& in, DecoderState& state, const DecodeOptions& option
     case 14: {
       c.kind = CallKind::kSchedule;
       uint8_t b = in.Byte() % 16;
+      if (op == 14 && b >= 13) {
+        DecodeLifecycleCall(in, state, &c);
+        break;
+      }
       c.partition = b < 10 ? "" : Partition(in, state);
       static const std::vector<int64_t> kMax = {0, 0, 0, 0, 1, 1, 2, 3, 5, -1};
       c.value = in.Pick(kMax);
@@ -999,6 +1056,25 @@ Event ToEvent(const Call& c) {
       return ScheduleEvent{.partition = c.partition, .max = c.value};
     case CallKind::kUpdateConfig:
       return UpdateConfigEvent{.config = c.config ? *c.config : SchedulerConfig{}};
+    case CallKind::kRecover:
+      return RecoverSpec{.ask = c.ask, .node = c.node_id};
+    case CallKind::kUpdateAllocation:
+      return AllocationUpdate{.partition = c.partition,
+                              .app = c.id,
+                              .ask = c.ask_id,
+                              .node = c.node_id,
+                              .resources = c.resources};
+    case CallKind::kUpdateAsk:
+      return AskUpdate{
+          .partition = c.partition, .app = c.id, .id = c.ask_id, .resources = c.resources};
+    case CallKind::kAddForeign:
+      return ForeignAllocationSpec{
+          .partition = c.partition, .id = c.id, .node = c.node_id, .resources = c.resources};
+    case CallKind::kUpdateForeign:
+      return ForeignAllocationUpdate{
+          .partition = c.partition, .id = c.id, .node = c.node_id, .resources = c.resources};
+    case CallKind::kRemoveForeign:
+      return RemoveForeignAllocationEvent{.partition = c.partition, .id = c.id};
   }
   return ScheduleEvent{};
 }
@@ -1097,6 +1173,36 @@ std::string DescribeCall(const Call& c) {
       break;
     case CallKind::kUpdateConfig:
       os << "update_config: {config: " << adapters::ConfigToJson(*c.config) << "}";
+      break;
+    case CallKind::kRecover:
+      os << "recover_allocation: {app: " << Quote(c.ask.app) << ", id: " << Quote(c.ask.id)
+         << ", node: " << Quote(c.node_id) << ", resources: " << QuantitiesText(c.ask.resources)
+         << ", priority: " << c.ask.priority;
+      if (!c.ask.task_group.empty()) os << ", task_group: " << Quote(c.ask.task_group);
+      if (c.ask.placeholder) os << ", placeholder: true";
+      if (!c.ask.allow_preemption) os << ", allow_preemption: false";
+      if (c.ask.count != 1) os << "   # count " << c.ask.count << " (not expressible)";
+      os << PartitionText(c.ask.partition) << "}";
+      break;
+    case CallKind::kUpdateAllocation:
+      os << "update_allocation: {app: " << Quote(c.id) << ", ask: " << Quote(c.ask_id)
+         << ", resources: " << QuantitiesText(c.resources);
+      if (!c.node_id.empty()) os << ", node: " << Quote(c.node_id);
+      os << PartitionText(c.partition) << "}";
+      break;
+    case CallKind::kUpdateAsk:
+      os << "update_ask: {app: " << Quote(c.id) << ", id: " << Quote(c.ask_id)
+         << ", resources: " << QuantitiesText(c.resources) << PartitionText(c.partition) << "}";
+      break;
+    case CallKind::kAddForeign:
+    case CallKind::kUpdateForeign:
+      os << (c.kind == CallKind::kAddForeign ? "add_foreign" : "update_foreign")
+         << ": {id: " << Quote(c.id);
+      if (!c.node_id.empty()) os << ", node: " << Quote(c.node_id);
+      os << ", resources: " << QuantitiesText(c.resources) << PartitionText(c.partition) << "}";
+      break;
+    case CallKind::kRemoveForeign:
+      os << "remove_foreign: {id: " << Quote(c.id) << PartitionText(c.partition) << "}";
       break;
   }
   return os.str();

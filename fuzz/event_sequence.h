@@ -51,6 +51,13 @@ enum class CallKind : uint8_t {
   kAdvance,
   kSchedule,
   kUpdateConfig,
+  // A manager's lifecycle.
+  kRecover,           // ask (count 1 usually) + node_id
+  kUpdateAllocation,  // id (app), ask_id, node_id, resources
+  kUpdateAsk,         // id (app), ask_id, resources
+  kAddForeign,        // id, node_id, resources
+  kUpdateForeign,     // id, node_id, resources
+  kRemoveForeign,     // id
 };
 
 struct Call {
@@ -65,6 +72,7 @@ struct Call {
   std::string node_id;                        // release ("" = any node)
   int64_t value = 0;                          // advance: millis; schedule: max
   std::optional<SchedulerConfig> config;      // kUpdateConfig (not validated)
+  Quantities resources;                       // resizes and foreign pods
 };
 
 struct DecodeOptions {

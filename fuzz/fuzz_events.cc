@@ -184,8 +184,64 @@ class Checker {
         allocated_queues.insert({View(d.partition), View(d.queue)});
       }
     }
+    if (call.kind == CallKind::kRecover) recovering_ = ToNamedMap(call.ask.resources);
     Consume(out);
     switch (call.kind) {
+      case CallKind::kRecover: {
+        bool recovered = false;
+        for (const Decision& d : out) recovered |= d.type == DecisionType::kRecovered;
+        if (!recovered) {
+          // 1.6+: the report of a running pod is a resize of it.
+          Expect(kernel_.options().semantics == Semantics::kYunikorn19,
+                 "an accepted recovery reported no recovered allocation");
+          Resize(call.ask.partition, call.ask.app, call.ask.id, "", call.ask.resources);
+        }
+        break;
+      }
+      case CallKind::kUpdateAllocation:
+        Expect(kernel_.options().semantics == Semantics::kYunikorn19,
+               "a resize accepted under yunikorn-1.2");
+        Expect(out.empty(), "a resize reported decisions");
+        Resize(call.partition, call.id, call.ask_id, call.node_id, call.resources);
+        break;
+      case CallKind::kUpdateAsk: {
+        Expect(kernel_.options().semantics == Semantics::kYunikorn19,
+               "a resize accepted under yunikorn-1.2");
+        auto ask = asks_.find({call.partition, call.id, call.ask_id});
+        Expect(ask != asks_.end() && ask->second.pending > 0,
+               "a resize of an ask with nothing pending accepted");
+        ask->second.resources = ToNamedMap(call.resources);
+        break;
+      }
+      case CallKind::kAddForeign:
+      case CallKind::kUpdateForeign: {
+        Expect(out.empty(), "a foreign pod's report reported decisions");
+        auto known = foreign_.find({call.partition, call.id});
+        Expect(call.kind == CallKind::kAddForeign || known != foreign_.end(),
+               "an update of an unknown foreign pod accepted");
+        std::string node_id = known != foreign_.end() ? known->second.first : call.node_id;
+        auto node = nodes_.find({call.partition, node_id});
+        Expect(node != nodes_.end(), "a foreign pod on an unknown node accepted");
+        if (known != foreign_.end()) {
+          for (const auto& [type, value] : known->second.second) {
+            node->second.occupied[type] = std::max<int64_t>(0, node->second.occupied[type] - value);
+          }
+        }
+        const Named resources = ToNamedMap(call.resources);
+        for (const auto& [type, value] : resources) node->second.occupied[type] += value;
+        foreign_[{call.partition, call.id}] = {node_id, resources};
+        break;
+      }
+      case CallKind::kRemoveForeign: {
+        auto known = foreign_.find({call.partition, call.id});
+        Expect(known != foreign_.end(), "removal of an unknown foreign pod accepted");
+        auto node = nodes_.find({call.partition, known->second.first});
+        for (const auto& [type, value] : known->second.second) {
+          node->second.occupied[type] = std::max<int64_t>(0, node->second.occupied[type] - value);
+        }
+        foreign_.erase(known);
+        break;
+      }
       case CallKind::kAddNode:
         Expect(!nodes_.contains({call.node.partition, call.node.id}),
                "a duplicate node id was accepted");
@@ -201,6 +257,9 @@ class Checker {
       }
       case CallKind::kRemoveNode:
         Expect(nodes_.erase({call.partition, call.id}) == 1, "removal of an unknown node accepted");
+        std::erase_if(foreign_, [&](const auto& entry) {
+          return entry.first.first == call.partition && entry.second.first == call.id;
+        });
         for (const Live& l : live_) {
           Expect(!(l.partition == call.partition && l.node == call.id),
                  "node removed with a live allocation left on it: " + l.app + "/" + l.ask);
@@ -222,14 +281,16 @@ class Checker {
         break;
       }
       case CallKind::kRemoveApp: {
-        // The app's way out (Completing, or Completing -> Completed) precedes its releases.
+        // Causal order (contract version 3): the app's releases, then its way out (Completing,
+        // or Completing -> Completed), which they cause.
         bool completed = false;
-        bool released = false;
+        bool state_changed = false;
         for (const Decision& d : out) {
           if (d.type == DecisionType::kAppState) {
-            Expect(!released && View(d.app) == call.id &&
+            Expect(View(d.app) == call.id &&
                        (d.to == AppState::kCompleting || d.to == AppState::kCompleted),
                    "remove_app reported an unexpected state change: " + DecisionText(d));
+            state_changed = true;
             if (d.to == AppState::kCompleted) {
               completed = true;
               --completed_[{call.partition, call.id}];  // forgotten: no expiry follows
@@ -238,7 +299,8 @@ class Checker {
             Expect(d.type == DecisionType::kRelease,
                    "remove_app reported a decision other than a state change or a release: " +
                        DecisionText(d));
-            released = true;
+            Expect(!state_changed, "remove_app reported a release after the app's state change: " +
+                                       DecisionText(d));
           }
         }
         Expect(apps_.erase({call.partition, call.id}) == 1 || completed,
@@ -426,10 +488,27 @@ class Checker {
           ask->second.pending = 0;
           break;
         }
-        case DecisionType::kRecovered:
-          // The event vocabulary this fuzzer draws from has no recovery call.
-          Expect(false, "a recovered allocation nobody reported: " + DecisionText(d));
+        case DecisionType::kRecovered: {
+          // Taken as reported: no fit, no limit, no seq.
+          Expect(d.seq == 0, "a recovered allocation with a seq: " + DecisionText(d));
+          auto state = apps_.find({partition, app});
+          Expect(state != apps_.end() && Active(state->second),
+                 "recovery into an inactive application " + app);
+          Expect(nodes_.contains({partition, View(d.node)}),
+                 "recovery onto an unknown node " + View(d.node));
+          const AskKey key{partition, app, View(d.ask)};
+          auto ask = asks_.find(key);
+          if (ask != asks_.end() && ask->second.pending > 0) {
+            --ask->second.pending;  // a pending ask the manager placed (1.6+)
+            ask->second.resources = recovering_;
+          } else {
+            asks_[key] = AskState{recovering_, 0};
+          }
+          live_.push_back(
+              Live{0, partition, View(d.queue), app, View(d.ask), View(d.node), recovering_});
+          past_limits_.insert(partition);
           break;
+        }
         case DecisionType::kPreemption: {
           // The preemptor is a pending ask; its victims' releases follow in the same call.
           auto ask = asks_.find({partition, app, View(d.ask)});
@@ -440,6 +519,19 @@ class Checker {
         }
       }
     }
+  }
+
+  // The oldest live allocation of the ask (on `node` when given) takes `resources`.
+  void Resize(const std::string& partition, const std::string& app, const std::string& ask,
+              const std::string& node, const Quantities& resources) {
+    for (Live& l : live_) {
+      if (l.partition != partition || l.app != app || l.ask != ask) continue;
+      if (!node.empty() && l.node != node) continue;
+      l.resources = ToNamedMap(resources);
+      past_limits_.insert(partition);
+      return;
+    }
+    Expect(false, "a resize of no live allocation accepted");
   }
 
   void CheckNodeFit(const NodeState& node, const std::string& partition, const std::string& node_id,
@@ -487,7 +579,9 @@ class Checker {
         CheckChildSum(*queues, q, &QueueInfo::allocated, "allocated", types);
         CheckChildSum(*queues, q, &QueueInfo::pending, "pending", types);
       }
-      if (!scheduled) continue;
+      // A recovered or resized pod is taken past any max: the max holds for what the walk adds
+      // only where no such pod ever was.
+      if (!scheduled || past_limits_.contains(partition)) continue;
       for (const auto& [p, leaf] : touched) {
         if (p != partition) continue;
         for (std::string path = leaf; !path.empty();) {
@@ -615,8 +709,14 @@ class Checker {
     int64_t pending = 0;  // repeats not allocated yet
   };
   std::map<AskKey, AskState> asks_;
-  std::vector<Live> live_;  // in seq order
+  std::vector<Live> live_;  // oldest first (recovered pods too)
   std::vector<std::string> stream_;
+  // Other schedulers' pods by (partition, id): node and resources.
+  std::map<AppKey, std::pair<std::string, Named>> foreign_;
+  // The resources of the recovery under way (a recovered decision does not carry them).
+  Named recovering_;
+  // Partitions where a recovered pod may have taken a queue past its max.
+  std::set<std::string> past_limits_;
 };
 
 }  // namespace

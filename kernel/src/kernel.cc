@@ -337,15 +337,14 @@ absl::Status Kernel::RecoverAllocation(const RecoverSpec& spec, std::vector<Deci
   if (!p.ok()) return p.status();
   // A recovered allocation is a live allocation (and, for a new id, an ask record).
   if (absl::Status budget =
-          Impl::Budget(kCall, impl_->usage().live_allocations,
-                       impl_->options.max_live_allocations, "live allocations",
-                       "max_live_allocations");
+          Impl::Budget(kCall, impl_->usage().live_allocations, impl_->options.max_live_allocations,
+                       "live allocations", "max_live_allocations");
       !budget.ok()) {
     return budget;
   }
   if (impl_->options.max_asks > 0 && !(*p)->HasAsk(spec.ask.app, spec.ask.id)) {
-    if (absl::Status budget = Impl::Budget(kCall, impl_->usage().asks, impl_->options.max_asks,
-                                           "asks", "max_asks");
+    if (absl::Status budget =
+            Impl::Budget(kCall, impl_->usage().asks, impl_->options.max_asks, "asks", "max_asks");
         !budget.ok()) {
       return budget;
     }
@@ -353,14 +352,12 @@ absl::Status Kernel::RecoverAllocation(const RecoverSpec& spec, std::vector<Deci
   return (*p)->RecoverAllocation(spec, out);
 }
 
-absl::Status Kernel::UpdateAllocation(const AllocationUpdate& update,
-                                      std::vector<Decision>* out) {
+absl::Status Kernel::UpdateAllocation(const AllocationUpdate& update, std::vector<Decision>* out) {
   constexpr std::string_view kCall = "update_allocation";
-  if (absl::Status limit = internal::CheckNameLengths(
-          kCall, {{"partition", update.partition},
-                  {"application id", update.app},
-                  {"ask id", update.ask},
-                  {"node id", update.node}});
+  if (absl::Status limit = internal::CheckNameLengths(kCall, {{"partition", update.partition},
+                                                              {"application id", update.app},
+                                                              {"ask id", update.ask},
+                                                              {"node id", update.node}});
       !limit.ok()) {
     return limit;
   }
@@ -644,6 +641,68 @@ absl::StatusOr<AskHandle> Kernel::AddAsk(AppHandle app, const AskArgs& ask,
   absl::StatusOr<uint32_t> slot = (*p)->AddAskTo(app_slot, ask, out);
   if (!slot.ok()) return slot.status();
   return (*p)->AskHandleOf(*slot);
+}
+
+absl::Status Kernel::RecoverAllocation(AppHandle app, const AskArgs& ask, NodeHandle node,
+                                       std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "recover_allocation";
+  auto p = impl_->Resolve(app.partition, kCall);
+  if (!p.ok()) return p.status();
+  uint32_t app_slot = (*p)->LiveApp(app.slot, app.generation);
+  if (app_slot == kNoSlot) return Stale(kCall, "application");
+  if (node.partition.serial != app.partition.serial) {
+    return absl::InvalidArgumentError(
+        Cat(kCall, ": the node handle is of another partition than the application's"));
+  }
+  uint32_t node_slot = (*p)->LiveNode(node.slot, node.generation);
+  if (node_slot == kNoSlot) return Stale(kCall, "node");
+  if (absl::Status limit =
+          internal::CheckAskFields(kCall, ask.id, ask.task_group, ask.required_node, ask.count);
+      !limit.ok()) {
+    return limit;
+  }
+  if (absl::Status budget =
+          Impl::Budget(kCall, impl_->usage().live_allocations, impl_->options.max_live_allocations,
+                       "live allocations", "max_live_allocations");
+      !budget.ok()) {
+    return budget;
+  }
+  if (impl_->options.max_asks > 0 && (*p)->FindAsk(app_slot, ask.id) == kNoSlot) {
+    if (absl::Status budget =
+            Impl::Budget(kCall, impl_->usage().asks, impl_->options.max_asks, "asks", "max_asks");
+        !budget.ok()) {
+      return budget;
+    }
+  }
+  return (*p)->RecoverAllocationAt(app_slot, ask, node_slot, out);
+}
+
+absl::Status Kernel::UpdateAllocation(AskHandle ask, NodeHandle node, const Resource& resources,
+                                      std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "update_allocation";
+  auto p = impl_->Resolve(ask.partition, kCall);
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveAsk(ask.slot, ask.generation);
+  if (slot == kNoSlot) return Stale(kCall, "ask");
+  uint32_t node_slot = kNoSlot;
+  if (node.valid()) {
+    if (node.partition.serial != ask.partition.serial) {
+      return absl::InvalidArgumentError(Cat(kCall, ": the node handle is of another partition"));
+    }
+    node_slot = (*p)->LiveNode(node.slot, node.generation);
+    if (node_slot == kNoSlot) return Stale(kCall, "node");
+  }
+  return (*p)->UpdateAllocationAt(slot, node_slot, resources, out);
+}
+
+absl::Status Kernel::UpdateAsk(AskHandle ask, const Resource& resources,
+                               std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "update_ask";
+  auto p = impl_->Resolve(ask.partition, kCall);
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveAsk(ask.slot, ask.generation);
+  if (slot == kNoSlot) return Stale(kCall, "ask");
+  return (*p)->UpdateAskAt(slot, resources, out);
 }
 
 absl::Status Kernel::RemoveAsk(AskHandle ask, std::vector<Decision>* out) {

@@ -369,6 +369,13 @@ class Partition {
   absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
                                        std::vector<Decision>* out);
   absl::Status RemoveForeignAllocation(std::string_view id, std::vector<Decision>* out);
+  // The same by slot (`args.resources` and `resource` hold registered type ids; `node` kNoSlot:
+  // any node).
+  absl::Status RecoverAllocationAt(uint32_t app, const AskArgs& args, uint32_t node,
+                                   std::vector<Decision>* out);
+  absl::Status UpdateAllocationAt(uint32_t ask, uint32_t node, const Resource& resource,
+                                  std::vector<Decision>* out);
+  absl::Status UpdateAskAt(uint32_t ask, const Resource& resource, std::vector<Decision>* out);
 
   // Fires every timer due at or before context->now, in due order.
   void FireTimers(std::vector<Decision>* out);
@@ -524,6 +531,9 @@ class Partition {
   // (types it registered are taken back on a refusal).
   absl::StatusOr<Resource> PodResources(const Quantities& quantities, std::string_view call,
                                         std::string_view ask);
+  // A pod's resources as a handle call gives them: registered types, no negative, not all zero.
+  absl::Status CheckPodResource(const Resource& resource, std::string_view call,
+                                std::string_view ask) const;
   // Records an allocation of `ask` on `node` that the scheduler did not decide (kRecovered, no
   // seq), with `resource`; the ask's pending repeats stay as they are.
   void PlaceRecovered(uint32_t ask, uint32_t node, const Resource& resource,
@@ -536,16 +546,17 @@ class Partition {
   void ResizeAllocation(uint32_t allocation, const Resource& resource);
   // Takes `resource` for every pending repeat of the ask; its order and reservations stay.
   void ResizePending(uint32_t ask, const Resource& resource);
-  // The node's free space changed by `taken` (negative: freed) by a change YuniKorn does not
-  // notify the node order of (1.9: foreign pods, resizes): the index learns the new free space,
-  // the score stays until the node's next notified change (RefreshNode).
-  void NodeFreeSpaceChanged(uint32_t node, const Resource& taken);
-  // The node's score as the order sees it: its free space less what the score has not seen.
+  // The node's free space changed from `available_before` by a change YuniKorn does not notify
+  // the node order of (1.9: foreign pods, resizes): the index learns the new free space, the
+  // score stays until the node's next notified change (RefreshNode).
+  void NodeFreeSpaceChanged(uint32_t node, const Resource& available_before);
+  // The node's score as the order sees it: computed from the free space it had at its last
+  // notified change.
   double SeenNodeScore(uint32_t node) const;
   // Overflow guards: the refusal when adding `resource` to the node's allocated or occupied
   // total, or to the partition's allocated total, would pass int64 (nothing changed).
-  absl::Status AllocationOverflow(std::string_view call, uint32_t node,
-                                  const Resource& removed, const Resource& added) const;
+  absl::Status AllocationOverflow(std::string_view call, uint32_t node, const Resource& removed,
+                                  const Resource& added) const;
   // The refusal when the ask's pending repeats at `resource` each would take the partition's
   // pending total past int64.
   absl::Status PendingOverflow(std::string_view call, uint32_t ask, const Resource& resource) const;
@@ -565,7 +576,7 @@ class Partition {
   Outcome TryPlaceholderAllocate(uint32_t queue, bool* released, std::vector<Decision>* out);
   Outcome TryPlaceholderAllocateApp(uint32_t app, bool* released, std::vector<Decision>* out);
   Allocation NewAllocation(uint32_t ask, uint32_t node, const Resource& resource,
-                          int64_t seq) const;
+                           int64_t seq) const;
   // A decision about `ask` going to `node` (allocation, preemption): who, where, by handle.
   Decision PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const;
   // A live allocation of `ask` on `node` with `resource` and `seq`, counted on the node, the
@@ -742,9 +753,9 @@ class Partition {
     ForeignKind kind = ForeignKind::kDefault;
   };
   absl::flat_hash_map<std::string_view, ForeignAllocation> foreign_;
-  // Per node, free space taken since its score was last computed by a change the node order is
-  // not told of (see NodeFreeSpaceChanged); RefreshNode clears the node's entry.
-  absl::flat_hash_map<uint32_t, Resource> score_lag_;
+  // Per node whose free space changed without the node order being told (see
+  // NodeFreeSpaceChanged): the free space its score was computed from. RefreshNode clears it.
+  absl::flat_hash_map<uint32_t, Resource> score_basis_;
   // (due, start order, app): timers due at the same time fire in the order they were started.
   absl::btree_set<std::tuple<int64_t, int64_t, uint32_t>> timers_;
   std::vector<uint32_t> terminated_apps_;  // completed, awaiting expiry

@@ -165,8 +165,8 @@ double Partition::NodeScore(const Resource& capacity, const Resource& available)
   double total_weight = 0;
   for (auto [type, weight] : node_weights_) {
     if (!capacity.Has(type)) continue;
-    double share = 1.0 - static_cast<double>(available.Get(type)) /
-                             static_cast<double>(capacity.Get(type));
+    double share =
+        1.0 - static_cast<double>(available.Get(type)) / static_cast<double>(capacity.Get(type));
     if (!std::isfinite(share)) continue;
     usage += share * weight;
     total_weight += weight;
@@ -176,7 +176,7 @@ double Partition::NodeScore(const Resource& capacity, const Resource& available)
 }
 
 void Partition::RefreshNode(uint32_t node) {
-  if (!score_lag_.empty()) score_lag_.erase(node);  // a notified change: the score catches up
+  if (!score_basis_.empty()) score_basis_.erase(node);  // a notified change: the score catches up
   Node& n = nodes_[node];
   double score = NodeScore(n);
   if (score == n.score) {

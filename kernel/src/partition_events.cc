@@ -226,7 +226,7 @@ void Partition::RemoveNodeAt(uint32_t slot, std::vector<Decision>* out) {
   if (!foreign_.empty()) {
     absl::erase_if(foreign_, [slot](const auto& entry) { return entry.second.node == slot; });
   }
-  score_lag_.erase(slot);
+  score_basis_.erase(slot);
   cluster_capacity_ = Sub(cluster_capacity_, n.capacity);
   node_index_.Erase(n.key(slot));
   nodes_by_id_.erase(n.id);

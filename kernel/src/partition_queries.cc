@@ -307,9 +307,8 @@ absl::Status Partition::CheckConsistency() const {
       return fail("node ", node.id, ": cached available differs");
     }
     if (SeenNodeScore(n) != node.score) return fail("node ", node.id, ": stale score");
-    if (auto lag = score_lag_.find(n); lag != score_lag_.end() &&
-                                       !context_->profile->foreign_changes_keep_node_order) {
-      return fail("node ", node.id, ": a score lag under a profile that re-sorts every change");
+    if (score_basis_.contains(n) && !context_->profile->foreign_changes_keep_node_order) {
+      return fail("node ", node.id, ": a stale score under a profile that re-sorts every change");
     }
     const NodeIndex::Entry* entry = node_index_.Find(node.key(n));
     if (entry == nullptr) return fail("node ", node.id, ": missing from the node index");

@@ -55,21 +55,41 @@ void Partition::PlaceRecovered(uint32_t ask, uint32_t node, const Resource& reso
   out->push_back(d);
 }
 
+absl::Status Partition::CheckPodResource(const Resource& resource, std::string_view call,
+                                         std::string_view ask) const {
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (!resource.Has(t)) continue;
+    if (t >= context_->types.size()) {
+      return absl::InvalidArgumentError(
+          Cat(call, ": ask ", ask, ": resource type id ", t, " is not registered"));
+    }
+    if (resource.Get(t) < 0) {
+      return absl::InvalidArgumentError(Cat(call, ": ask ", ask, ": negative quantity ",
+                                            resource.Get(t), " for resource '",
+                                            context_->types.Name(t), "'"));
+    }
+  }
+  if (IsZero(resource)) {
+    return absl::InvalidArgumentError(Cat(call, ": ask ", ask, ": resources must not be zero"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out) {
   const AskSpec& pod = spec.ask;
   const uint32_t app = FindApp(pod.app);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", pod.app));
-  if (Finished(apps_[app].state) || !apps_[app].in_queue) {
-    return absl::FailedPreconditionError(Cat("application ", pod.app, " is ",
-                                             AppStateName(apps_[app].state),
-                                             ": it takes no allocation"));
-  }
   if (spec.node.empty()) {
     return absl::InvalidArgumentError(Cat("ask ", pod.id, ": the node it runs on is required"));
   }
   const uint32_t node = FindNode(spec.node);
   if (node == kNoSlot) return absl::NotFoundError(Cat("unknown node ", spec.node));
+  // Names resolve to type ids here (a new name registers a type); a refusal takes them back.
+  const int types_before = context_->types.size();
+  auto resource = PodResources(pod.resources, kRecover, pod.id);
+  if (!resource.ok()) return resource.status();
   AskArgs args{.id = pod.id,
+               .resources = *resource,
                .priority = pod.priority,
                .count = pod.count,
                .task_group = pod.task_group,
@@ -78,61 +98,66 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
                .allow_preemption = pod.allow_preemption,
                .originator = pod.originator,
                .creation_time_millis = pod.creation_time_millis};
-  if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
-  if (pod.count != 1) {
-    return absl::InvalidArgumentError(
-        Cat("ask ", pod.id, ": a running allocation is one pod, count must be 1, got ", pod.count));
+  absl::Status recovered = RecoverAllocationAt(app, args, node, out);
+  if (!recovered.ok()) context_->types.TruncateTo(types_before);
+  return recovered;
+}
+
+absl::Status Partition::RecoverAllocationAt(uint32_t app, const AskArgs& args, uint32_t node,
+                                            std::vector<Decision>* out) {
+  const std::string_view app_id = app_side_[app].id;
+  if (Finished(apps_[app].state) || !apps_[app].in_queue) {
+    return absl::FailedPreconditionError(Cat("application ", app_id, " is ",
+                                             AppStateName(apps_[app].state),
+                                             ": it takes no allocation"));
   }
+  if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
+  if (args.count != 1) {
+    return absl::InvalidArgumentError(Cat(
+        "ask ", args.id, ": a running allocation is one pod, count must be 1, got ", args.count));
+  }
+  if (absl::Status bad = CheckPodResource(args.resources, kRecover, args.id); !bad.ok()) {
+    return bad;
+  }
+  const Resource& resource = args.resources;
 
   // An id the application still holds: 1.6+ take the report as the manager placing the pending
   // ask, or as a resize of the live allocation; v1.2.0 recovers new ids only.
-  uint32_t known = FindAsk(app, pod.id);
+  const uint32_t known = FindAsk(app, args.id);
   if (known != kNoSlot) {
     const bool pending = ask_hot_[known].pending > 0;
     const bool live = !asks_[known].allocations.empty();
     if ((pending || live) && !context_->profile->recovery_updates_known_asks) {
       return absl::FailedPreconditionError(
-          Cat("ask ", pod.id, " of application ", pod.app,
+          Cat("ask ", args.id, " of application ", app_id,
               pending ? " is pending" : " has a live allocation",
               ": yunikorn-1.2 recovers allocations under new ids only"));
     }
     if (live && !pending) {
       // The report of a running pod: its resources are what it runs with now (a resize).
-      return UpdateAllocation(
-          {.app = pod.app, .ask = pod.id, .node = {}, .resources = pod.resources}, out);
+      return UpdateAllocationAt(known, kNoSlot, resource, out);
     }
     if (pending) {
-      const int types_before = context_->types.size();
-      auto resource = PodResources(pod.resources, kRecover, pod.id);
-      if (!resource.ok()) return resource.status();
-      absl::Status overflow = AllocationOverflow(kRecover, node, {}, *resource);
-      if (overflow.ok()) overflow = PendingOverflow(kRecover, known, *resource);
-      if (!overflow.ok()) {
-        context_->types.TruncateTo(types_before);
-        return overflow;
-      }
+      absl::Status overflow = AllocationOverflow(kRecover, node, {}, resource);
+      if (overflow.ok()) overflow = PendingOverflow(kRecover, known, resource);
+      if (!overflow.ok()) return overflow;
       // Placed where the manager put it ("external allocation placed"), with the resources it
       // reports (a changed amount resizes the pending ask first, as one update would).
-      if (!(*resource == ResourceOf(ask_hot_[known]))) ResizePending(known, *resource);
+      if (!(resource == ResourceOf(ask_hot_[known]))) ResizePending(known, resource);
       AskHot& hot = ask_hot_[known];
       if (hot.reservations >= hot.pending) CancelReservationsOfAsk(known);
       SetPending(known, hot.pending - 1);
       {
         DeferredPathWalk once(this);
-        PlaceRecovered(known, node, *resource, out);
-        AllocationJoined(app, hot.placeholder, *resource, out);
+        PlaceRecovered(known, node, resource, out);
+        AllocationJoined(app, hot.placeholder, resource, out);
       }
       AppChanged(app);
       return absl::OkStatus();
     }
     // Known but idle (nothing pending, nothing live): a new ask under an old id, as add_ask.
   }
-
-  const int types_before = context_->types.size();
-  auto resource = PodResources(pod.resources, kRecover, pod.id);
-  if (!resource.ok()) return resource.status();
-  if (absl::Status overflow = AllocationOverflow(kRecover, node, {}, *resource); !overflow.ok()) {
-    context_->types.TruncateTo(types_before);
+  if (absl::Status overflow = AllocationOverflow(kRecover, node, {}, resource); !overflow.ok()) {
     return overflow;
   }
   // Every check passed: from here on the call changes state.
@@ -141,21 +166,22 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
   Ask& k = asks_[ask];
   AskHot& hot = ask_hot_[ask];
   AppSide& a_side = app_side_[app];
-  k.id = context_->names.Intern(pod.id);
+  k.id = context_->names.Intern(args.id);
   hot.app = app;
   hot.alive = true;
   a_side.asks_by_id[k.id] = ask;
   k.first_add_seq = context_->next_ask_seq;
   a_side.asks.emplace(k.first_add_seq, ask);
-  hot.shape = shapes_.Acquire(*resource);
-  hot.priority = pod.priority;
-  hot.placeholder = pod.placeholder;
-  k.allow_preemption = pod.allow_preemption;
-  k.originator = pod.originator;
+  hot.shape = shapes_.Acquire(resource);
+  hot.priority = args.priority;
+  hot.placeholder = args.placeholder;
+  k.allow_preemption = args.allow_preemption;
+  k.originator = args.originator;
   k.preempt_checked_at = kNeverChecked;
-  k.task_group = pod.task_group.empty() ? std::string_view() : context_->names.Intern(pod.task_group);
+  k.task_group =
+      args.task_group.empty() ? std::string_view() : context_->names.Intern(args.task_group);
   k.required_node =
-      pod.required_node.empty() ? std::string_view() : context_->names.Intern(pod.required_node);
+      args.required_node.empty() ? std::string_view() : context_->names.Intern(args.required_node);
   hot.gang_member = !k.task_group.empty();
   hot.has_required_node = !k.required_node.empty();
   if (hot.placeholder && context_->profile->recovered_placeholder_joins_task_group) {
@@ -167,8 +193,8 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
     ++group->count;
   }
   k.create_time = context_->now;
-  if (pod.creation_time_millis && context_->profile->ask_creation_time_counts) {
-    k.create_time = *pod.creation_time_millis;
+  if (args.creation_time_millis && context_->profile->ask_creation_time_counts) {
+    k.create_time = *args.creation_time_millis;
   }
   k.add_seq = context_->next_ask_seq++;
   {
@@ -178,8 +204,8 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
       apps_[app].submission_time = std::min(apps_[app].submission_time, k.create_time);
     }
     if (apps_[app].state == AppState::kNew) Transition(app, AppState::kAccepted, out);
-    PlaceRecovered(ask, node, *resource, out);
-    AllocationJoined(app, hot.placeholder, *resource, out);
+    PlaceRecovered(ask, node, resource, out);
+    AllocationJoined(app, hot.placeholder, resource, out);
   }
   AppChanged(app);
   return absl::OkStatus();

@@ -16,8 +16,9 @@ constexpr std::string_view kUpdateAsk = "update_ask";
 
 absl::Status NoResizeUnder12(std::string_view call) {
   return absl::FailedPreconditionError(
-      Cat(call, ": yunikorn-1.2 cannot resize in place (YuniKorn 1.6+ can); release the "
-                "allocation or remove the ask, and add the ask again"));
+      Cat(call,
+          ": yunikorn-1.2 cannot resize in place (YuniKorn 1.6+ can); release the "
+          "allocation or remove the ask, and add the ask again"));
 }
 
 }  // namespace
@@ -44,17 +45,17 @@ void Partition::NodeFreeSpaceChanged(uint32_t node, const Resource& available_be
     RefreshNode(node);
     return;
   }
-  // What the score has not seen grows by the space taken; the index's free space is current
-  // (the walk must not try a node the pod no longer fits, nor skip one it fits).
-  AddTo(&score_lag_[node], Sub(available_before, n.available));
+  // The score keeps the free space of the last notified change (the first unnotified change
+  // records it); the index's free space is current (the walk must not try a node the pod no
+  // longer fits, nor skip one it fits).
+  score_basis_.try_emplace(node, available_before);
   node_index_.Update(n.key(node), n.available, n.Eligible());
 }
 
 double Partition::SeenNodeScore(uint32_t node) const {
   const Node& n = nodes_[node];
-  auto lag = score_lag_.find(node);
-  if (lag == score_lag_.end()) return NodeScore(n.capacity, n.available);
-  return NodeScore(n.capacity, Add(n.available, lag->second));
+  auto basis = score_basis_.find(node);
+  return NodeScore(n.capacity, basis == score_basis_.end() ? n.available : basis->second);
 }
 
 void Partition::ResizeAllocation(uint32_t allocation, const Resource& resource) {
@@ -96,7 +97,6 @@ void Partition::ResizePending(uint32_t ask, const Resource& resource) {
 
 absl::Status Partition::UpdateAllocation(const AllocationUpdate& update,
                                          std::vector<Decision>* out) {
-  (void)out;  // a resize changes no state and decides nothing (YuniKorn sends nothing either)
   if (!context_->profile->resize_in_place) return NoResizeUnder12(kUpdateAllocation);
   const uint32_t app = FindApp(update.app);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", update.app));
@@ -104,38 +104,55 @@ absl::Status Partition::UpdateAllocation(const AllocationUpdate& update,
   if (ask == kNoSlot) {
     return absl::NotFoundError(Cat("application ", update.app, " has no ask ", update.ask));
   }
-  const uint32_t node = update.node.empty() ? kNoSlot : FindNode(update.node);
-  uint32_t chosen = kNoSlot;
-  if (update.node.empty() || node != kNoSlot) {
-    for (uint32_t alloc : asks_[ask].allocations) {
-      if (node == kNoSlot || allocations_[alloc].node == node) {
-        chosen = alloc;
-        break;
-      }
+  uint32_t node = kNoSlot;
+  if (!update.node.empty()) {
+    node = FindNode(update.node);
+    if (node == kNoSlot) {
+      // An unknown node holds no allocation: the same refusal as a known node without one.
+      return absl::NotFoundError(Cat("ask ", update.ask, " of application ", update.app,
+                                     " has no live allocation on node ", update.node));
     }
-  }
-  if (chosen == kNoSlot) {
-    return absl::NotFoundError(Cat("ask ", update.ask, " of application ", update.app,
-                                   " has no live allocation",
-                                   update.node.empty() ? "" : " on node ", update.node));
   }
   const int types_before = context_->types.size();
   auto resource = PodResources(update.resources, kUpdateAllocation, update.ask);
   if (!resource.ok()) return resource.status();
+  absl::Status updated = UpdateAllocationAt(ask, node, *resource, out);
+  if (!updated.ok()) context_->types.TruncateTo(types_before);
+  return updated;
+}
+
+absl::Status Partition::UpdateAllocationAt(uint32_t ask, uint32_t node, const Resource& resource,
+                                           std::vector<Decision>* out) {
+  (void)out;  // a resize changes no state and decides nothing (YuniKorn sends nothing either)
+  if (!context_->profile->resize_in_place) return NoResizeUnder12(kUpdateAllocation);
+  const uint32_t app = ask_hot_[ask].app;
+  uint32_t chosen = kNoSlot;
+  for (uint32_t alloc : asks_[ask].allocations) {
+    if (node == kNoSlot || allocations_[alloc].node == node) {
+      chosen = alloc;
+      break;
+    }
+  }
+  if (chosen == kNoSlot) {
+    return absl::NotFoundError(Cat("ask ", asks_[ask].id, " of application ", app_side_[app].id,
+                                   " has no live allocation", node == kNoSlot ? "" : " on node ",
+                                   node == kNoSlot ? std::string_view() : nodes_[node].id));
+  }
+  if (absl::Status bad = CheckPodResource(resource, kUpdateAllocation, asks_[ask].id); !bad.ok()) {
+    return bad;
+  }
   if (absl::Status overflow = AllocationOverflow(kUpdateAllocation, allocations_[chosen].node,
-                                                 allocations_[chosen].resource, *resource);
+                                                 allocations_[chosen].resource, resource);
       !overflow.ok()) {
-    context_->types.TruncateTo(types_before);
     return overflow;
   }
-  if (*resource == allocations_[chosen].resource) return absl::OkStatus();
-  ResizeAllocation(chosen, *resource);
+  if (resource == allocations_[chosen].resource) return absl::OkStatus();
+  ResizeAllocation(chosen, resource);
   AppChanged(app);
   return absl::OkStatus();
 }
 
 absl::Status Partition::UpdateAsk(const AskUpdate& update, std::vector<Decision>* out) {
-  (void)out;
   if (!context_->profile->resize_in_place) return NoResizeUnder12(kUpdateAsk);
   const uint32_t app = FindApp(update.app);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", update.app));
@@ -143,19 +160,31 @@ absl::Status Partition::UpdateAsk(const AskUpdate& update, std::vector<Decision>
   if (ask == kNoSlot) {
     return absl::NotFoundError(Cat("application ", update.app, " has no ask ", update.id));
   }
-  if (ask_hot_[ask].pending == 0) {
-    return absl::FailedPreconditionError(
-        Cat("ask ", update.id, " of application ", update.app, " has nothing pending"));
-  }
   const int types_before = context_->types.size();
   auto resource = PodResources(update.resources, kUpdateAsk, update.id);
   if (!resource.ok()) return resource.status();
-  if (absl::Status overflow = PendingOverflow(kUpdateAsk, ask, *resource); !overflow.ok()) {
-    context_->types.TruncateTo(types_before);
+  absl::Status updated = UpdateAskAt(ask, *resource, out);
+  if (!updated.ok()) context_->types.TruncateTo(types_before);
+  return updated;
+}
+
+absl::Status Partition::UpdateAskAt(uint32_t ask, const Resource& resource,
+                                    std::vector<Decision>* out) {
+  (void)out;
+  if (!context_->profile->resize_in_place) return NoResizeUnder12(kUpdateAsk);
+  const uint32_t app = ask_hot_[ask].app;
+  if (ask_hot_[ask].pending == 0) {
+    return absl::FailedPreconditionError(
+        Cat("ask ", asks_[ask].id, " of application ", app_side_[app].id, " has nothing pending"));
+  }
+  if (absl::Status bad = CheckPodResource(resource, kUpdateAsk, asks_[ask].id); !bad.ok()) {
+    return bad;
+  }
+  if (absl::Status overflow = PendingOverflow(kUpdateAsk, ask, resource); !overflow.ok()) {
     return overflow;
   }
-  if (*resource == ResourceOf(ask_hot_[ask])) return absl::OkStatus();
-  ResizePending(ask, *resource);
+  if (resource == ResourceOf(ask_hot_[ask])) return absl::OkStatus();
+  ResizePending(ask, resource);
   AppChanged(app);
   return absl::OkStatus();
 }

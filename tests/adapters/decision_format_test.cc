@@ -133,8 +133,8 @@ TEST(PriorityChangesTest, DeepestFirstRootLeftOutNamesShortWhenUnique) {
 }
 
 TEST(GoldenTest, JsonLines) {
-  for (const char* name : {"every-step-kind", "refused-calls", "removal-states",
-                           "gang-started-timeout", "reqnode-no-victims"}) {
+  for (const char* name : {"every-step-kind", "every-v3-step-kind", "refused-calls",
+                           "removal-states", "gang-started-timeout", "reqnode-no-victims"}) {
     Scenario scenario =
         LoadFile(std::string(ALLOCORE_SOURCE_DIR "/tests/scenarios/") + name + ".yaml");
     JsonLines lines;

@@ -428,6 +428,93 @@ int main(void) {
   EXPECT(allocore_allocation_budget_blocks(kernel) == 1);
   allocore_kernel_destroy(kernel);
 
+  /* A manager's lifecycle under yunikorn-1.9: a pod found running is recovered (no seq), then
+   * resized; another scheduler's pod takes room on the node; refusals change nothing. */
+  v19.semantics = "yunikorn-1.9";
+  kernel = allocore_kernel_create(kQueues, strlen(kQueues), "queues.yaml", &v19, &err);
+  EXPECT_OK(err);
+  if (kernel == NULL) return 1;
+  out = allocore_decisions_create();
+  node = allocore_node_create("node-1");
+  allocore_node_add_capacity(node, "memory", 100);
+  allocore_add_node(kernel, node, NULL, &err);
+  EXPECT_OK(err);
+  allocore_node_destroy(node);
+  app = allocore_app_create("app-1", "alice");
+  allocore_app_set_queue(app, "root.a");
+  allocore_add_app(kernel, app, NULL, &err);
+  EXPECT_OK(err);
+  allocore_app_destroy(app);
+  ask = allocore_ask_create("app-1", "running-1");
+  allocore_ask_add_resource(ask, "memory", 40);
+  allocore_recover_allocation(kernel, ask, "node-1", out, &err);
+  EXPECT_OK(err);
+  allocore_ask_destroy(ask);
+  {
+    long recovered = find_decision(out, ALLOCORE_RECOVERED, 0);
+    EXPECT(recovered >= 0);
+    if (recovered >= 0) {
+      EXPECT(allocore_decision_seq(out, (size_t)recovered) == 0);
+      EXPECT(strcmp(allocore_decision_node(out, (size_t)recovered, NULL), "node-1") == 0);
+    }
+  }
+  {
+    const char* types[] = {"memory"};
+    int64_t bigger[] = {60};
+    int64_t foreign[] = {30};
+    int64_t negative[] = {-1};
+    allocore_update_allocation(kernel, NULL, "app-1", "running-1", NULL, types, bigger, 1, out,
+                               &err);
+    EXPECT_OK(err);
+    allocore_add_foreign(kernel, NULL, "other-pod", "node-1", types, foreign, 1,
+                         ALLOCORE_FOREIGN_STATIC, out, &err);
+    EXPECT_OK(err);
+    allocore_update_foreign(kernel, NULL, "other-pod", NULL, types, negative, 1, out, &err);
+    EXPECT(err != NULL && strstr(err, "negative") != NULL);
+    allocore_free(err);
+    err = NULL;
+    allocore_update_ask(kernel, NULL, "app-1", "running-1", NULL, NULL, 1, out, &err);
+    EXPECT(err != NULL && strstr(err, "must not be NULL") != NULL);
+    allocore_free(err);
+    err = NULL;
+    allocore_add_foreign(kernel, NULL, "x", "node-1", types, foreign, 1, 7, out, &err);
+    EXPECT(err != NULL && strstr(err, "kind") != NULL);
+    allocore_free(err);
+    err = NULL;
+  }
+  queues = allocore_get_queue(kernel, NULL, "root.a", &err);
+  EXPECT_OK(err);
+  if (queues != NULL) {
+    EXPECT(allocore_queue_allocated(queues, 0, "memory", NULL) == 60); /* foreign not counted */
+    allocore_queues_destroy(queues);
+  }
+  /* 60 + 30 of 100 are taken: an ask of 20 has no node. */
+  ask = allocore_ask_create("app-1", NULL);
+  allocore_ask_add_resource(ask, "memory", 20);
+  {
+    allocore_probe_t* answer = allocore_probe(kernel, ask, &err);
+    EXPECT_OK(err);
+    if (answer != NULL) {
+      EXPECT(allocore_probe_node(answer) == NULL);
+      allocore_probe_destroy(answer);
+    }
+  }
+  allocore_remove_foreign(kernel, NULL, "other-pod", out, &err);
+  EXPECT_OK(err);
+  {
+    allocore_probe_t* answer = allocore_probe(kernel, ask, &err);
+    EXPECT_OK(err);
+    if (answer != NULL) {
+      EXPECT(allocore_probe_node(answer) != NULL);
+      allocore_probe_destroy(answer);
+    }
+  }
+  allocore_ask_destroy(ask);
+  allocore_check_consistency(kernel, &err);
+  EXPECT_OK(err);
+  allocore_decisions_destroy(out);
+  allocore_kernel_destroy(kernel);
+
   if (failures == 0) printf("c_api_test: OK\n");
   return failures == 0 ? 0 : 1;
 }

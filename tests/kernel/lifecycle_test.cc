@@ -72,8 +72,8 @@ class LifecycleTest : public ::testing::TestWithParam<Semantics> {
   }
   // What a refused call must leave as it was: every query's answer.
   std::string Observed() {
-    std::string text = absl::StrCat(kernel_->name_count(), "/",
-                                     kernel_->resource_types().size(), "/");
+    std::string text =
+        absl::StrCat(kernel_->name_count(), "/", kernel_->resource_types().size(), "/");
     absl::StatusOr<std::vector<QueueInfo>> queues = kernel_->ListQueues("default");
     EXPECT_TRUE(queues.ok());
     if (!queues.ok()) return text;
@@ -149,21 +149,27 @@ TEST_P(LifecycleTest, RefusedRecoveriesChangeNothing) {
     change(spec);
     return spec;
   };
-  cases.push_back({with([](RecoverSpec& s) { s.ask.app = "nobody"; }),
-                   absl::StatusCode::kNotFound, "unknown application nobody"});
+  cases.push_back({with([](RecoverSpec& s) { s.ask.app = "nobody"; }), absl::StatusCode::kNotFound,
+                   "unknown application nobody"});
   cases.push_back(
       {with([](RecoverSpec& s) { s.node = "n9"; }), absl::StatusCode::kNotFound, "unknown node"});
   cases.push_back({with([](RecoverSpec& s) { s.node = ""; }), absl::StatusCode::kInvalidArgument,
                    "the node it runs on is required"});
-  cases.push_back({with([](RecoverSpec& s) { s.ask.resources = {{"memory", 0}}; }),
+  cases.push_back({with([](RecoverSpec& s) {
+                     s.ask.resources = {{"memory", 0}};
+                   }),
                    absl::StatusCode::kInvalidArgument, "must not be zero"});
-  cases.push_back({with([](RecoverSpec& s) { s.ask.resources = {{"gpu-new", -1}}; }),
+  cases.push_back({with([](RecoverSpec& s) {
+                     s.ask.resources = {{"gpu-new", -1}};
+                   }),
                    absl::StatusCode::kInvalidArgument, "negative quantity"});
   cases.push_back({with([](RecoverSpec& s) { s.ask.count = 2; }),
                    absl::StatusCode::kInvalidArgument, "count must be 1"});
   cases.push_back({with([](RecoverSpec& s) { s.ask.placeholder = true; }),
                    absl::StatusCode::kInvalidArgument, "placeholder needs a task_group"});
-  cases.push_back({with([](RecoverSpec& s) { s.ask.resources = {{"memory", INT64_MAX}}; }),
+  cases.push_back({with([](RecoverSpec& s) {
+                     s.ask.resources = {{"memory", INT64_MAX}};
+                   }),
                    absl::StatusCode::kOutOfRange, "int64"});
   if (!V19()) {
     cases.push_back({with([](RecoverSpec& s) { s.ask.id = "pending"; }),
@@ -217,10 +223,10 @@ TEST_P(LifecycleTest, ResizeFollowsEveryTotalUnder19AndIsRefusedUnder12) {
   Ok(kernel_->AddAsk({.app = "app", .id = "wait", .resources = {{"memory", 5}}}, &out_));
   const std::string before = Observed();
   out_.clear();
-  absl::Status grown = kernel_->UpdateAllocation(
-      {.app = "app", .ask = "web", .resources = {{"memory", 70}}}, &out_);
-  absl::Status asked = kernel_->UpdateAsk(
-      {.app = "app", .id = "wait", .resources = {{"memory", 8}}}, &out_);
+  absl::Status grown =
+      kernel_->UpdateAllocation({.app = "app", .ask = "web", .resources = {{"memory", 70}}}, &out_);
+  absl::Status asked =
+      kernel_->UpdateAsk({.app = "app", .id = "wait", .resources = {{"memory", 8}}}, &out_);
   EXPECT_TRUE(out_.empty()) << "a resize decides nothing";
   if (!V19()) {
     EXPECT_EQ(grown.code(), absl::StatusCode::kFailedPrecondition);
@@ -235,34 +241,33 @@ TEST_P(LifecycleTest, ResizeFollowsEveryTotalUnder19AndIsRefusedUnder12) {
   EXPECT_EQ(QueueMemory("root"), 70);
   EXPECT_EQ(QueuePending("root.a"), 8);
   EXPECT_EQ(Memory(kernel_->GetApplication("default", "app")->allocated), 70);
-  EXPECT_EQ(ProbeNode(40), "n2");  // n1 holds 70 of 100
+  EXPECT_EQ(ProbeNode(40), "n2");                         // n1 holds 70 of 100
   EXPECT_EQ(kernel_->Schedule(0, "", &out_).value(), 0);  // the queue is over its max
   Consistent();
   // Refusals change nothing.
   const std::string now = Observed();
-  EXPECT_EQ(kernel_->UpdateAllocation({.app = "app", .ask = "web", .resources = {{"memory", 0}}},
-                                      &out_)
-                .code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(kernel_->UpdateAllocation(
+  EXPECT_EQ(
+      kernel_->UpdateAllocation({.app = "app", .ask = "web", .resources = {{"memory", 0}}}, &out_)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(kernel_
+                ->UpdateAllocation(
                     {.app = "app", .ask = "web", .node = "n2", .resources = {{"memory", 5}}}, &out_)
                 .code(),
             absl::StatusCode::kNotFound);
-  EXPECT_EQ(kernel_->UpdateAllocation({.app = "app", .ask = "wait", .resources = {{"memory", 5}}},
-                                      &out_)
-                .code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      kernel_->UpdateAllocation({.app = "app", .ask = "wait", .resources = {{"memory", 5}}}, &out_)
+          .code(),
+      absl::StatusCode::kNotFound);
   EXPECT_EQ(
       kernel_->UpdateAsk({.app = "app", .id = "web", .resources = {{"memory", 5}}}, &out_).code(),
       absl::StatusCode::kFailedPrecondition);
-  EXPECT_EQ(kernel_->UpdateAsk({.app = "app", .id = "wait", .resources = {{"new-type", -2}}},
-                               &out_)
+  EXPECT_EQ(kernel_->UpdateAsk({.app = "app", .id = "wait", .resources = {{"new-type", -2}}}, &out_)
                 .code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Observed(), now);
   // Shrunk back under the max, the waiting ask (now 8) goes.
-  Ok(kernel_->UpdateAllocation({.app = "app", .ask = "web", .resources = {{"memory", 30}}},
-                               &out_));
+  Ok(kernel_->UpdateAllocation({.app = "app", .ask = "web", .resources = {{"memory", 30}}}, &out_));
   EXPECT_EQ(kernel_->Schedule(0, "", &out_).value(), 1);
   EXPECT_EQ(QueueMemory("root.a"), 38);
   Consistent();
@@ -286,15 +291,17 @@ TEST_P(LifecycleTest, ForeignPodsTakeNodeRoomOnlyAndRescoreOnlyUnder12) {
   EXPECT_EQ(ProbeNode(99), "n1");
   Consistent();
   const std::string before = Observed();
-  EXPECT_EQ(kernel_->UpdateForeignAllocation(
-                    {.id = "f1", .node = "n2", .resources = {{"memory", 1}}}, &out_)
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      kernel_
+          ->UpdateForeignAllocation({.id = "f1", .node = "n2", .resources = {{"memory", 1}}}, &out_)
+          .code(),
+      absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(
       kernel_->UpdateForeignAllocation({.id = "f1", .resources = {{"memory", -1}}}, &out_).code(),
       absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(kernel_->AddForeignAllocation({.id = "f2", .node = "n7", .resources = {}}, &out_).code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      kernel_->AddForeignAllocation({.id = "f2", .node = "n7", .resources = {}}, &out_).code(),
+      absl::StatusCode::kNotFound);
   EXPECT_EQ(kernel_->RemoveForeignAllocation("default", "f2", &out_).code(),
             absl::StatusCode::kNotFound);
   EXPECT_EQ(Observed(), before);
@@ -326,6 +333,92 @@ TEST_P(LifecycleTest, RecoveryCountsAgainstTheLiveAllocationBudget) {
   absl::Status full = kernel_->RecoverAllocation(Pod("r2", "n1", 10), &out_);
   EXPECT_EQ(full.code(), absl::StatusCode::kResourceExhausted) << full;
   EXPECT_EQ(Observed(), before);
+}
+
+TEST_P(LifecycleTest, HostileReportsAreBoundedAndChangeNothing) {
+  Ok(kernel_->AddForeignAllocation({.id = "f", .node = "n1", .resources = {{"memory", 10}}},
+                                   &out_));
+  Ok(kernel_->RecoverAllocation(Pod("r", "n1", 10), &out_));
+  out_.clear();
+  const std::string before = Observed();
+  const std::string long_name(ApiLimits::kMaxNameBytes + 1, 'x');
+  Quantities many;
+  for (size_t i = 0; i <= ApiLimits::kMaxQuantityEntries; ++i) {
+    many.emplace_back("t" + std::to_string(i), 1);
+  }
+  std::vector<absl::Status> refused = {
+      kernel_->AddForeignAllocation({.id = long_name, .node = "n1"}, &out_),
+      kernel_->AddForeignAllocation({.id = "g", .node = "n1", .resources = many}, &out_),
+      kernel_->AddForeignAllocation({.id = "g", .node = "n1", .resources = {{"memory", INT64_MAX}}},
+                                    &out_),
+      kernel_->AddForeignAllocation({.partition = "nowhere", .id = "g", .node = "n1"}, &out_),
+      kernel_->RemoveForeignAllocation("default", long_name, &out_),
+      kernel_->RecoverAllocation(
+          {.ask = {.app = "app", .id = long_name, .resources = {{"memory", 1}}}, .node = "n1"},
+          &out_),
+      kernel_->RecoverAllocation(
+          {.ask = {.app = "app", .id = "r2", .resources = many}, .node = "n1"}, &out_),
+      kernel_->UpdateAllocation({.app = "app", .ask = "r", .resources = many}, &out_),
+      kernel_->UpdateAsk({.app = "app", .id = long_name, .resources = {{"memory", 1}}}, &out_),
+  };
+  for (size_t i = 0; i < refused.size(); ++i) {
+    EXPECT_FALSE(refused[i].ok()) << "call " << i;
+    EXPECT_FALSE(refused[i].message().empty()) << "call " << i;
+  }
+  EXPECT_TRUE(out_.empty());
+  EXPECT_EQ(Observed(), before);
+  Consistent();
+  // At the int64 edge, what fits is taken; the node's free space saturates and its score (under
+  // 1.9, still the one of its last notified change) stays consistent.
+  Ok(kernel_->UpdateForeignAllocation({.id = "f", .resources = {{"memory", INT64_MAX}}}, &out_));
+  Consistent();
+  if (V19()) {
+    Ok(kernel_->UpdateAllocation({.app = "app", .ask = "r", .resources = {{"memory", INT64_MAX}}},
+                                 &out_));
+    Consistent();
+    Ok(kernel_->UpdateAllocation({.app = "app", .ask = "r", .resources = {{"memory", 1}}}, &out_));
+  }
+  Ok(kernel_->RemoveForeignAllocation("default", "f", &out_));
+  Consistent();
+  EXPECT_EQ(ProbeNode(10), "n2");  // n1 holds r: n2 is less used under both profiles
+}
+
+TEST_P(LifecycleTest, ByHandleTheCallsDoWhatTheyDoByName) {
+  PartitionHandle partition = kernel_->FindPartition("default").value();
+  AppHandle app = kernel_->FindApplication(partition, "app").value();
+  NodeHandle n2 = kernel_->FindNode(partition, "n2").value();
+  const int memory = kernel_->ResourceTypeId("memory").value();
+  Resource thirty;
+  thirty.Set(memory, 30);
+  Ok(kernel_->RecoverAllocation(app, {.id = "pod", .resources = thirty}, n2, &out_));
+  ASSERT_FALSE(out_.empty());
+  bool recovered = false;
+  for (const Decision& d : out_) {
+    recovered |= d.type == DecisionType::kRecovered && d.node == "n2" && d.ask_handle.valid();
+  }
+  EXPECT_TRUE(recovered);
+  EXPECT_EQ(QueueMemory("root.a"), 30);
+  AskHandle pod = kernel_->FindAsk(app, "pod").value();
+  Resource twenty;
+  twenty.Set(memory, 20);
+  absl::Status resized = kernel_->UpdateAllocation(pod, n2, twenty, &out_);
+  EXPECT_EQ(resized.ok(), V19()) << resized;
+  EXPECT_EQ(QueueMemory("root.a"), V19() ? 20 : 30);
+  // Unregistered type ids and zero are refused, nothing changed.
+  Resource unregistered;
+  unregistered.Set(kMaxResourceTypes - 1, 5);
+  EXPECT_FALSE(
+      kernel_->RecoverAllocation(app, {.id = "bad", .resources = unregistered}, n2, &out_).ok());
+  EXPECT_FALSE(kernel_->RecoverAllocation(app, {.id = "bad", .resources = {}}, n2, &out_).ok());
+  EXPECT_FALSE(kernel_->UpdateAsk(pod, twenty, &out_).ok()) << "nothing pending";
+  // A node that is gone makes its handle stale.
+  Ok(kernel_->RemoveNode("default", "n1", &out_));
+  NodeHandle gone = kernel_->FindNode(partition, "n2").value();
+  Ok(kernel_->RemoveNode("default", "n2", &out_));
+  EXPECT_EQ(
+      kernel_->RecoverAllocation(app, {.id = "late", .resources = thirty}, gone, &out_).code(),
+      absl::StatusCode::kFailedPrecondition);
+  Consistent();
 }
 
 TEST_P(LifecycleTest, EventsCarryTheNewCalls) {

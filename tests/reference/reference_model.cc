@@ -525,10 +525,10 @@ struct NodeR {
   Resource capacity;
   Resource occupied;
   bool schedulable = true;
-  // Free space taken by changes the node order was not told of (1.9: other schedulers' pods,
-  // resizes) since its last notified change (an allocation or release on it, a reservation,
-  // an update): the order scores the node as if they had not happened.
-  Resource unnotified;
+  // After a change the node order was not told of (1.9: other schedulers' pods, resizes): the
+  // free space at the node's last notified change (an allocation or release on it, a
+  // reservation, an update), which the order scores it by until the next one.
+  std::optional<Resource> scored_available;
 };
 
 // A pod of another scheduler.
@@ -702,8 +702,8 @@ std::string RefDecision::ToString() const {
                  node, " prio ", priority, placeholder ? " placeholder" : "",
                  replaces.empty() ? "" : " replaces ", replaces);
     case DecisionType::kRecovered:
-      return Cat("recovered [", partition, "] ", queue, " ", app, "/", ask, " on ", node,
-                 " prio ", priority, placeholder ? " placeholder" : "");
+      return Cat("recovered [", partition, "] ", queue, " ", app, "/", ask, " on ", node, " prio ",
+                 priority, placeholder ? " placeholder" : "");
     case DecisionType::kRelease:
       return Cat("release [", partition, "] ", queue, " ", app, "/", ask, " on ", node, " (",
                  ReleaseReasonName(release_reason), by_app.empty() ? "" : " by ", by_app,
@@ -817,8 +817,8 @@ class ReferenceModel::Impl {
   // A pod that runs: a live allocation of `ask` without a seq, and the app's state follows.
   void PlaceRunning(PartitionR& p, int a, const AskR& ask, const std::string& node,
                     const Resource& res, std::vector<RefDecision>* out);
-  absl::Status ResizeLive(PartitionR& p, int a, const std::string& ask_id,
-                          const std::string& node, const Resource& res);
+  absl::Status ResizeLive(PartitionR& p, int a, const std::string& ask_id, const std::string& node,
+                          const Resource& res);
   absl::StatusOr<QueueLimitsR> ToLimits(const std::vector<LimitConfig>& list);
   void ApplyProperties(QueueR& q) const;
 
@@ -1377,7 +1377,7 @@ Resource ReferenceModel::Impl::NodeAvailable(const PartitionR& p, const NodeR& n
 }
 
 double ReferenceModel::Impl::NodeScore(const PartitionR& p, const NodeR& node) const {
-  Resource available = Add(NodeAvailable(p, node), node.unnotified);
+  Resource available = node.scored_available.value_or(NodeAvailable(p, node));
   double usage = 0;
   double total_weight = 0;
   for (int k = 0; k < kMaxResourceTypes; ++k) {
@@ -2197,7 +2197,7 @@ absl::Status ReferenceModel::Impl::UpdateNode(const NodeUpdate& update, std::vec
   }
   if (occupied.has_value()) node.occupied = *occupied;
   if (update.schedulable.has_value()) node.schedulable = *update.schedulable;
-  node.unnotified = Resource{};
+  node.scored_available.reset();
   return absl::OkStatus();
 }
 
@@ -2728,7 +2728,8 @@ bool ReferenceModel::Impl::LimitsFit(const PartitionR& p, int app, const Resourc
       if (limit == nullptr || !limit->max_res.has_value()) return true;
       for (int k = 0; k < kMaxResourceTypes; ++k) {
         if (!limit->max_res->Has(k) || !ask.Has(k)) continue;
-        const int64_t room = std::max<int64_t>(0, SaturatingSub(limit->max_res->Get(k), used.Get(k)));
+        const int64_t room =
+            std::max<int64_t>(0, SaturatingSub(limit->max_res->Get(k), used.Get(k)));
         if (ask.Get(k) > room) return false;
       }
       return true;
@@ -2849,15 +2850,16 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
 
 void ReferenceModel::Impl::Notified(PartitionR& p, const std::string& node) {
   int n = FindNode(p, node);
-  if (n >= 0) p.nodes[static_cast<size_t>(n)].unnotified = Resource{};
+  if (n >= 0) p.nodes[static_cast<size_t>(n)].scored_available.reset();
 }
 
 void ReferenceModel::Impl::FreeSpaceChanged(PartitionR& p, NodeR& node, const Resource& before) {
+  (void)p;
   if (!v19()) {
-    node.unnotified = Resource{};  // v1.2.0 re-sorts the node on every change
+    node.scored_available.reset();  // v1.2.0 re-sorts the node on every change
     return;
   }
-  node.unnotified = Add(node.unnotified, Sub(before, NodeAvailable(p, node)));
+  if (!node.scored_available) node.scored_available = before;
 }
 
 namespace {
@@ -3090,10 +3092,11 @@ absl::Status ReferenceModel::Impl::AddForeign(const ForeignAllocationSpec& spec,
   if (spec.id.empty()) return absl::InvalidArgumentError("empty id");
   for (const ForeignR& f : p->foreign) {
     if (f.id == spec.id) {
-      return UpdateForeign(
-          {.partition = spec.partition, .id = spec.id, .node = spec.node,
-           .resources = spec.resources},
-          out);
+      return UpdateForeign({.partition = spec.partition,
+                            .id = spec.id,
+                            .node = spec.node,
+                            .resources = spec.resources},
+                           out);
     }
   }
   if (spec.node.empty()) return absl::InvalidArgumentError("no node");
@@ -3826,9 +3829,8 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
     }
     if (others && all_cancellable) {
       EraseReservations(p, [&](const ReservationR& res) {
-                                            return res.node == node.id &&
-                                                   !(res.app == app_index && res.ask == ask.id);
-                                          });
+        return res.node == node.id && !(res.app == app_index && res.ask == ask.id);
+      });
       others = false;
       cancelled_reservation_ = true;
     }
@@ -3989,9 +3991,8 @@ void ReferenceModel::Impl::CommitPreemption(PartitionR& p, const Result& r,
     holds = holds || (res.app == r.app && res.ask == r.ask && res.node == r.node);
   }
   EraseReservations(p, [&](const ReservationR& res) {
-                                        return res.app == r.app && res.ask == r.ask &&
-                                               res.node != r.node;
-                                      });
+    return res.app == r.app && res.ask == r.ask && res.node != r.node;
+  });
   if (!holds) {
     p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
     Notified(p, r.node);

@@ -383,6 +383,13 @@ class ALLOCORE_EXPORT Kernel {
   absl::Status RemoveAsk(AskHandle ask, std::vector<Decision>* out);
   // Releases the oldest live allocation of the ask, on `node` when it is valid().
   absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node, std::vector<Decision>* out);
+  // RecoverAllocation, UpdateAllocation (the oldest live allocation, on `node` when it is
+  // valid()) and UpdateAsk by handle; resources by type id.
+  absl::Status RecoverAllocation(AppHandle app, const AskArgs& ask, NodeHandle node,
+                                 std::vector<Decision>* out);
+  absl::Status UpdateAllocation(AskHandle ask, NodeHandle node, const Resource& resources,
+                                std::vector<Decision>* out);
+  absl::Status UpdateAsk(AskHandle ask, const Resource& resources, std::vector<Decision>* out);
   absl::Status RemoveApplication(AppHandle app, std::vector<Decision>* out);
   absl::Status RemoveNode(NodeHandle node, std::vector<Decision>* out);
 
