@@ -41,6 +41,16 @@ struct allocore_queues_t {
   const allocore::ResourceTypes* types;
 };
 
+struct allocore_nodes_t {
+  std::vector<allocore::NodeInfo> nodes;
+  const allocore::ResourceTypes* types;
+};
+
+struct allocore_allocations_t {
+  std::vector<allocore::AllocationInfo> allocations;
+  const allocore::ResourceTypes* types;
+};
+
 struct allocore_app_info_t {
   allocore::AppInfo info;
   const allocore::ResourceTypes* types;
@@ -375,7 +385,8 @@ namespace {
 
 // `count` entries of parallel arrays; nullopt (with the error set) when the arrays are missing.
 std::optional<allocore::Quantities> QuantityArrays(const char* call, const char* const* types,
-                                         const int64_t* values, size_t count, char** errptr) {
+                                                   const int64_t* values, size_t count,
+                                                   char** errptr) {
   if (count > 0 && (types == nullptr || values == nullptr)) {
     SetError(errptr, std::string(call) + ": types and values must not be NULL when count > 0");
     return std::nullopt;
@@ -389,7 +400,8 @@ std::optional<allocore::Quantities> QuantityArrays(const char* call, const char*
   }
   allocore::Quantities quantities;
   quantities.reserve(count);
-  for (size_t i = 0; i < count; ++i) quantities.emplace_back(std::string(Text(types[i])), values[i]);
+  for (size_t i = 0; i < count; ++i)
+    quantities.emplace_back(std::string(Text(types[i])), values[i]);
   return quantities;
 }
 
@@ -439,9 +451,10 @@ void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition, cons
                           const char* node, const char* const* types, const int64_t* values,
                           size_t count, int kind, allocore_decisions_t* out, char** errptr) {
   if (kind != ALLOCORE_FOREIGN_DEFAULT && kind != ALLOCORE_FOREIGN_STATIC) {
-    SetError(errptr, "allocore_add_foreign: kind must be ALLOCORE_FOREIGN_DEFAULT or "
-                     "ALLOCORE_FOREIGN_STATIC, got " +
-                         std::to_string(kind));
+    SetError(errptr,
+             "allocore_add_foreign: kind must be ALLOCORE_FOREIGN_DEFAULT or "
+             "ALLOCORE_FOREIGN_STATIC, got " +
+                 std::to_string(kind));
     return;
   }
   std::optional<allocore::Quantities> resources =
@@ -651,6 +664,31 @@ allocore_queues_t* allocore_get_queue_by_handle(const allocore_kernel_t* kernel,
   if (!Ok(info.status(), errptr)) return nullptr;
   return new allocore_queues_t{{*std::move(info)}, &kernel->kernel->resource_types()};
 }
+allocore_nodes_t* allocore_list_nodes(const allocore_kernel_t* kernel, const char* partition,
+                                      char** errptr) {
+  absl::StatusOr<std::vector<allocore::NodeInfo>> nodes =
+      kernel->kernel->ListNodes(Partition(partition));
+  if (!Ok(nodes.status(), errptr)) return nullptr;
+  return new allocore_nodes_t{*std::move(nodes), &kernel->kernel->resource_types()};
+}
+void allocore_nodes_destroy(allocore_nodes_t* nodes) { delete nodes; }
+size_t allocore_nodes_count(const allocore_nodes_t* nodes) {
+  return nodes == nullptr ? 0 : nodes->nodes.size();
+}
+
+allocore_allocations_t* allocore_list_allocations(const allocore_kernel_t* kernel,
+                                                  const char* partition, const char* app,
+                                                  const char* node, char** errptr) {
+  absl::StatusOr<std::vector<allocore::AllocationInfo>> allocations =
+      kernel->kernel->ListAllocations(Partition(partition), Text(app), Text(node));
+  if (!Ok(allocations.status(), errptr)) return nullptr;
+  return new allocore_allocations_t{*std::move(allocations), &kernel->kernel->resource_types()};
+}
+void allocore_allocations_destroy(allocore_allocations_t* allocations) { delete allocations; }
+size_t allocore_allocations_count(const allocore_allocations_t* allocations) {
+  return allocations == nullptr ? 0 : allocations->allocations.size();
+}
+
 void allocore_queues_destroy(allocore_queues_t* queues) { delete queues; }
 size_t allocore_queues_count(const allocore_queues_t* queues) { return queues->queues.size(); }
 
@@ -659,6 +697,76 @@ const allocore::QueueInfo* QueueAt(const allocore_queues_t* queues, size_t i) {
   return queues != nullptr && i < queues->queues.size() ? &queues->queues[i] : nullptr;
 }
 }  // namespace
+
+namespace {
+const allocore::NodeInfo* NodeAt(const allocore_nodes_t* nodes, size_t i) {
+  return nodes != nullptr && i < nodes->nodes.size() ? &nodes->nodes[i] : nullptr;
+}
+const allocore::AllocationInfo* AllocationAt(const allocore_allocations_t* allocations, size_t i) {
+  return allocations != nullptr && i < allocations->allocations.size()
+             ? &allocations->allocations[i]
+             : nullptr;
+}
+}  // namespace
+
+const char* allocore_nodes_id(const allocore_nodes_t* nodes, size_t i) {
+  const allocore::NodeInfo* n = NodeAt(nodes, i);
+  return n == nullptr ? "" : n->id.c_str();
+}
+int64_t allocore_nodes_capacity(const allocore_nodes_t* nodes, size_t i, const char* type,
+                                unsigned char* present) {
+  const allocore::NodeInfo* n = NodeAt(nodes, i);
+  return Quantity(n == nullptr ? nullptr : &n->capacity, nodes->types, type, present);
+}
+int64_t allocore_nodes_allocated(const allocore_nodes_t* nodes, size_t i, const char* type,
+                                 unsigned char* present) {
+  const allocore::NodeInfo* n = NodeAt(nodes, i);
+  return Quantity(n == nullptr ? nullptr : &n->allocated, nodes->types, type, present);
+}
+int64_t allocore_nodes_occupied(const allocore_nodes_t* nodes, size_t i, const char* type,
+                                unsigned char* present) {
+  const allocore::NodeInfo* n = NodeAt(nodes, i);
+  return Quantity(n == nullptr ? nullptr : &n->occupied, nodes->types, type, present);
+}
+int64_t allocore_nodes_available(const allocore_nodes_t* nodes, size_t i, const char* type,
+                                 unsigned char* present) {
+  const allocore::NodeInfo* n = NodeAt(nodes, i);
+  return Quantity(n == nullptr ? nullptr : &n->available, nodes->types, type, present);
+}
+unsigned char allocore_nodes_schedulable(const allocore_nodes_t* nodes, size_t i) {
+  const allocore::NodeInfo* n = NodeAt(nodes, i);
+  return n != nullptr && n->schedulable ? 1 : 0;
+}
+int64_t allocore_nodes_allocation_count(const allocore_nodes_t* nodes, size_t i) {
+  const allocore::NodeInfo* n = NodeAt(nodes, i);
+  return n == nullptr ? 0 : n->allocations;
+}
+const char* allocore_allocations_app(const allocore_allocations_t* allocations, size_t i) {
+  const allocore::AllocationInfo* a = AllocationAt(allocations, i);
+  return a == nullptr ? "" : a->app.c_str();
+}
+const char* allocore_allocations_ask(const allocore_allocations_t* allocations, size_t i) {
+  const allocore::AllocationInfo* a = AllocationAt(allocations, i);
+  return a == nullptr ? "" : a->ask.c_str();
+}
+const char* allocore_allocations_node(const allocore_allocations_t* allocations, size_t i) {
+  const allocore::AllocationInfo* a = AllocationAt(allocations, i);
+  return a == nullptr ? "" : a->node.c_str();
+}
+int64_t allocore_allocations_seq(const allocore_allocations_t* allocations, size_t i) {
+  const allocore::AllocationInfo* a = AllocationAt(allocations, i);
+  return a == nullptr ? 0 : a->seq;
+}
+int64_t allocore_allocations_resource(const allocore_allocations_t* allocations, size_t i,
+                                      const char* type, unsigned char* present) {
+  const allocore::AllocationInfo* a = AllocationAt(allocations, i);
+  return Quantity(a == nullptr ? nullptr : &a->resources, allocations->types, type, present);
+}
+unsigned char allocore_allocations_placeholder(const allocore_allocations_t* allocations,
+                                               size_t i) {
+  const allocore::AllocationInfo* a = AllocationAt(allocations, i);
+  return a != nullptr && a->placeholder ? 1 : 0;
+}
 
 const char* allocore_queue_path(const allocore_queues_t* queues, size_t i) {
   const allocore::QueueInfo* q = QueueAt(queues, i);

@@ -514,6 +514,26 @@ absl::StatusOr<std::vector<QueueInfo>> Kernel::ListQueues(std::string_view parti
   return p->ListQueues();
 }
 
+absl::StatusOr<std::vector<NodeInfo>> Kernel::ListNodes(std::string_view partition) const {
+  const Partition* p = impl_->Find(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  return p->ListNodes();
+}
+
+absl::StatusOr<std::vector<AppInfo>> Kernel::ListApplications(std::string_view partition) const {
+  const Partition* p = impl_->Find(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  return p->ListApplications();
+}
+
+absl::StatusOr<std::vector<AllocationInfo>> Kernel::ListAllocations(std::string_view partition,
+                                                                    std::string_view app,
+                                                                    std::string_view node) const {
+  const Partition* p = impl_->Find(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  return p->ListAllocations(app, node);
+}
+
 absl::StatusOr<QueueInfo> Kernel::GetQueue(std::string_view partition,
                                            std::string_view path) const {
   const Partition* p = impl_->Find(partition);

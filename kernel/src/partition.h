@@ -391,6 +391,10 @@ class Partition {
   std::vector<QueueInfo> ListQueues() const;
   absl::StatusOr<QueueInfo> GetQueue(std::string_view path) const;
   absl::StatusOr<AppInfo> GetApplication(std::string_view id) const;
+  std::vector<NodeInfo> ListNodes() const;
+  std::vector<AppInfo> ListApplications() const;
+  absl::StatusOr<std::vector<AllocationInfo>> ListAllocations(std::string_view app,
+                                                              std::string_view node) const;
   void ExplainPending(std::vector<PendingExplanation>* out) const;
   // Where `ask` (never submitted) would go now, or what stops it (partition_verdict.cc).
   absl::StatusOr<ProbeResult> Probe(const AskSpec& ask) const;
@@ -698,6 +702,7 @@ class Partition {
   absl::Status CapacityOverflow(std::string_view what, int type) const;
   absl::StatusOr<std::optional<Resource>> ToLimit(const std::optional<QuantityMap>& quantities);
   QueueInfo Info(uint32_t queue) const;
+  AppInfo AppInfoOf(uint32_t app) const;
   static uint32_t GenerationOf(const std::vector<uint32_t>& generations, uint32_t slot) {
     return slot < generations.size() ? generations[slot] : 0;
   }

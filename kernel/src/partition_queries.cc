@@ -1,5 +1,7 @@
 // Read-only views of a partition and the from-scratch consistency check of every cached
 // value.
+#include <algorithm>
+
 #include "message.h"
 #include "partition.h"
 
@@ -84,6 +86,10 @@ absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
     }
   }
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", id));
+  return AppInfoOf(app);
+}
+
+AppInfo Partition::AppInfoOf(uint32_t app) const {
   const App& a = apps_[app];
   const AppSide& a_side = app_side_[app];
   AppInfo info;
@@ -94,6 +100,85 @@ absl::StatusOr<AppInfo> Partition::GetApplication(std::string_view id) const {
   info.allocated = a.allocated;
   info.pending = a.pending;
   return info;
+}
+
+std::vector<NodeInfo> Partition::ListNodes() const {
+  absl::flat_hash_map<uint32_t, int64_t> foreign_count;
+  for (const auto& [id, foreign] : foreign_) ++foreign_count[foreign.node];
+  std::vector<NodeInfo> nodes;
+  nodes.reserve(nodes_by_id_.size());
+  for (const auto& [id, slot] : nodes_in_id_order_) {
+    const Node& n = nodes_[slot];
+    auto foreign = foreign_count.find(slot);
+    nodes.push_back({.id = std::string(n.id),
+                     .capacity = n.capacity,
+                     .allocated = n.allocated,
+                     .occupied = n.occupied,
+                     .available = n.available,
+                     .schedulable = n.schedulable,
+                     .reserved = n.reservation.has_value(),
+                     .allocations = static_cast<int64_t>(n.allocations.size()),
+                     .foreign_allocations = foreign == foreign_count.end() ? 0 : foreign->second});
+  }
+  return nodes;
+}
+
+std::vector<AppInfo> Partition::ListApplications() const {
+  // What GetApplication answers for: the active applications and the finished ones not yet
+  // expired (never the rejected), by submission.
+  std::vector<std::pair<int64_t, uint32_t>> order;
+  for (uint32_t app = 0; app < apps_.size(); ++app) {
+    if (!apps_[app].alive || apps_[app].state == AppState::kRejected) continue;
+    order.push_back({apps_[app].submission_seq, app});
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<AppInfo> apps;
+  apps.reserve(order.size());
+  for (auto [seq, app] : order) apps.push_back(AppInfoOf(app));
+  return apps;
+}
+
+absl::StatusOr<std::vector<AllocationInfo>> Partition::ListAllocations(
+    std::string_view app_id, std::string_view node_id) const {
+  std::vector<std::pair<int64_t, uint32_t>> found;  // (age, allocation)
+  uint32_t node = kNoSlot;
+  if (!node_id.empty()) {
+    node = FindNode(node_id);
+    if (node == kNoSlot) return absl::NotFoundError(Cat("unknown node ", node_id));
+  }
+  if (!app_id.empty()) {
+    const uint32_t app = FindApp(app_id);
+    if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
+    for (const auto& [first_seq, ask] : app_side_[app].asks) {
+      for (uint32_t alloc : asks_[ask].allocations) {
+        if (node == kNoSlot || allocations_[alloc].node == node) {
+          found.push_back({allocations_[alloc].age, alloc});
+        }
+      }
+    }
+  } else if (node != kNoSlot) {
+    for (uint32_t alloc : nodes_[node].allocations)
+      found.push_back({allocations_[alloc].age, alloc});
+  } else {
+    for (uint32_t alloc = 0; alloc < allocations_.size(); ++alloc) {
+      if (allocations_[alloc].live) found.push_back({allocations_[alloc].age, alloc});
+    }
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<AllocationInfo> out;
+  out.reserve(found.size());
+  for (auto [age, slot] : found) {
+    const Allocation& a = allocations_[slot];
+    out.push_back({.app = std::string(app_side_[a.app].id),
+                   .ask = std::string(asks_[a.ask].id),
+                   .node = std::string(nodes_[a.node].id),
+                   .seq = a.seq,
+                   .resources = a.resource,
+                   .priority = a.priority,
+                   .placeholder = a.placeholder,
+                   .task_group = std::string(a.task_group)});
+  }
+  return out;
 }
 
 Kernel::Usage Partition::Usage() const {

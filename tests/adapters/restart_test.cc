@@ -60,11 +60,11 @@ std::vector<std::string> Placements(const std::vector<Seen>& seen, int64_t from_
   for (const Seen& s : seen) {
     if (s.step < from_step) continue;
     if (s.type == DecisionType::kAllocation) {
-      out.push_back(absl::StrCat("step ", s.step, ": allocate ", s.app, "/", s.ask, " on ", s.node));
-    } else if (s.type == DecisionType::kRelease) {
       out.push_back(
-          absl::StrCat("step ", s.step, ": release ", s.app, "/", s.ask, " on ", s.node, " (",
-                       s.what, ")"));
+          absl::StrCat("step ", s.step, ": allocate ", s.app, "/", s.ask, " on ", s.node));
+    } else if (s.type == DecisionType::kRelease) {
+      out.push_back(absl::StrCat("step ", s.step, ": release ", s.app, "/", s.ask, " on ", s.node,
+                                 " (", s.what, ")"));
     }
   }
   return out;
@@ -166,6 +166,21 @@ std::optional<std::vector<Seen>> RestartAt(const Scenario& scenario, int64_t cut
     if (s.type == DecisionType::kAllocation) live[s.seq] = &s;
     if (s.type == DecisionType::kRelease) live.erase(s.seq);
   }
+  // The kernel's inventory says the same (oldest first: seq order for scheduled allocations).
+  absl::StatusOr<std::vector<AllocationInfo>> inventory =
+      partial->kernel->ListAllocations(kDefaultPartition, "", "");
+  EXPECT_TRUE(inventory.ok()) << inventory.status();
+  if (inventory.ok()) {
+    std::vector<std::string> listed;
+    std::vector<std::string> streamed;
+    for (const AllocationInfo& a : *inventory) {
+      listed.push_back(absl::StrCat(a.seq, " ", a.app, "/", a.ask, " on ", a.node));
+    }
+    for (const auto& [seq, s] : live) {
+      streamed.push_back(absl::StrCat(seq, " ", s->app, "/", s->ask, " on ", s->node));
+    }
+    EXPECT_EQ(listed, streamed) << "ListAllocations after step " << cut;
+  }
   std::set<std::pair<std::string, std::string>> live_asks;
   for (const auto& [seq, s] : live) {
     if (!live_asks.insert({s->app, s->ask}).second) return std::nullopt;
@@ -177,7 +192,8 @@ std::optional<std::vector<Seen>> RestartAt(const Scenario& scenario, int64_t cut
   EXPECT_TRUE(kernel.ok()) << kernel.status();
   if (!kernel.ok()) return std::vector<Seen>{};
   std::vector<Decision> out;
-  for (const AddNodeStep& node : scenario.nodes) EXPECT_TRUE((*kernel)->AddNode(node.node, &out).ok());
+  for (const AddNodeStep& node : scenario.nodes)
+    EXPECT_TRUE((*kernel)->AddNode(node.node, &out).ok());
   for (const ScenarioStep* step : node_steps) {
     if (const auto* add = std::get_if<AddNodeStep>(&step->action)) {
       (void)(*kernel)->AddNode(add->node, &out);
@@ -354,13 +370,12 @@ TEST_P(RestartTest, OwnScenariosContinueAlikeAfterARestartAtEveryStep) {
   }
   EXPECT_GT(compared, 20);
   // Where the decisions must differ, the scenario is not cut (see the top of this file).
-  for (const auto& [name, why] :
-       std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [name, why] : std::vector<std::pair<std::string, std::string>>{
            {"reservation", "a run long enough for reservations and timers"},
            {"gang-admission-and-waiting", "a gang application"},
            {"stateaware-timers", "a run long enough for reservations and timers"}}) {
-    absl::StatusOr<Scenario> scenario = LoadScenarioFile(
-        absl::StrCat(ALLOCORE_SOURCE_DIR, "/tests/scenarios/", name, ".yaml"));
+    absl::StatusOr<Scenario> scenario =
+        LoadScenarioFile(absl::StrCat(ALLOCORE_SOURCE_DIR, "/tests/scenarios/", name, ".yaml"));
     ASSERT_TRUE(scenario.ok()) << scenario.status();
     EXPECT_EQ(RestartableReason(*scenario), why) << name;
   }

@@ -510,6 +510,32 @@ int main(void) {
     }
   }
   allocore_ask_destroy(ask);
+  /* Inventory: the node and the recovered pod, as the kernel holds them. */
+  {
+    allocore_nodes_t* nodes = allocore_list_nodes(kernel, NULL, &err);
+    allocore_allocations_t* live;
+    EXPECT_OK(err);
+    EXPECT(allocore_nodes_count(nodes) == 1);
+    EXPECT(strcmp(allocore_nodes_id(nodes, 0), "node-1") == 0);
+    EXPECT(allocore_nodes_allocated(nodes, 0, "memory", NULL) == 60);
+    EXPECT(allocore_nodes_available(nodes, 0, "memory", NULL) == 40);
+    EXPECT(allocore_nodes_allocation_count(nodes, 0) == 1);
+    EXPECT(allocore_nodes_schedulable(nodes, 0) == 1);
+    allocore_nodes_destroy(nodes);
+    live = allocore_list_allocations(kernel, NULL, "app-1", NULL, &err);
+    EXPECT_OK(err);
+    EXPECT(allocore_allocations_count(live) == 1);
+    EXPECT(strcmp(allocore_allocations_ask(live, 0), "running-1") == 0);
+    EXPECT(allocore_allocations_seq(live, 0) == 0);
+    EXPECT(allocore_allocations_resource(live, 0, "memory", NULL) == 60);
+    EXPECT(allocore_allocations_placeholder(live, 0) == 0);
+    EXPECT(strcmp(allocore_allocations_node(live, 5), "") == 0); /* out of range: empty */
+    allocore_allocations_destroy(live);
+    EXPECT(allocore_list_allocations(kernel, NULL, "ghost", NULL, &err) == NULL);
+    EXPECT(err != NULL);
+    allocore_free(err);
+    err = NULL;
+  }
   allocore_check_consistency(kernel, &err);
   EXPECT_OK(err);
   allocore_decisions_destroy(out);

@@ -421,6 +421,50 @@ TEST_P(LifecycleTest, ByHandleTheCallsDoWhatTheyDoByName) {
   Consistent();
 }
 
+TEST_P(LifecycleTest, InventoryListsNodesApplicationsAndLiveAllocations) {
+  Ok(kernel_->RecoverAllocation(Pod("running", "n2", 30), &out_));
+  Ok(kernel_->AddAsk({.app = "app", .id = "k", .resources = {{"memory", 10}}, .count = 2}, &out_));
+  ASSERT_EQ(kernel_->Schedule(0, "", &out_).value(), 2);
+  Ok(kernel_->AddForeignAllocation({.id = "f", .node = "n1", .resources = {{"memory", 5}}}, &out_));
+  std::vector<NodeInfo> nodes = kernel_->ListNodes("default").value();
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].id, "n1");
+  EXPECT_EQ(nodes[1].id, "n2");
+  int64_t allocated = 0;
+  for (const NodeInfo& n : nodes) {
+    allocated += Memory(n.allocated);
+    EXPECT_EQ(Memory(n.available), Memory(n.capacity) - Memory(n.allocated) - Memory(n.occupied));
+  }
+  EXPECT_EQ(allocated, 50);
+  EXPECT_EQ(Memory(nodes[0].occupied), 5);
+  EXPECT_EQ(nodes[0].foreign_allocations, 1);
+  EXPECT_EQ(nodes[0].allocations + nodes[1].allocations, 3);
+
+  std::vector<AppInfo> apps = kernel_->ListApplications("default").value();
+  ASSERT_EQ(apps.size(), 2u);  // app and other, in submission order
+  EXPECT_EQ(apps[0].id, "app");
+  EXPECT_EQ(Memory(apps[0].allocated), 50);
+
+  std::vector<AllocationInfo> all = kernel_->ListAllocations("default", "", "").value();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].ask, "running");  // oldest first: the recovered pod, no seq
+  EXPECT_EQ(all[0].seq, 0);
+  EXPECT_EQ(all[1].seq, 1);
+  EXPECT_EQ(all[2].seq, 2);
+  EXPECT_EQ(kernel_->ListAllocations("default", "app", "n2").value().size(),
+            1u + (all[1].node == "n2") + (all[2].node == "n2"));
+  EXPECT_TRUE(kernel_->ListAllocations("default", "other", "").value().empty());
+  EXPECT_EQ(kernel_->ListAllocations("default", "ghost", "").status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(kernel_->ListAllocations("default", "", "n9").status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(kernel_->ListNodes("nowhere").status().code(), absl::StatusCode::kNotFound);
+  // Releasing by the listed seq releases exactly that one.
+  Ok(kernel_->ReleaseAllocation("default", "app", "k", "", all[2].seq, &out_));
+  EXPECT_EQ(kernel_->ListAllocations("default", "app", "").value().size(), 2u);
+  Consistent();
+}
+
 TEST_P(LifecycleTest, EventsCarryTheNewCalls) {
   std::vector<Event> batch = {
       RecoverSpec{Pod("r1", "n1", 10)},

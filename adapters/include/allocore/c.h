@@ -46,6 +46,8 @@ typedef struct allocore_queues_t allocore_queues_t;
 typedef struct allocore_app_info_t allocore_app_info_t;
 typedef struct allocore_explanations_t allocore_explanations_t;
 typedef struct allocore_probe_t allocore_probe_t;
+typedef struct allocore_nodes_t allocore_nodes_t;
+typedef struct allocore_allocations_t allocore_allocations_t;
 
 /* Caps on what a kernel holds (0: no cap); see KernelOptions in allocore/kernel.h. */
 /* A generational handle (allocore/handles.h): an application, ask or node found once and
@@ -189,9 +191,9 @@ ALLOCORE_EXPORT void allocore_update_allocation(allocore_kernel_t* kernel, const
                                                 char** errptr);
 /* New resources for the pending part of an ask; yunikorn-1.9 only. */
 ALLOCORE_EXPORT void allocore_update_ask(allocore_kernel_t* kernel, const char* partition,
-                                         const char* app, const char* ask,
-                                         const char* const* types, const int64_t* values,
-                                         size_t count, allocore_decisions_t* out, char** errptr);
+                                         const char* app, const char* ask, const char* const* types,
+                                         const int64_t* values, size_t count,
+                                         allocore_decisions_t* out, char** errptr);
 /* A pod another scheduler placed on `node` (`kind`: ALLOCORE_FOREIGN_*); a known id updates. */
 ALLOCORE_EXPORT void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition,
                                           const char* id, const char* node,
@@ -313,6 +315,50 @@ ALLOCORE_EXPORT int64_t allocore_queue_guaranteed(const allocore_queues_t* queue
                                                   const char* type, unsigned char* present);
 ALLOCORE_EXPORT int64_t allocore_queue_max(const allocore_queues_t* queues, size_t i,
                                            const char* type, unsigned char* present);
+
+/* Inventory (Kernel::ListNodes, ListAllocations): for a manager that reconciles its records
+ * with the kernel's. Every node of a partition in id order; quantities by resource type name as
+ * for queues (kernel units: vcore in milli-cores, memory in bytes). */
+ALLOCORE_EXPORT allocore_nodes_t* allocore_list_nodes(const allocore_kernel_t* kernel,
+                                                      const char* partition, char** errptr);
+ALLOCORE_EXPORT void allocore_nodes_destroy(allocore_nodes_t* nodes);
+ALLOCORE_EXPORT size_t allocore_nodes_count(const allocore_nodes_t* nodes);
+ALLOCORE_EXPORT const char* allocore_nodes_id(const allocore_nodes_t* nodes, size_t i);
+ALLOCORE_EXPORT int64_t allocore_nodes_capacity(const allocore_nodes_t* nodes, size_t i,
+                                                const char* type, unsigned char* present);
+ALLOCORE_EXPORT int64_t allocore_nodes_allocated(const allocore_nodes_t* nodes, size_t i,
+                                                 const char* type, unsigned char* present);
+/* Other schedulers' pods (and an occupied total a node update set). */
+ALLOCORE_EXPORT int64_t allocore_nodes_occupied(const allocore_nodes_t* nodes, size_t i,
+                                                const char* type, unsigned char* present);
+/* capacity - allocated - occupied: negative where recovered or foreign pods ran over it. */
+ALLOCORE_EXPORT int64_t allocore_nodes_available(const allocore_nodes_t* nodes, size_t i,
+                                                 const char* type, unsigned char* present);
+ALLOCORE_EXPORT unsigned char allocore_nodes_schedulable(const allocore_nodes_t* nodes, size_t i);
+ALLOCORE_EXPORT int64_t allocore_nodes_allocation_count(const allocore_nodes_t* nodes, size_t i);
+
+/* The live allocations of application `app` and/or on node `node` (NULL or "": no filter),
+ * oldest first. seq is the allocation record's (0: a recovered allocation, which has none);
+ * allocore_release_allocation_seq releases exactly one by it. */
+ALLOCORE_EXPORT allocore_allocations_t* allocore_list_allocations(const allocore_kernel_t* kernel,
+                                                                  const char* partition,
+                                                                  const char* app, const char* node,
+                                                                  char** errptr);
+ALLOCORE_EXPORT void allocore_allocations_destroy(allocore_allocations_t* allocations);
+ALLOCORE_EXPORT size_t allocore_allocations_count(const allocore_allocations_t* allocations);
+ALLOCORE_EXPORT const char* allocore_allocations_app(const allocore_allocations_t* allocations,
+                                                     size_t i);
+ALLOCORE_EXPORT const char* allocore_allocations_ask(const allocore_allocations_t* allocations,
+                                                     size_t i);
+ALLOCORE_EXPORT const char* allocore_allocations_node(const allocore_allocations_t* allocations,
+                                                      size_t i);
+ALLOCORE_EXPORT int64_t allocore_allocations_seq(const allocore_allocations_t* allocations,
+                                                 size_t i);
+ALLOCORE_EXPORT int64_t allocore_allocations_resource(const allocore_allocations_t* allocations,
+                                                      size_t i, const char* type,
+                                                      unsigned char* present);
+ALLOCORE_EXPORT unsigned char allocore_allocations_placeholder(
+    const allocore_allocations_t* allocations, size_t i);
 
 ALLOCORE_EXPORT allocore_app_info_t* allocore_get_app(const allocore_kernel_t* kernel,
                                                       const char* partition, const char* id,

@@ -282,6 +282,31 @@ struct AppInfo {
   Resource pending;
 };
 
+// A node as the kernel holds it (Kernel::ListNodes).
+struct NodeInfo {
+  std::string id;
+  Resource capacity;
+  Resource allocated;  // the scheduler's allocations, recovered ones included
+  Resource occupied;   // other schedulers' pods (and an occupied total a node update set)
+  Resource available;  // capacity - allocated - occupied; negative where a pod ran over it
+  bool schedulable = true;
+  bool reserved = false;            // an ask holds a reservation on it
+  int64_t allocations = 0;          // live allocations of the scheduler
+  int64_t foreign_allocations = 0;  // other schedulers' pods known by id
+};
+
+// A live allocation (Kernel::ListAllocations).
+struct AllocationInfo {
+  std::string app;
+  std::string ask;
+  std::string node;
+  int64_t seq = 0;  // the allocation record's seq; 0 for a recovered allocation, which has none
+  Resource resources;
+  int32_t priority = 0;
+  bool placeholder = false;
+  std::string task_group;
+};
+
 // Why an ask is still pending, as answered by Kernel::ExplainPending (no state change).
 struct PendingExplanation {
   std::string partition;
@@ -430,6 +455,17 @@ class ALLOCORE_EXPORT Kernel {
   absl::StatusOr<std::vector<QueueInfo>> ListQueues(std::string_view partition) const;
   absl::StatusOr<QueueInfo> GetQueue(std::string_view partition, std::string_view path) const;
   absl::StatusOr<AppInfo> GetApplication(std::string_view partition, std::string_view id) const;
+  // Inventory, for a manager that reconciles its own records with the kernel's (after a
+  // restart, say). Every node of the partition in id order; every application GetApplication
+  // answers for, in submission order; the live allocations of the application `app` or on the
+  // node `node` (an empty name: no filter), oldest first. NotFound for an unknown partition,
+  // or an `app` or `node` the partition does not know. Each costs O(size of its answer), or
+  // O(live allocations of the partition) unfiltered.
+  absl::StatusOr<std::vector<NodeInfo>> ListNodes(std::string_view partition) const;
+  absl::StatusOr<std::vector<AppInfo>> ListApplications(std::string_view partition) const;
+  absl::StatusOr<std::vector<AllocationInfo>> ListAllocations(std::string_view partition,
+                                                              std::string_view app,
+                                                              std::string_view node) const;
   // One entry per ask with pending repeats, with the reason it is not allocated now.
   std::vector<PendingExplanation> ExplainPending() const;
   // What-if, for an ask that is not submitted (its id is not needed): the node the next
