@@ -534,10 +534,10 @@ class ScenarioDecoder {
 };
 
 constexpr std::string_view kStepKindNames[] = {
-    "add_app",  "add_ask",     "schedule",    "release",       "remove_ask", "remove_app",
-    "add_node", "update_node", "remove_node", "update_config", "advance",    "probe",
-    "recover_allocation", "update_allocation", "update_ask", "add_foreign", "update_foreign",
-    "remove_foreign",
+    "add_app",     "add_ask",        "schedule",           "release",           "remove_ask",
+    "remove_app",  "add_node",       "update_node",        "remove_node",       "update_config",
+    "advance",     "probe",          "recover_allocation", "update_allocation", "update_ask",
+    "add_foreign", "update_foreign", "remove_foreign",
 };
 
 std::optional<StepKind> StepKindFromName(std::string_view name) {
@@ -772,51 +772,52 @@ std::optional<StepAction> ScenarioDecoder::StepBody(StepKind kind, Id body) {
       AskSpec ask;
       std::string node;
       const bool recover = kind == StepKind::kRecoverAllocation;
-      KeyList ask_keys = {"app",           "id",          "resources",     "priority",
-                          "count",         "partition",   "task_group",    "placeholder",
-                          "required_node", "allow_preemption", "originator", "creation_time"};
-      KeyList recover_keys = {"app",           "id",          "node",          "resources",
-                              "priority",      "partition",   "task_group",    "placeholder",
-                              "required_node", "allow_preemption", "originator", "creation_time"};
-      if (!ForEachField(
-              body, what, recover ? recover_keys : ask_keys,
-              [&](std::string_view key, Id value) {
-                if (key == "node") set_string(&node, key, value);
-                if (key == "task_group") set_string(&ask.task_group, key, value);
-                if (key == "required_node") set_string(&ask.required_node, key, value);
-                if (key == "placeholder") {
-                  if (auto flag = Bool(value, key)) ask.placeholder = *flag;
-                }
-                if (key == "allow_preemption") {
-                  if (auto flag = Bool(value, key)) ask.allow_preemption = *flag;
-                }
-                if (key == "originator") {
-                  if (auto flag = Bool(value, key)) ask.originator = *flag;
-                }
-                if (key == "app") set_string(&ask.app, key, value);
-                if (key == "id") set_string(&ask.id, key, value);
-                if (key == "resources") ask.resources = Resources(value, key);
-                if (key == "priority") {
-                  if (auto p = Int32(value, key)) ask.priority = *p;
-                }
-                if (key == "count") {
-                  if (auto c = Int64(value, key)) ask.count = *c;
-                }
-                if (key == "creation_time") {
-                  // Whole seconds on the logical clock (the SI tag creationTime).
-                  constexpr int64_t kMaxSeconds = INT64_MAX / 1000;
-                  if (auto t = NonNegative(value, key)) {
-                    if (*t > kMaxSeconds) {
-                      Error(value, internal::Cat(Prefix(what), "creation_time ", *t,
-                                                 " s is past the clock's range (at most ",
-                                                 kMaxSeconds, ")"));
-                    } else {
-                      ask.creation_time_millis = *t * 1000;
-                    }
-                  }
-                }
-                if (key == "partition") read_partition(value);
-              })) {
+      KeyList ask_keys = {
+          "app",        "id",           "resources",   "priority",      "count",
+          "partition",  "task_group",   "placeholder", "required_node", "allow_preemption",
+          "originator", "creation_time"};
+      KeyList recover_keys = {
+          "app",        "id",           "node",        "resources",     "priority",
+          "partition",  "task_group",   "placeholder", "required_node", "allow_preemption",
+          "originator", "creation_time"};
+      if (!ForEachField(body, what, recover ? recover_keys : ask_keys,
+                        [&](std::string_view key, Id value) {
+                          if (key == "node") set_string(&node, key, value);
+                          if (key == "task_group") set_string(&ask.task_group, key, value);
+                          if (key == "required_node") set_string(&ask.required_node, key, value);
+                          if (key == "placeholder") {
+                            if (auto flag = Bool(value, key)) ask.placeholder = *flag;
+                          }
+                          if (key == "allow_preemption") {
+                            if (auto flag = Bool(value, key)) ask.allow_preemption = *flag;
+                          }
+                          if (key == "originator") {
+                            if (auto flag = Bool(value, key)) ask.originator = *flag;
+                          }
+                          if (key == "app") set_string(&ask.app, key, value);
+                          if (key == "id") set_string(&ask.id, key, value);
+                          if (key == "resources") ask.resources = Resources(value, key);
+                          if (key == "priority") {
+                            if (auto p = Int32(value, key)) ask.priority = *p;
+                          }
+                          if (key == "count") {
+                            if (auto c = Int64(value, key)) ask.count = *c;
+                          }
+                          if (key == "creation_time") {
+                            // Whole seconds on the logical clock (the SI tag creationTime).
+                            constexpr int64_t kMaxSeconds = INT64_MAX / 1000;
+                            if (auto t = NonNegative(value, key)) {
+                              if (*t > kMaxSeconds) {
+                                Error(value, internal::Cat(Prefix(what), "creation_time ", *t,
+                                                           " s is past the clock's range (at most ",
+                                                           kMaxSeconds, ")"));
+                              } else {
+                                ask.creation_time_millis = *t * 1000;
+                              }
+                            }
+                          }
+                          if (key == "partition") read_partition(value);
+                        })) {
         return std::nullopt;
       }
       if (partition) ask.partition = *partition;
@@ -1113,26 +1114,25 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
 
 void ScenarioDecoder::Expect(Id node, Scenario* out) {
   ScenarioExpect expect;
-  if (!ForEachField(node, "expect",
-                    {"allocations", "releases", "app_states", "recovered", "rejected_apps",
-                     "errors"},
-                    [&](std::string_view key, Id value) {
-                      if (key == "errors") {
-                        if (auto count = NonNegative(value, "expect.errors"))
-                          expect.errors = *count;
-                      } else if (key == "rejected_apps") {
-                        if (auto apps = StringList(value, "expect.rejected_apps")) {
-                          expect.rejected_apps = std::move(*apps);
-                        }
-                      } else {
-                        auto list = ExpectedList(value, key);
-                        if (!list) return;
-                        if (key == "allocations") expect.allocations = std::move(*list);
-                        if (key == "releases") expect.releases = std::move(*list);
-                        if (key == "app_states") expect.app_states = std::move(*list);
-                        if (key == "recovered") expect.recovered = std::move(*list);
-                      }
-                    })) {
+  if (!ForEachField(
+          node, "expect",
+          {"allocations", "releases", "app_states", "recovered", "rejected_apps", "errors"},
+          [&](std::string_view key, Id value) {
+            if (key == "errors") {
+              if (auto count = NonNegative(value, "expect.errors")) expect.errors = *count;
+            } else if (key == "rejected_apps") {
+              if (auto apps = StringList(value, "expect.rejected_apps")) {
+                expect.rejected_apps = std::move(*apps);
+              }
+            } else {
+              auto list = ExpectedList(value, key);
+              if (!list) return;
+              if (key == "allocations") expect.allocations = std::move(*list);
+              if (key == "releases") expect.releases = std::move(*list);
+              if (key == "app_states") expect.app_states = std::move(*list);
+              if (key == "recovered") expect.recovered = std::move(*list);
+            }
+          })) {
     return;
   }
   out->expect = std::move(expect);

@@ -20,7 +20,6 @@ absl::Status CheckLength(std::string_view call, std::string_view field, std::str
   return OverLimit(call, Cat(field, " length in bytes"), value.size(), limit, limit_name);
 }
 
-
 }  // namespace
 
 absl::Status CheckQuantities(std::string_view call, std::string_view field,

@@ -725,6 +725,20 @@ absl::Status Kernel::UpdateAsk(AskHandle ask, const Resource& resources,
   return (*p)->UpdateAskAt(slot, resources, out);
 }
 
+absl::Status Kernel::AddForeignAllocation(NodeHandle node, std::string_view id,
+                                          const Resource& resources, ForeignKind kind,
+                                          std::vector<Decision>* out) {
+  constexpr std::string_view kCall = "add_foreign";
+  if (absl::Status limit = internal::CheckNameLengths(kCall, {{"foreign id", id}}); !limit.ok()) {
+    return limit;
+  }
+  auto p = impl_->Resolve(node.partition, kCall);
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveNode(node.slot, node.generation);
+  if (slot == kNoSlot) return Stale(kCall, "node");
+  return (*p)->AddForeignAllocationAt(slot, id, resources, kind, out);
+}
+
 absl::Status Kernel::RemoveAsk(AskHandle ask, std::vector<Decision>* out) {
   auto p = impl_->Resolve(ask.partition, "remove_ask");
   if (!p.ok()) return p.status();

@@ -376,6 +376,8 @@ class Partition {
   absl::Status UpdateAllocationAt(uint32_t ask, uint32_t node, const Resource& resource,
                                   std::vector<Decision>* out);
   absl::Status UpdateAskAt(uint32_t ask, const Resource& resource, std::vector<Decision>* out);
+  absl::Status AddForeignAllocationAt(uint32_t node, std::string_view id, const Resource& resource,
+                                      ForeignKind kind, std::vector<Decision>* out);
 
   // Fires every timer due at or before context->now, in due order.
   void FireTimers(std::vector<Decision>* out);
@@ -554,6 +556,9 @@ class Partition {
   // the node order of (1.9: foreign pods, resizes): the index learns the new free space, the
   // score stays until the node's next notified change (RefreshNode).
   void NodeFreeSpaceChanged(uint32_t node, const Resource& available_before);
+  // A known foreign pod takes `resource` (registered types, no negative).
+  absl::Status UpdateForeignAt(std::string_view call, std::string_view id,
+                               const Resource& resource);
   // The node's score as the order sees it: computed from the free space it had at its last
   // notified change.
   double SeenNodeScore(uint32_t node) const;

@@ -32,22 +32,48 @@ absl::Status Partition::AddForeignAllocation(const ForeignAllocationSpec& spec,
   }
   const uint32_t node = FindNode(spec.node);
   if (node == kNoSlot) {
-    return absl::NotFoundError(Cat(kAddForeign, ": foreign pod ", spec.id, ": unknown node ", spec.node));
+    return absl::NotFoundError(
+        Cat(kAddForeign, ": foreign pod ", spec.id, ": unknown node ", spec.node));
   }
   const int types_before = context_->types.size();
-  absl::StatusOr<Resource> resource = ToResource(spec.resources, kAddForeign, Cat(": foreign pod ", spec.id));
-  Node& n = nodes_[node];
-  Resource occupied;
-  if (resource.ok() && AddExact(n.occupied, *resource, &occupied) >= 0) {
-    resource = absl::OutOfRangeError(Cat(kAddForeign, ": foreign pod ", spec.id, ": the occupied total of node ",
-                                         n.id, " would pass the int64 limit"));
-  }
+  absl::StatusOr<Resource> resource =
+      ToResource(spec.resources, kAddForeign, Cat(": foreign pod ", spec.id));
   if (!resource.ok()) {
     context_->types.TruncateTo(types_before);
     return resource.status();
   }
-  foreign_[context_->names.Intern(spec.id)] = {.node = node, .resource = *resource,
-                                               .kind = spec.kind};
+  absl::Status added = AddForeignAllocationAt(node, spec.id, *resource, spec.kind, out);
+  if (!added.ok()) context_->types.TruncateTo(types_before);
+  return added;
+}
+
+absl::Status Partition::AddForeignAllocationAt(uint32_t node, std::string_view id,
+                                               const Resource& resource, ForeignKind kind,
+                                               std::vector<Decision>* out) {
+  (void)out;
+  if (id.empty()) return absl::InvalidArgumentError(Cat(kAddForeign, ": empty id"));
+  Node& n = nodes_[node];
+  if (auto known = foreign_.find(id); known != foreign_.end()) {
+    if (known->second.node != node) {
+      return absl::InvalidArgumentError(Cat(kAddForeign, ": foreign pod ", id, " runs on node ",
+                                            nodes_[known->second.node].id, ", not on ", n.id));
+    }
+    return UpdateForeignAt(kAddForeign, known->first, resource);
+  }
+  for (int t = 0; t < kMaxResourceTypes; ++t) {
+    if (!resource.Has(t)) continue;
+    if (t >= context_->types.size() || resource.Get(t) < 0) {
+      return absl::InvalidArgumentError(Cat(kAddForeign, ": foreign pod ", id,
+                                            ": resources must be registered types, not negative"));
+    }
+  }
+  Resource occupied;
+  if (AddExact(n.occupied, resource, &occupied) >= 0) {
+    return absl::OutOfRangeError(Cat(kAddForeign, ": foreign pod ", id,
+                                     ": the occupied total of node ", n.id,
+                                     " would pass the int64 limit"));
+  }
+  foreign_[context_->names.Intern(id)] = {.node = node, .resource = resource, .kind = kind};
   const Resource available_before = n.available;
   n.occupied = occupied;
   n.RecomputeAvailable();
@@ -62,30 +88,33 @@ absl::Status Partition::UpdateForeignAllocation(const ForeignAllocationUpdate& u
   if (it == foreign_.end()) {
     return absl::NotFoundError(Cat(kUpdateForeign, ": unknown foreign pod ", update.id));
   }
-  ForeignAllocation& foreign = it->second;
-  Node& n = nodes_[foreign.node];
+  const Node& n = nodes_[it->second.node];
   if (!update.node.empty() && update.node != n.id) {
-    return absl::InvalidArgumentError(Cat(kUpdateForeign, ": foreign pod ", update.id, ": it runs on node ",
-                                          n.id, ", not on ", update.node));
+    return absl::InvalidArgumentError(Cat(kUpdateForeign, ": foreign pod ", update.id,
+                                          ": it runs on node ", n.id, ", not on ", update.node));
   }
   const int types_before = context_->types.size();
   absl::StatusOr<Resource> resource =
       ToResource(update.resources, kUpdateForeign, Cat(": foreign pod ", update.id));
+  absl::Status updated =
+      resource.ok() ? UpdateForeignAt(kUpdateForeign, it->first, *resource) : resource.status();
+  if (!updated.ok()) context_->types.TruncateTo(types_before);
+  return updated;
+}
+
+absl::Status Partition::UpdateForeignAt(std::string_view call, std::string_view id,
+                                        const Resource& resource) {
+  ForeignAllocation& foreign = foreign_.find(id)->second;
+  Node& n = nodes_[foreign.node];
   Resource occupied;
-  if (resource.ok() &&
-      AddExact(SubClampNegative(n.occupied, foreign.resource), *resource, &occupied) >= 0) {
-    resource = absl::OutOfRangeError(Cat(kUpdateForeign, ": foreign pod ", update.id,
-                                         ": the occupied total of node ", n.id,
-                                         " would pass the int64 limit"));
-  }
-  if (!resource.ok()) {
-    context_->types.TruncateTo(types_before);
-    return resource.status();
+  if (AddExact(SubClampNegative(n.occupied, foreign.resource), resource, &occupied) >= 0) {
+    return absl::OutOfRangeError(Cat(call, ": foreign pod ", id, ": the occupied total of node ",
+                                     n.id, " would pass the int64 limit"));
   }
   const Resource available_before = n.available;
   n.occupied = occupied;
   n.RecomputeAvailable();
-  foreign.resource = *resource;
+  foreign.resource = resource;
   NodeFreeSpaceChanged(foreign.node, available_before);
   return absl::OkStatus();
 }

@@ -114,10 +114,10 @@ struct Call {
   AppSpec app;        // kAddApp
   AskSpec ask;        // kAddAsk
   std::string partition = kDefaultPartition;
-  std::string id;       // node / app id (remove), app id (remove ask, release)
-  std::string ask_id;   // remove ask, release
-  std::string node_id;  // release, recover, update allocation, foreign pods
-  int64_t value = 0;    // advance: seconds; schedule: max
+  std::string id;        // node / app id (remove), app id (remove ask, release)
+  std::string ask_id;    // remove ask, release
+  std::string node_id;   // release, recover, update allocation, foreign pods
+  int64_t value = 0;     // advance: seconds; schedule: max
   Quantities resources;  // update allocation / ask, foreign pods
 };
 
@@ -1621,10 +1621,13 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   // half of what 5000 seeds give).
   if (seeds >= 1000) {
     const int64_t per_thousand = seeds / 1000;
-    for (auto [kind, floor] : std::vector<std::pair<CallKind, int64_t>>{
-             {CallKind::kRecover, 500}, {CallKind::kUpdateAllocation, 20}, {CallKind::kUpdateAsk, 10},
-             {CallKind::kAddForeign, 450}, {CallKind::kUpdateForeign, 40},
-             {CallKind::kRemoveForeign, 50}}) {
+    for (auto [kind, floor] :
+         std::vector<std::pair<CallKind, int64_t>>{{CallKind::kRecover, 500},
+                                                   {CallKind::kUpdateAllocation, 20},
+                                                   {CallKind::kUpdateAsk, 10},
+                                                   {CallKind::kAddForeign, 450},
+                                                   {CallKind::kUpdateForeign, 40},
+                                                   {CallKind::kRemoveForeign, 50}}) {
       EXPECT_GE(accepted[kind], floor * per_thousand)
           << "too few lifecycle calls of kind " << static_cast<int>(kind) << " are taken";
     }

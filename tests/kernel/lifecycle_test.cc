@@ -411,6 +411,12 @@ TEST_P(LifecycleTest, ByHandleTheCallsDoWhatTheyDoByName) {
       kernel_->RecoverAllocation(app, {.id = "bad", .resources = unregistered}, n2, &out_).ok());
   EXPECT_FALSE(kernel_->RecoverAllocation(app, {.id = "bad", .resources = {}}, n2, &out_).ok());
   EXPECT_FALSE(kernel_->UpdateAsk(pod, twenty, &out_).ok()) << "nothing pending";
+  // Another scheduler's pod on a node by handle; an unregistered type is refused.
+  Ok(kernel_->AddForeignAllocation(n2, "other-pod", twenty, ForeignKind::kStatic, &out_));
+  EXPECT_EQ(kernel_->ListNodes("default").value()[1].foreign_allocations, 1);
+  EXPECT_FALSE(
+      kernel_->AddForeignAllocation(n2, "odd", unregistered, ForeignKind::kDefault, &out_).ok());
+  Ok(kernel_->RemoveForeignAllocation("default", "other-pod", &out_));
   // A node that is gone makes its handle stale.
   Ok(kernel_->RemoveNode("default", "n1", &out_));
   NodeHandle gone = kernel_->FindNode(partition, "n2").value();

@@ -415,6 +415,10 @@ class ALLOCORE_EXPORT Kernel {
   absl::Status UpdateAllocation(AskHandle ask, NodeHandle node, const Resource& resources,
                                 std::vector<Decision>* out);
   absl::Status UpdateAsk(AskHandle ask, const Resource& resources, std::vector<Decision>* out);
+  // AddForeignAllocation on a node by handle (a foreign pod is known by its own id after that:
+  // UpdateForeignAllocation and RemoveForeignAllocation take the id).
+  absl::Status AddForeignAllocation(NodeHandle node, std::string_view id, const Resource& resources,
+                                    ForeignKind kind, std::vector<Decision>* out);
   absl::Status RemoveApplication(AppHandle app, std::vector<Decision>* out);
   absl::Status RemoveNode(NodeHandle node, std::vector<Decision>* out);
 
