@@ -230,8 +230,8 @@ YunikornShapeWorkload MakeYunikornShape(int64_t nodes, int64_t pods) {
   return w;
 }
 
-std::unique_ptr<Kernel> NewKernel(const SchedulerConfig& config) {
-  return ValueOrDie(Kernel::Create(config), "Kernel::Create");
+std::unique_ptr<Kernel> NewKernel(const SchedulerConfig& config, Semantics semantics) {
+  return ValueOrDie(Kernel::Create(config, {.semantics = semantics}), "Kernel::Create");
 }
 
 int64_t Apply(Kernel& kernel, const Op& op, std::vector<Decision>* out) {
@@ -281,7 +281,7 @@ bool ReferenceModelAvailable() {
 Verification VerifyWorkload(const Workload& workload, int64_t reference_max_allocations) {
   Verification v;
   std::vector<Decision> decisions;
-  auto kernel = NewKernel(workload.config);
+  auto kernel = NewKernel(workload.config, workload.semantics);
   ApplyAll(*kernel, workload.ops, &decisions);
   v.kernel_decisions = Own(decisions);
   if (absl::Status s = kernel->CheckConsistency(); !s.ok()) {
@@ -300,7 +300,7 @@ Verification VerifyWorkload(const Workload& workload, int64_t reference_max_allo
       truncated = true;
     }
   }
-  auto model = reference::ReferenceModel::Create(workload.config);
+  auto model = reference::ReferenceModel::Create(workload.config, workload.semantics);
   if (!model.ok()) {
     v.ok = false;
     v.detail = "ReferenceModel::Create: " + std::string(model.status().message());

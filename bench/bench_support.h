@@ -86,6 +86,7 @@ using AdvanceOp = AdvanceEvent;
 struct Workload {
   SchedulerConfig config;
   std::vector<Op> ops;
+  Semantics semantics = Semantics::kYunikorn12;  // the kernel's (and the reference model's)
 };
 
 NodeSpec MakeNode(int64_t index, int64_t memory, int64_t vcore);
@@ -102,7 +103,8 @@ struct YunikornShapeWorkload {
 };
 YunikornShapeWorkload MakeYunikornShape(int64_t nodes, int64_t pods);
 
-std::unique_ptr<Kernel> NewKernel(const SchedulerConfig& config);
+std::unique_ptr<Kernel> NewKernel(const SchedulerConfig& config,
+                                  Semantics semantics = Semantics::kYunikorn12);
 // Applies `op`; returns the allocations a ScheduleOp made (0 for other ops). Aborts on error.
 int64_t Apply(Kernel& kernel, const Op& op, std::vector<Decision>* out);
 void ApplyAll(Kernel& kernel, const std::vector<Op>& ops, std::vector<Decision>* out);

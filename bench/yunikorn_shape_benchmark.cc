@@ -11,6 +11,7 @@
 // cpu_ns_per_alloc (thread CPU time of the same region, robust on a loaded machine); bench/run
 // prints the medians as the machine-readable `yunikorn-shape` lines.
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "bench_support.h"
@@ -24,23 +25,23 @@ constexpr int64_t kPods = 10000;
 // beyond it, the first allocations are compared (a prefix of the same run).
 constexpr int64_t kReferenceBudget = 500 * 1000;
 
-const Verification& VerifiedShape(int64_t nodes, int64_t pods) {
-  static std::map<std::pair<int64_t, int64_t>, Verification> cache;
-  auto it = cache.find({nodes, pods});
+const Verification& VerifiedShape(int64_t nodes, int64_t pods, Semantics semantics) {
+  static std::map<std::tuple<int64_t, int64_t, Semantics>, Verification> cache;
+  auto it = cache.find({nodes, pods, semantics});
   if (it != cache.end()) return it->second;
   int64_t limit = kReferenceBudget / nodes;
   if (limit >= pods) limit = 0;
-  return cache
-      .emplace(std::make_pair(nodes, pods),
-               VerifyWorkload(MakeYunikornShape(nodes, pods).Whole(), limit))
+  Workload whole = MakeYunikornShape(nodes, pods).Whole();
+  whole.semantics = semantics;
+  return cache.emplace(std::make_tuple(nodes, pods, semantics), VerifyWorkload(whole, limit))
       .first->second;
 }
 
-void BM_YunikornShape_Schedule(benchmark::State& state) {
+void ScheduleShape(benchmark::State& state, Semantics semantics) {
   const int64_t nodes = state.range(0);
   const int64_t pods = state.range(1);
   const YunikornShapeWorkload shape = MakeYunikornShape(nodes, pods);
-  const Verification& verified = VerifiedShape(nodes, pods);
+  const Verification& verified = VerifiedShape(nodes, pods, semantics);
   if (!ReportVerification(state, verified)) return;
 
   int64_t allocations = 0;
@@ -48,7 +49,7 @@ void BM_YunikornShape_Schedule(benchmark::State& state) {
   int64_t cpu_nanos = 0;
   bool checked = false;
   for (auto _ : state) {
-    auto kernel = NewKernel(shape.config);
+    auto kernel = NewKernel(shape.config, semantics);
     std::vector<Decision> out;
     ApplyAll(*kernel, shape.setup, &out);
     out.reserve(out.size() + static_cast<size_t>(pods) + 16);
@@ -88,8 +89,28 @@ void BM_YunikornShape_Schedule(benchmark::State& state) {
   }
 }
 
+void BM_YunikornShape_Schedule(benchmark::State& state) {
+  ScheduleShape(state, Semantics::kYunikorn12);
+}
+
+// The same workload decided like YuniKorn 1.9: its fair child order reads the fair max and its
+// quota check only the requested types (the profile's function pointers on the path).
+void BM_YunikornShape_Schedule_V19(benchmark::State& state) {
+  ScheduleShape(state, Semantics::kYunikorn19);
+}
+
 // Setup dominates the wall time of the big clusters; fewer timed seconds keep the suite short
 // while every repetition still runs many iterations.
+BENCHMARK(BM_YunikornShape_Schedule_V19)
+    ->ArgNames({"nodes", "pods"})
+    ->Args({500, kPods})
+    ->Args({5000, kPods})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.1)
+    ->Repetitions(5)
+    ->DisplayAggregatesOnly(true);
+
 BENCHMARK(BM_YunikornShape_Schedule)
     ->ArgNames({"nodes", "pods"})
     ->Args({500, kPods})
