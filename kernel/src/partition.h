@@ -570,6 +570,12 @@ class Partition {
   // pending total past int64.
   absl::Status PendingOverflow(std::string_view call, uint32_t ask, const Resource& resource) const;
 
+  // --- namespace tags (partition_namespace_tags.cc) -------------------------------------
+  // The limits an application's namespace tags set on the dynamic leaf it joins.
+  void ApplyNamespaceTags(uint32_t queue, const Tags& tags, bool recovery_queue);
+  // The tag's resource when it is valid and strictly positive (YuniKorn's rule), else nullopt.
+  std::optional<Resource> TagResource(const Tags& tags, std::string_view key);
+
   // --- gang scheduling (partition_gang.cc) ------------------------------------------
   TaskGroup* FindTaskGroup(uint32_t app, std::string_view name);
   // A real ask of a task group whose placeholders still hold its place (YuniKorn canReplace).

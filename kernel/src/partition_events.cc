@@ -368,6 +368,8 @@ absl::Status Partition::AddApplication(const AppSpec& spec, std::vector<Decision
                       spec.user,
                       " (submitacl and adminacl of the queue and its ancestors deny it)"));
   }
+  // Before the gang check, as in YuniKorn: the limits the tags set count for it.
+  ApplyNamespaceTags(queue, spec.tags, recovery_queue);
   if (!IsZero(placeholder_ask)) {
     // YuniKorn: task groups only in fifo or stateaware queues, within every max on the path. A
     // dynamic queue created for the refused app goes with it.

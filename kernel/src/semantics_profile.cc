@@ -41,6 +41,7 @@ constexpr Profile kYunikorn12Profile{
     .recovered_placeholder_joins_task_group = false,
     .resize_in_place = false,
     .foreign_changes_keep_node_order = false,
+    .namespace_tags_set_guarantee_and_apps = false,
 };
 
 constexpr Profile kYunikorn19Profile{
@@ -62,6 +63,7 @@ constexpr Profile kYunikorn19Profile{
     .recovered_placeholder_joins_task_group = true,
     .resize_in_place = true,
     .foreign_changes_keep_node_order = true,
+    .namespace_tags_set_guarantee_and_apps = true,
 };
 
 // The share of one type against a denominator resource (YuniKorn 1.6+): found only when the

@@ -76,6 +76,10 @@ struct Profile {
   // place in the node order until the node's next notified change (1.7+, YUNIKORN-2791);
   // v1.2.0 had one occupied total whose every change re-sorted the node.
   bool foreign_changes_keep_node_order;
+  // Application tags set a dynamic leaf's limits: v1.2.0 only its max
+  // (`namespace.resourcequota`); 1.4+ also its guarantee and maxapplications, where a tag left
+  // out clears that limit (YUNIKORN-1575, -1697).
+  bool namespace_tags_set_guarantee_and_apps;
 };
 
 const Profile& ProfileFor(Semantics semantics);
