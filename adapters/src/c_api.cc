@@ -158,6 +158,28 @@ allocore_handle_t HandleOrError(const absl::StatusOr<Handle>& found, char** errp
   return Ok(found.status(), errptr) ? ToC(*found) : kNoHandle;
 }
 
+// `count` entries of parallel arrays; nullopt (with the error set) when the arrays are missing.
+std::optional<allocore::Quantities> QuantityArrays(const char* call, const char* const* types,
+                                                   const int64_t* values, size_t count,
+                                                   char** errptr) {
+  if (count > 0 && (types == nullptr || values == nullptr)) {
+    SetError(errptr, std::string(call) + ": types and values must not be NULL when count > 0");
+    return std::nullopt;
+  }
+  if (count > allocore::ApiLimits::kMaxQuantityEntries) {
+    SetError(errptr, std::string(call) + ": " + std::to_string(count) +
+                         " resource entries is over the limit of " +
+                         std::to_string(allocore::ApiLimits::kMaxQuantityEntries) +
+                         " (ApiLimits::kMaxQuantityEntries)");
+    return std::nullopt;
+  }
+  allocore::Quantities quantities;
+  quantities.reserve(count);
+  for (size_t i = 0; i < count; ++i)
+    quantities.emplace_back(std::string(Text(types[i])), values[i]);
+  return quantities;
+}
+
 }  // namespace
 
 extern "C" {
@@ -380,32 +402,6 @@ void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* part
 }
 
 // --- a manager's lifecycle -----------------------------------------------------------------
-
-namespace {
-
-// `count` entries of parallel arrays; nullopt (with the error set) when the arrays are missing.
-std::optional<allocore::Quantities> QuantityArrays(const char* call, const char* const* types,
-                                                   const int64_t* values, size_t count,
-                                                   char** errptr) {
-  if (count > 0 && (types == nullptr || values == nullptr)) {
-    SetError(errptr, std::string(call) + ": types and values must not be NULL when count > 0");
-    return std::nullopt;
-  }
-  if (count > allocore::ApiLimits::kMaxQuantityEntries) {
-    SetError(errptr, std::string(call) + ": " + std::to_string(count) +
-                         " resource entries is over the limit of " +
-                         std::to_string(allocore::ApiLimits::kMaxQuantityEntries) +
-                         " (ApiLimits::kMaxQuantityEntries)");
-    return std::nullopt;
-  }
-  allocore::Quantities quantities;
-  quantities.reserve(count);
-  for (size_t i = 0; i < count; ++i)
-    quantities.emplace_back(std::string(Text(types[i])), values[i]);
-  return quantities;
-}
-
-}  // namespace
 
 void allocore_recover_allocation(allocore_kernel_t* kernel, const allocore_ask_t* ask,
                                  const char* node, allocore_decisions_t* out, char** errptr) {

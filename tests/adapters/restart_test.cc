@@ -285,11 +285,11 @@ int ExpectRestartsAnywhere(const Scenario& scenario, std::string_view label) {
 // partial schedules, releases, ask and app removals, nodes that come and go; no clock advance.
 std::string RestartableWorkload(uint64_t seed) {
   uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  auto next = [&](uint64_t n) {
+  auto next = [&](int64_t n) {
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
-    return static_cast<int64_t>(state % n);
+    return static_cast<int64_t>(state % static_cast<uint64_t>(n));
   };
   std::string text = R"(config:
   partitions:
@@ -329,10 +329,10 @@ steps:
     } else if (roll < 70) {
       absl::StrAppend(&text, "  - schedule: {max: ", next(4), "}\n");
     } else if (roll < 84 && !ask_app.empty()) {
-      const auto ask = static_cast<size_t>(next(static_cast<uint64_t>(ask_app.size())));
+      const auto ask = static_cast<size_t>(next(static_cast<int64_t>(ask_app.size())));
       absl::StrAppend(&text, "  - release: {app: app-", ask_app[ask], ", ask: k-", ask, "}\n");
     } else if (roll < 90 && !ask_app.empty()) {
-      const auto ask = static_cast<size_t>(next(static_cast<uint64_t>(ask_app.size())));
+      const auto ask = static_cast<size_t>(next(static_cast<int64_t>(ask_app.size())));
       absl::StrAppend(&text, "  - remove_ask: {app: app-", ask_app[ask], ", id: k-", ask, "}\n");
     } else if (roll < 93) {
       absl::StrAppend(&text, "  - remove_app: {id: app-", next(apps), "}\n");
