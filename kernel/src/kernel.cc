@@ -352,16 +352,26 @@ absl::Status Kernel::RecoverAllocation(const RecoverSpec& spec, std::vector<Deci
   return (*p)->RecoverAllocation(spec, out);
 }
 
+namespace {
+
+// The limits of a call that names things and carries one resource list (ApiLimits).
+absl::Status CheckNamesAndResources(std::string_view call, internal::NamedFields names,
+                                    const Quantities& resources) {
+  absl::Status status = internal::CheckNameLengths(call, names);
+  if (status.ok()) status = internal::CheckQuantities(call, "resources", resources);
+  return status;
+}
+
+}  // namespace
+
 absl::Status Kernel::UpdateAllocation(const AllocationUpdate& update, std::vector<Decision>* out) {
   constexpr std::string_view kCall = "update_allocation";
-  if (absl::Status limit = internal::CheckNameLengths(kCall, {{"partition", update.partition},
-                                                              {"application id", update.app},
-                                                              {"ask id", update.ask},
-                                                              {"node id", update.node}});
-      !limit.ok()) {
-    return limit;
-  }
-  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", update.resources);
+  if (absl::Status limit = CheckNamesAndResources(kCall,
+                                                  {{"partition", update.partition},
+                                                   {"application id", update.app},
+                                                   {"ask id", update.ask},
+                                                   {"node id", update.node}},
+                                                  update.resources);
       !limit.ok()) {
     return limit;
   }
@@ -372,13 +382,10 @@ absl::Status Kernel::UpdateAllocation(const AllocationUpdate& update, std::vecto
 
 absl::Status Kernel::UpdateAsk(const AskUpdate& update, std::vector<Decision>* out) {
   constexpr std::string_view kCall = "update_ask";
-  if (absl::Status limit = internal::CheckNameLengths(
+  if (absl::Status limit = CheckNamesAndResources(
           kCall,
-          {{"partition", update.partition}, {"application id", update.app}, {"ask id", update.id}});
-      !limit.ok()) {
-    return limit;
-  }
-  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", update.resources);
+          {{"partition", update.partition}, {"application id", update.app}, {"ask id", update.id}},
+          update.resources);
       !limit.ok()) {
     return limit;
   }
@@ -390,12 +397,9 @@ absl::Status Kernel::UpdateAsk(const AskUpdate& update, std::vector<Decision>* o
 absl::Status Kernel::AddForeignAllocation(const ForeignAllocationSpec& spec,
                                           std::vector<Decision>* out) {
   constexpr std::string_view kCall = "add_foreign";
-  if (absl::Status limit = internal::CheckNameLengths(
-          kCall, {{"partition", spec.partition}, {"foreign id", spec.id}, {"node id", spec.node}});
-      !limit.ok()) {
-    return limit;
-  }
-  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", spec.resources);
+  if (absl::Status limit = CheckNamesAndResources(
+          kCall, {{"partition", spec.partition}, {"foreign id", spec.id}, {"node id", spec.node}},
+          spec.resources);
       !limit.ok()) {
     return limit;
   }
@@ -407,13 +411,10 @@ absl::Status Kernel::AddForeignAllocation(const ForeignAllocationSpec& spec,
 absl::Status Kernel::UpdateForeignAllocation(const ForeignAllocationUpdate& update,
                                              std::vector<Decision>* out) {
   constexpr std::string_view kCall = "update_foreign";
-  if (absl::Status limit = internal::CheckNameLengths(
+  if (absl::Status limit = CheckNamesAndResources(
           kCall,
-          {{"partition", update.partition}, {"foreign id", update.id}, {"node id", update.node}});
-      !limit.ok()) {
-    return limit;
-  }
-  if (absl::Status limit = internal::CheckQuantities(kCall, "resources", update.resources);
+          {{"partition", update.partition}, {"foreign id", update.id}, {"node id", update.node}},
+          update.resources);
       !limit.ok()) {
     return limit;
   }

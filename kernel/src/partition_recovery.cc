@@ -88,16 +88,8 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
   const int types_before = context_->types.size();
   auto resource = PodResources(pod.resources, kRecover, pod.id);
   if (!resource.ok()) return resource.status();
-  AskArgs args{.id = pod.id,
-               .resources = *resource,
-               .priority = pod.priority,
-               .count = pod.count,
-               .task_group = pod.task_group,
-               .placeholder = pod.placeholder,
-               .required_node = pod.required_node,
-               .allow_preemption = pod.allow_preemption,
-               .originator = pod.originator,
-               .creation_time_millis = pod.creation_time_millis};
+  AskArgs args = ArgsOf(pod);
+  args.resources = *resource;
   absl::Status recovered = RecoverAllocationAt(app, args, node, out);
   if (!recovered.ok()) context_->types.TruncateTo(types_before);
   return recovered;
