@@ -161,14 +161,7 @@ class Runner {
           record.type = RecordType::kAllocation;
           ++result_.allocation_count;
           if (!options_.keep_allocations) break;
-          result_.allocations.push_back({.step = step_,
-                                         .seq = decision.seq,
-                                         .priority = decision.priority,
-                                         .partition = decision.partition,
-                                         .queue = decision.queue,
-                                         .app = decision.app,
-                                         .ask = decision.ask,
-                                         .node = decision.node});
+          result_.allocations.push_back(Placed(decision));
           break;
         case DecisionType::kAppRejected:
           record.type = RecordType::kAppRejected;
@@ -206,19 +199,25 @@ class Runner {
         case DecisionType::kRecovered:
           record.type = RecordType::kRecovered;
           if (!options_.keep_allocations) break;
-          result_.recovered.push_back({.step = step_,
-                                       .priority = decision.priority,
-                                       .partition = decision.partition,
-                                       .queue = decision.queue,
-                                       .app = decision.app,
-                                       .ask = decision.ask,
-                                       .node = decision.node});
+          result_.recovered.push_back(Placed(decision));
           break;
       }
       ++result_.records;
       if (observer_) observer_->OnRecord(record, *kernel_);
     }
     out_.clear();
+  }
+
+  // An allocation or a recovered allocation as the run keeps it (seq 0 for a recovered one).
+  ActualAllocation Placed(const Decision& decision) const {
+    return {.step = step_,
+            .seq = decision.seq,
+            .priority = decision.priority,
+            .partition = decision.partition,
+            .queue = decision.queue,
+            .app = decision.app,
+            .ask = decision.ask,
+            .node = decision.node};
   }
 
   void Schedule(const ScheduleStep& step) {

@@ -15,10 +15,6 @@ using internal::KernelContext;
 using internal::kNoSlot;
 using internal::Partition;
 
-std::string_view ForeignKindName(ForeignKind kind) {
-  return kind == ForeignKind::kStatic ? "static" : "default";
-}
-
 std::string_view ReleaseReasonName(ReleaseReason reason) {
   switch (reason) {
     case ReleaseReason::kReleased:

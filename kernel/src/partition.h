@@ -769,7 +769,6 @@ class Partition {
   struct ForeignAllocation {
     uint32_t node = kNoSlot;
     Resource resource;
-    ForeignKind kind = ForeignKind::kDefault;
   };
   absl::flat_hash_map<std::string_view, ForeignAllocation> foreign_;
   // Per node whose free space changed without the node order being told (see

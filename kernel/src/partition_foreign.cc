@@ -73,7 +73,8 @@ absl::Status Partition::AddForeignAllocationAt(uint32_t node, std::string_view i
                                      ": the occupied total of node ", n.id,
                                      " would pass the int64 limit"));
   }
-  foreign_[context_->names.Intern(id)] = {.node = node, .resource = resource, .kind = kind};
+  (void)kind;  // changes no decision (see ForeignKind)
+  foreign_[context_->names.Intern(id)] = {.node = node, .resource = resource};
   const Resource available_before = n.available;
   n.occupied = occupied;
   n.RecomputeAvailable();

@@ -171,9 +171,9 @@ struct AskUpdate {
 
 // A pod another scheduler placed on a node (YuniKorn's foreign allocation): it takes room on
 // the node and counts against no queue, application or user. `static` pods are those a
-// preemption could never move (mirror pods); the kind changes no decision.
+// preemption could never move (mirror pods); the kind changes no decision, so the kernel does
+// not keep it (YuniKorn 1.9 shows it on its REST API only).
 enum class ForeignKind : uint8_t { kDefault, kStatic };
-ALLOCORE_EXPORT std::string_view ForeignKindName(ForeignKind kind);
 struct ForeignAllocationSpec {
   std::string partition = kDefaultPartition;
   std::string id;
