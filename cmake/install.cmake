@@ -28,8 +28,22 @@ if(TARGET allocore)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/alibaba-gpu-v2023
           DESTINATION ${CMAKE_INSTALL_DATADIR}/allocore)
 endif()
-install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/docs/scenario-format.md
+# The documentation an embedder reads, under share/doc/allocore in the source tree's layout, so
+# that the relative links between the files resolve there as in a checkout; the headers and
+# the man page name these installed paths.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
+              ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/kernel/README.md
+              ${PROJECT_SOURCE_DIR}/kernel/preemption-semantics.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/kernel)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/scenario-format.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(FILES ${PROJECT_SOURCE_DIR}/adapters/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/adapters)
+install(FILES ${PROJECT_SOURCE_DIR}/bench/README.md ${PROJECT_SOURCE_DIR}/bench/RESULTS.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/bench/plots DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 install(EXPORT allocoreTargets NAMESPACE allocore:: DESTINATION ${ALLOCORE_CMAKE_INSTALL_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/allocoreConfig.cmake.in
@@ -42,14 +56,30 @@ install(FILES ${PROJECT_BINARY_DIR}/allocoreConfig.cmake
               ${PROJECT_BINARY_DIR}/allocoreConfigVersion.cmake
         DESTINATION ${ALLOCORE_CMAKE_INSTALL_DIR})
 
-# pkg-config files locate the prefix from their own directory, so `cmake --install --prefix`
-# anywhere gives working files.
-file(RELATIVE_PATH ALLOCORE_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+# pkg-config files hold the prefix the files are installed under (`cmake --install --prefix`
+# included), written when installing: no relative paths for pkg-config to carry into flags.
+# allocore.pc also names the C++ runtime a static liballocore needs, so that a C program links
+# with `cc` (allocore-c.pc is the C ABI's entry point).
+set(ALLOCORE_PC_CXX_RUNTIME "")
+if(NOT BUILD_SHARED_LIBS)
+  foreach(lib ${CMAKE_CXX_IMPLICIT_LINK_LIBRARIES})
+    # What the C driver links anyway stays out.
+    if(NOT lib MATCHES "^(c|gcc|gcc_s|gcc_eh)$")
+      string(APPEND ALLOCORE_PC_CXX_RUNTIME " -l${lib}")
+    endif()
+  endforeach()
+endif()
 set(ALLOCORE_PC_FILES allocore)
 if(ALLOCORE_BUILD_ADAPTERS)
-  list(APPEND ALLOCORE_PC_FILES allocore-adapters)
+  list(APPEND ALLOCORE_PC_FILES allocore-adapters allocore-c)
 endif()
 foreach(pc ${ALLOCORE_PC_FILES})
-  configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
-  install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc.in
+                 @ONLY)
+  install(CODE "
+    file(READ \"${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc.in\" text)
+    string(REPLACE \"%PREFIX%\" \"\${CMAKE_INSTALL_PREFIX}\" text \"\${text}\")
+    file(WRITE \"${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc\" \"\${text}\")
+    file(INSTALL \"${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc\"
+         DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\")")
 endforeach()

@@ -1208,9 +1208,21 @@ std::string DescribeCall(const Call& c) {
   return os.str();
 }
 
+Semantics ProfileFor(const SchedulerConfig& config, const uint8_t* data, size_t size) {
+  if (size == 0 || (data[size - 1] & 1) == 0) return Semantics::kYunikorn12;
+  SchedulerConfig probe = config;
+  for (const ConfigError& e : ValidateConfig(probe, Semantics::kYunikorn19)) {
+    if (!e.warning) return Semantics::kYunikorn12;
+  }
+  return Semantics::kYunikorn19;
+}
+
 std::string DescribeSequence(const Sequence& seq, size_t calls) {
   std::ostringstream os;
   os << "# decoded from fuzzer bytes; config: " << seq.config_name << "\n";
+  if (seq.kernel_options.semantics != Semantics::kYunikorn12) {
+    os << "semantics: " << SemanticsName(seq.kernel_options.semantics) << "\n";
+  }
   if (seq.kernel_options.max_live_allocations > 0) {
     os << "# kernel budget: max_applications " << seq.kernel_options.max_applications
        << ", max_asks " << seq.kernel_options.max_asks << ", max_live_allocations "

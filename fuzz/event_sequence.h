@@ -91,6 +91,11 @@ struct Sequence {
 
 Sequence DecodeSequence(ByteReader& in, const DecodeOptions& options);
 
+// The semantics profile an input runs under, without a byte of the decoding: the input's last
+// bit picks yunikorn-1.9, for a config that profile accepts (its name rules and keys differ);
+// otherwise yunikorn-1.2.
+Semantics ProfileFor(const SchedulerConfig& config, const uint8_t* data, size_t size);
+
 // The call as the kernel's event (allocore/events.h); how ApplyCall applies it by name.
 Event ToEvent(const Call& call);
 

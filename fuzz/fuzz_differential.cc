@@ -189,18 +189,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace allocore::fuzz;
   ByteReader in(data, size);
   Sequence seq = DecodeSequence(in, DecodeOptions{.modelled_only = true});
+  // Both semantics profiles.
+  const allocore::Semantics semantics = ProfileFor(seq.config, data, size);
+  seq.kernel_options.semantics = semantics;
   if (Verbose()) std::fprintf(stderr, "%s", DescribeSequence(seq, seq.calls.size()).c_str());
-  // Both semantics profiles: the input's last bit picks one (yunikorn-1.9 only for a config
-  // that profile accepts: its name rules and keys differ).
-  allocore::Semantics semantics = size > 0 && (data[size - 1] & 1) != 0
-                                      ? allocore::Semantics::kYunikorn19
-                                      : allocore::Semantics::kYunikorn12;
-  if (semantics == allocore::Semantics::kYunikorn19) {
-    allocore::SchedulerConfig probe = seq.config;
-    for (const allocore::ConfigError& e : allocore::ValidateConfig(probe, semantics)) {
-      if (!e.warning) semantics = allocore::Semantics::kYunikorn12;
-    }
-  }
   auto kernel = allocore::Kernel::Create(seq.config, {.semantics = semantics});
   if (!kernel.ok())
     Fail("Kernel::Create refused a validated config: " + kernel.status().ToString());

@@ -726,6 +726,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace allocore::fuzz;
   ByteReader in(data, size);
   Sequence seq = DecodeSequence(in, DecodeOptions{});
+  seq.kernel_options.semantics = ProfileFor(seq.config, data, size);  // both profiles
   if (Verbose()) std::fprintf(stderr, "%s", DescribeSequence(seq, seq.calls.size()).c_str());
   auto kernel = allocore::Kernel::Create(seq.config, seq.kernel_options);
   if (!kernel.ok())

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "allocore/adapters/config_loader.h"
 #include "allocore/c.h"
 #include "allocore/kernel.h"
@@ -51,6 +52,11 @@ struct allocore_allocations_t {
   const allocore::ResourceTypes* types;
 };
 
+struct allocore_apps_t {
+  std::vector<allocore::AppInfo> apps;
+  const allocore::ResourceTypes* types;
+};
+
 struct allocore_app_info_t {
   allocore::AppInfo info;
   const allocore::ResourceTypes* types;
@@ -68,19 +74,29 @@ namespace {
 
 using allocore::Decision;
 
-void SetError(char** errptr, std::string_view message) {
+// Every message reads "CODE: call: text" (CODE as absl::StatusCodeToString spells it), so a
+// caller can print it as it is or branch on allocore_error_code(). `call` defaults to the C
+// function that reports (GCC and clang give the caller's name).
+void SetError(char** errptr, absl::StatusCode code, std::string_view message,
+              const char* call = __builtin_FUNCTION()) {
   if (errptr == nullptr) return;
+  std::string text = absl::StatusCodeToString(code);
+  text.append(": ").append(call).append(": ").append(message);
   std::free(*errptr);
-  *errptr = static_cast<char*>(std::malloc(message.size() + 1));
+  *errptr = static_cast<char*>(std::malloc(text.size() + 1));
   if (*errptr == nullptr) return;
-  std::memcpy(*errptr, message.data(), message.size());
-  (*errptr)[message.size()] = '\0';
+  std::memcpy(*errptr, text.data(), text.size());
+  (*errptr)[text.size()] = '\0';
+}
+void InvalidArgument(char** errptr, std::string_view message,
+                     const char* call = __builtin_FUNCTION()) {
+  SetError(errptr, absl::StatusCode::kInvalidArgument, message, call);
 }
 
 // True when `status` is OK; otherwise reports it.
-bool Ok(const absl::Status& status, char** errptr) {
+bool Ok(const absl::Status& status, char** errptr, const char* call = __builtin_FUNCTION()) {
   if (status.ok()) return true;
-  SetError(errptr, std::string(status.message()));
+  SetError(errptr, status.code(), std::string(status.message()), call);
   return false;
 }
 
@@ -92,10 +108,11 @@ std::string_view Text(const char* s) { return s == nullptr ? std::string_view() 
 
 // Runs a kernel call that appends decisions, into the caller's list or a scratch one.
 template <typename Call>
-void WithOut(allocore_decisions_t* out, char** errptr, Call&& call) {
+void WithOut(allocore_decisions_t* out, char** errptr, Call&& call,
+             const char* name = __builtin_FUNCTION()) {
   std::vector<Decision> scratch;
   std::vector<Decision>* target = out != nullptr ? &out->decisions : &scratch;
-  (void)Ok(call(target), errptr);
+  (void)Ok(call(target), errptr, name);
 }
 
 const Decision* At(const allocore_decisions_t* d, size_t i) {
@@ -124,7 +141,7 @@ absl::StatusOr<allocore::SchedulerConfig> ConfigFromYaml(const char* yaml, size_
                                                          allocore::Semantics semantics) {
   std::string name = source_name != nullptr ? source_name : "queues.yaml";
   allocore::adapters::ConfigLoadResult loaded = allocore::adapters::LoadConfigText(
-      std::string_view(yaml == nullptr ? "" : yaml, len), name, semantics);
+      yaml == nullptr ? std::string_view() : std::string_view(yaml, len), name, semantics);
   if (!loaded.config) {
     std::string message;
     for (const allocore::ConfigError& e : loaded.errors) {
@@ -154,23 +171,25 @@ Handle FromC(allocore_handle_t h) {
 }
 
 template <typename Handle>
-allocore_handle_t HandleOrError(const absl::StatusOr<Handle>& found, char** errptr) {
-  return Ok(found.status(), errptr) ? ToC(*found) : kNoHandle;
+allocore_handle_t HandleOrError(const absl::StatusOr<Handle>& found, char** errptr,
+                                const char* call = __builtin_FUNCTION()) {
+  return Ok(found.status(), errptr, call) ? ToC(*found) : kNoHandle;
 }
 
 // `count` entries of parallel arrays; nullopt (with the error set) when the arrays are missing.
-std::optional<allocore::Quantities> QuantityArrays(const char* call, const char* const* types,
-                                                   const int64_t* values, size_t count,
-                                                   char** errptr) {
+std::optional<allocore::Quantities> QuantityArrays(const char* const* types, const int64_t* values,
+                                                   size_t count, char** errptr,
+                                                   const char* call = __builtin_FUNCTION()) {
   if (count > 0 && (types == nullptr || values == nullptr)) {
-    SetError(errptr, std::string(call) + ": types and values must not be NULL when count > 0");
+    InvalidArgument(errptr, "types and values must not be NULL when count > 0", call);
     return std::nullopt;
   }
   if (count > allocore::ApiLimits::kMaxQuantityEntries) {
-    SetError(errptr, std::string(call) + ": " + std::to_string(count) +
-                         " resource entries is over the limit of " +
-                         std::to_string(allocore::ApiLimits::kMaxQuantityEntries) +
-                         " (ApiLimits::kMaxQuantityEntries)");
+    InvalidArgument(
+        errptr,
+        absl::StrCat(count, " resource entries is over the limit of ",
+                     allocore::ApiLimits::kMaxQuantityEntries, " (ApiLimits::kMaxQuantityEntries)"),
+        call);
     return std::nullopt;
   }
   allocore::Quantities quantities;
@@ -186,6 +205,19 @@ extern "C" {
 
 void allocore_free(void* ptr) { std::free(ptr); }
 
+int allocore_error_code(const char* err) {
+  if (err == nullptr) return ALLOCORE_OK;
+  std::string_view text(err);
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return ALLOCORE_ERR_UNKNOWN;
+  std::string_view name = text.substr(0, colon);
+  // Codes 1..16 are absl's (gRPC's) canonical codes, which never change.
+  for (int code = 1; code <= 16; ++code) {
+    if (absl::StatusCodeToString(static_cast<absl::StatusCode>(code)) == name) return code;
+  }
+  return ALLOCORE_ERR_UNKNOWN;
+}
+
 // --- kernel --------------------------------------------------------------------------------
 
 allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const char* source_name,
@@ -199,9 +231,9 @@ allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const ch
       if (options->semantics != nullptr && options->semantics[0] != '\0') {
         std::optional<allocore::Semantics> semantics = allocore::ParseSemantics(options->semantics);
         if (!semantics) {
-          SetError(errptr, std::string("allocore_kernel_create: unknown semantics '") +
-                               options->semantics +
-                               "' (known: " + std::string(allocore::SemanticsNames()) + ")");
+          InvalidArgument(errptr,
+                          absl::StrCat("unknown semantics '", options->semantics,
+                                       "' (known: ", std::string(allocore::SemanticsNames()), ")"));
           return nullptr;
         }
         kernel_options.semantics = *semantics;
@@ -217,7 +249,7 @@ allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const ch
     handle->partition_names = handle->kernel->PartitionNames();
     return handle;
   } catch (const std::bad_alloc&) {
-    SetError(errptr, "out of memory");
+    SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
     return nullptr;
   }
 }
@@ -392,7 +424,7 @@ void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* part
                                      const char* app, const char* ask, const char* node,
                                      int64_t seq, allocore_decisions_t* out, char** errptr) {
   if (seq <= 0) {
-    SetError(errptr, "allocore_release_allocation_seq: seq must be > 0");
+    InvalidArgument(errptr, absl::StrCat("seq must be > 0, got ", seq));
     return;
   }
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
@@ -415,8 +447,7 @@ void allocore_update_allocation(allocore_kernel_t* kernel, const char* partition
                                 const char* ask, const char* node, const char* const* types,
                                 const int64_t* values, size_t count, allocore_decisions_t* out,
                                 char** errptr) {
-  std::optional<allocore::Quantities> resources =
-      QuantityArrays("allocore_update_allocation", types, values, count, errptr);
+  std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
     return kernel->kernel->UpdateAllocation({.partition = Partition(partition),
@@ -431,8 +462,7 @@ void allocore_update_allocation(allocore_kernel_t* kernel, const char* partition
 void allocore_update_ask(allocore_kernel_t* kernel, const char* partition, const char* app,
                          const char* ask, const char* const* types, const int64_t* values,
                          size_t count, allocore_decisions_t* out, char** errptr) {
-  std::optional<allocore::Quantities> resources =
-      QuantityArrays("allocore_update_ask", types, values, count, errptr);
+  std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
     return kernel->kernel->UpdateAsk({.partition = Partition(partition),
@@ -447,14 +477,12 @@ void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition, cons
                           const char* node, const char* const* types, const int64_t* values,
                           size_t count, int kind, allocore_decisions_t* out, char** errptr) {
   if (kind != ALLOCORE_FOREIGN_DEFAULT && kind != ALLOCORE_FOREIGN_STATIC) {
-    SetError(errptr,
-             "allocore_add_foreign: kind must be ALLOCORE_FOREIGN_DEFAULT or "
-             "ALLOCORE_FOREIGN_STATIC, got " +
-                 std::to_string(kind));
+    InvalidArgument(errptr, absl::StrCat("kind must be ALLOCORE_FOREIGN_DEFAULT or "
+                                         "ALLOCORE_FOREIGN_STATIC, got ",
+                                         kind));
     return;
   }
-  std::optional<allocore::Quantities> resources =
-      QuantityArrays("allocore_add_foreign", types, values, count, errptr);
+  std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
     return kernel->kernel->AddForeignAllocation(
@@ -471,8 +499,7 @@ void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition, cons
 void allocore_update_foreign(allocore_kernel_t* kernel, const char* partition, const char* id,
                              const char* node, const char* const* types, const int64_t* values,
                              size_t count, allocore_decisions_t* out, char** errptr) {
-  std::optional<allocore::Quantities> resources =
-      QuantityArrays("allocore_update_foreign", types, values, count, errptr);
+  std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
     return kernel->kernel->UpdateForeignAllocation({.partition = Partition(partition),
@@ -544,7 +571,7 @@ allocore_decisions_t* allocore_decisions_create(void) { return new allocore_deci
 void allocore_decisions_destroy(allocore_decisions_t* decisions) { delete decisions; }
 void allocore_decisions_clear(allocore_decisions_t* decisions) { decisions->decisions.clear(); }
 size_t allocore_decisions_count(const allocore_decisions_t* decisions) {
-  return decisions->decisions.size();
+  return decisions == nullptr ? 0 : decisions->decisions.size();
 }
 
 // The C values are the kernel's DecisionType values.
@@ -686,7 +713,9 @@ size_t allocore_allocations_count(const allocore_allocations_t* allocations) {
 }
 
 void allocore_queues_destroy(allocore_queues_t* queues) { delete queues; }
-size_t allocore_queues_count(const allocore_queues_t* queues) { return queues->queues.size(); }
+size_t allocore_queues_count(const allocore_queues_t* queues) {
+  return queues == nullptr ? 0 : queues->queues.size();
+}
 
 namespace {
 const allocore::QueueInfo* QueueAt(const allocore_queues_t* queues, size_t i) {
@@ -817,18 +846,63 @@ allocore_app_info_t* allocore_get_app(const allocore_kernel_t* kernel, const cha
 }
 void allocore_app_info_destroy(allocore_app_info_t* info) { delete info; }
 const char* allocore_app_info_queue(const allocore_app_info_t* info) {
-  return info->info.queue.c_str();
+  return info == nullptr ? "" : info->info.queue.c_str();
 }
 const char* allocore_app_info_state(const allocore_app_info_t* info) {
-  return allocore::AppStateName(info->info.state).data();
+  return info == nullptr ? "" : allocore::AppStateName(info->info.state).data();
 }
 int64_t allocore_app_info_allocated(const allocore_app_info_t* info, const char* type,
                                     unsigned char* present) {
-  return Quantity(&info->info.allocated, info->types, type, present);
+  return Quantity(info == nullptr ? nullptr : &info->info.allocated,
+                  info == nullptr ? nullptr : info->types, type, present);
 }
 int64_t allocore_app_info_pending(const allocore_app_info_t* info, const char* type,
                                   unsigned char* present) {
-  return Quantity(&info->info.pending, info->types, type, present);
+  return Quantity(info == nullptr ? nullptr : &info->info.pending,
+                  info == nullptr ? nullptr : info->types, type, present);
+}
+
+allocore_apps_t* allocore_list_apps(const allocore_kernel_t* kernel, const char* partition,
+                                    char** errptr) {
+  absl::StatusOr<std::vector<allocore::AppInfo>> apps =
+      kernel->kernel->ListApplications(Partition(partition));
+  if (!Ok(apps.status(), errptr)) return nullptr;
+  return new allocore_apps_t{*std::move(apps), &kernel->kernel->resource_types()};
+}
+void allocore_apps_destroy(allocore_apps_t* apps) { delete apps; }
+size_t allocore_apps_count(const allocore_apps_t* apps) {
+  return apps == nullptr ? 0 : apps->apps.size();
+}
+
+namespace {
+const allocore::AppInfo* AppAt(const allocore_apps_t* apps, size_t i) {
+  return apps != nullptr && i < apps->apps.size() ? &apps->apps[i] : nullptr;
+}
+}  // namespace
+
+const char* allocore_apps_id(const allocore_apps_t* apps, size_t i) {
+  const allocore::AppInfo* a = AppAt(apps, i);
+  return a == nullptr ? "" : a->id.c_str();
+}
+const char* allocore_apps_queue(const allocore_apps_t* apps, size_t i) {
+  const allocore::AppInfo* a = AppAt(apps, i);
+  return a == nullptr ? "" : a->queue.c_str();
+}
+const char* allocore_apps_state(const allocore_apps_t* apps, size_t i) {
+  const allocore::AppInfo* a = AppAt(apps, i);
+  return a == nullptr ? "" : allocore::AppStateName(a->state).data();
+}
+int64_t allocore_apps_allocated(const allocore_apps_t* apps, size_t i, const char* type,
+                                unsigned char* present) {
+  const allocore::AppInfo* a = AppAt(apps, i);
+  return Quantity(a == nullptr ? nullptr : &a->allocated, apps == nullptr ? nullptr : apps->types,
+                  type, present);
+}
+int64_t allocore_apps_pending(const allocore_apps_t* apps, size_t i, const char* type,
+                              unsigned char* present) {
+  const allocore::AppInfo* a = AppAt(apps, i);
+  return Quantity(a == nullptr ? nullptr : &a->pending, apps == nullptr ? nullptr : apps->types,
+                  type, present);
 }
 
 allocore_handle_t allocore_find_app(const allocore_kernel_t* kernel, const char* partition,
@@ -857,13 +931,13 @@ allocore_handle_t allocore_add_ask_by_handle(allocore_kernel_t* kernel, allocore
                                              allocore_decisions_t* out, char** errptr) {
   allocore::AskArgs args{.id = Text(id), .priority = priority, .count = count};
   if ((mask >> allocore::kMaxResourceTypes) != 0) {
-    SetError(errptr, "add_ask: the quantity mask names a type id of 8 or more");
+    InvalidArgument(errptr, "the quantity mask names a type id of 8 or more");
     return kNoHandle;
   }
   for (int t = 0; t < allocore::kMaxResourceTypes; ++t) {
     if ((mask >> t) & 1u) {
       if (quantities == nullptr) {
-        SetError(errptr, "add_ask: a quantity mask without quantities");
+        InvalidArgument(errptr, "a quantity mask without quantities");
         return kNoHandle;
       }
       args.resources.Set(t, quantities[t]);
@@ -887,6 +961,18 @@ void allocore_release_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask
                                              FromC<allocore::NodeHandle>(node), o);
   });
 }
+void allocore_release_by_handle_seq(allocore_kernel_t* kernel, allocore_handle_t ask,
+                                    allocore_handle_t node, int64_t seq, allocore_decisions_t* out,
+                                    char** errptr) {
+  if (seq <= 0) {
+    InvalidArgument(errptr, absl::StrCat("seq must be > 0, got ", seq));
+    return;
+  }
+  WithOut(out, errptr, [&](std::vector<Decision>* o) {
+    return kernel->kernel->ReleaseAllocation(FromC<allocore::AskHandle>(ask),
+                                             FromC<allocore::NodeHandle>(node), seq, o);
+  });
+}
 void allocore_remove_app_by_handle(allocore_kernel_t* kernel, allocore_handle_t app,
                                    allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* o) {
@@ -908,16 +994,16 @@ allocore_probe_t* allocore_probe(const allocore_kernel_t* kernel, const allocore
 }
 void allocore_probe_destroy(allocore_probe_t* probe) { delete probe; }
 const char* allocore_probe_queue(const allocore_probe_t* probe) {
-  return probe->result.queue.c_str();
+  return probe == nullptr ? "" : probe->result.queue.c_str();
 }
 const char* allocore_probe_node(const allocore_probe_t* probe) {
-  return probe->result.node.empty() ? nullptr : probe->result.node.c_str();
+  return probe == nullptr || probe->result.node.empty() ? nullptr : probe->result.node.c_str();
 }
 const char* allocore_probe_reason(const allocore_probe_t* probe) {
-  return probe->result.reason.empty() ? nullptr : probe->result.reason.c_str();
+  return probe == nullptr || probe->result.reason.empty() ? nullptr : probe->result.reason.c_str();
 }
 int64_t allocore_probe_preemption_victims(const allocore_probe_t* probe) {
-  return probe->result.preemption_victims;
+  return probe == nullptr ? 0 : probe->result.preemption_victims;
 }
 
 allocore_explanations_t* allocore_explain_pending(const allocore_kernel_t* kernel) {
@@ -925,7 +1011,7 @@ allocore_explanations_t* allocore_explain_pending(const allocore_kernel_t* kerne
 }
 void allocore_explanations_destroy(allocore_explanations_t* explanations) { delete explanations; }
 size_t allocore_explanations_count(const allocore_explanations_t* explanations) {
-  return explanations->explanations.size();
+  return explanations == nullptr ? 0 : explanations->explanations.size();
 }
 
 namespace {

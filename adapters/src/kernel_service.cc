@@ -2,8 +2,18 @@
 
 #include <algorithm>
 #include <iterator>
+#include <type_traits>
 
 namespace allocore::adapters {
+
+std::map<std::string, int64_t> KernelService::Snapshot::Named(const Resource& resource) const {
+  std::map<std::string, int64_t> named;
+  for (size_t t = 0; t < resource_types.size(); ++t) {
+    if (resource.Has(static_cast<int>(t)))
+      named[resource_types[t]] = resource.Get(static_cast<int>(t));
+  }
+  return named;
+}
 
 absl::StatusOr<std::unique_ptr<KernelService>> KernelService::Create(SchedulerConfig config,
                                                                      KernelOptions kernel_options,
@@ -18,31 +28,128 @@ absl::StatusOr<std::unique_ptr<KernelService>> KernelService::Create(SchedulerCo
 
 KernelService::KernelService(std::unique_ptr<Kernel> kernel, BatchSink sink, Options options)
     : kernel_(std::move(kernel)), sink_(std::move(sink)), options_(options) {
-  auto first = std::make_shared<Snapshot>();
-  for (const std::string& partition : kernel_->PartitionNames()) {
-    absl::StatusOr<std::vector<QueueInfo>> queues = kernel_->ListQueues(partition);
-    if (queues.ok()) first->queues[partition] = *std::move(queues);
-  }
-  snapshot_ = std::move(first);
+  snapshot_ = Picture(/*applied_seq=*/0);
 }
 
 KernelService::~KernelService() { Stop(); }
 
-uint64_t KernelService::Submit(Event event) {
+std::shared_ptr<KernelService::Snapshot> KernelService::Picture(uint64_t applied_seq) const {
+  auto picture = std::make_shared<Snapshot>();
+  picture->applied_seq = applied_seq;
+  picture->now_millis = kernel_->now_millis();
+  picture->apps = app_states_;
+  picture->usage = kernel_->usage();
+  const ResourceTypes& types = kernel_->resource_types();
+  for (int t = 0; t < types.size(); ++t) picture->resource_types.push_back(types.Name(t));
+  for (const std::string& partition : kernel_->PartitionNames()) {
+    absl::StatusOr<std::vector<QueueInfo>> queues = kernel_->ListQueues(partition);
+    if (queues.ok()) picture->queues[partition] = *std::move(queues);
+    if (!options_.snapshot_inventory) continue;
+    absl::StatusOr<std::vector<NodeInfo>> nodes = kernel_->ListNodes(partition);
+    if (nodes.ok()) picture->nodes[partition] = *std::move(nodes);
+    absl::StatusOr<std::vector<AppInfo>> apps = kernel_->ListApplications(partition);
+    if (apps.ok()) picture->applications[partition] = *std::move(apps);
+  }
+  return picture;
+}
+
+uint64_t KernelService::Enqueue(Event event, std::shared_ptr<std::promise<Receipt>> receipt) {
   uint64_t seq;
   {
     std::lock_guard<std::mutex> lock(queue_mutex_);
     if (options_.max_queued != 0 && queue_.size() >= options_.max_queued) return 0;
     seq = next_seq_++;
-    queue_.emplace_back(seq, std::move(event));
+    queue_.push_back({seq, std::move(event), std::move(receipt)});
   }
   queue_signal_.notify_one();
   return seq;
 }
 
+uint64_t KernelService::Submit(Event event) { return Enqueue(std::move(event), nullptr); }
+
+std::future<KernelService::Receipt> KernelService::SubmitWithReceipt(Event event) {
+  auto promise = std::make_shared<std::promise<Receipt>>();
+  std::future<Receipt> future = promise->get_future();
+  if (Enqueue(std::move(event), promise) == 0) {
+    promise->set_value({.seq = 0,
+                        .status = absl::ResourceExhaustedError(
+                            "the service queue is full (Options::max_queued); nothing changed")});
+  }
+  return future;
+}
+
 std::shared_ptr<const KernelService::Snapshot> KernelService::snapshot() const {
   std::lock_guard<std::mutex> lock(snapshot_mutex_);
   return snapshot_;
+}
+
+absl::StatusOr<std::shared_ptr<const KernelService::Snapshot>> KernelService::WaitApplied(
+    uint64_t seq) const {
+  return WaitApplied(seq, std::chrono::milliseconds::max());
+}
+
+absl::StatusOr<std::shared_ptr<const KernelService::Snapshot>> KernelService::WaitApplied(
+    uint64_t seq, std::chrono::milliseconds timeout) const {
+  uint64_t issued;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    issued = next_seq_ - 1;
+  }
+  if (seq == 0 || seq > issued) {
+    return absl::InvalidArgumentError("wait: sequence number " + std::to_string(seq) +
+                                      " was never issued (issued so far: 1.." +
+                                      std::to_string(issued) + ")");
+  }
+  std::unique_lock<std::mutex> lock(snapshot_mutex_);
+  auto applied = [&] { return snapshot_->applied_seq >= seq; };
+  // steady_clock's range is far shorter than milliseconds::max(): treat huge timeouts as none.
+  if (timeout >= std::chrono::hours(24 * 365)) {
+    snapshot_signal_.wait(lock, applied);
+  } else if (!snapshot_signal_.wait_for(lock, timeout, applied)) {
+    return absl::DeadlineExceededError("wait: sequence number " + std::to_string(seq) +
+                                       " is not applied after " + std::to_string(timeout.count()) +
+                                       " ms");
+  }
+  return snapshot_;
+}
+
+absl::StatusOr<int> KernelService::ResourceTypeId(std::string_view name) {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  return kernel_->ResourceTypeId(name);
+}
+
+std::vector<std::string> KernelService::ResourceTypeNames() const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  std::vector<std::string> names;
+  const ResourceTypes& types = kernel_->resource_types();
+  for (int t = 0; t < types.size(); ++t) names.push_back(types.Name(t));
+  return names;
+}
+
+absl::StatusOr<AppHandle> KernelService::FindApplication(std::string_view partition,
+                                                         std::string_view id) const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+  if (!p.ok()) return p.status();
+  return kernel_->FindApplication(*p, id);
+}
+
+absl::StatusOr<AskHandle> KernelService::FindAsk(AppHandle app, std::string_view id) const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  return kernel_->FindAsk(app, id);
+}
+
+absl::StatusOr<NodeHandle> KernelService::FindNode(std::string_view partition,
+                                                   std::string_view id) const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+  if (!p.ok()) return p.status();
+  return kernel_->FindNode(*p, id);
+}
+
+void KernelService::Inspect(const std::function<void(const Kernel&)>& read) const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  read(*kernel_);
 }
 
 void KernelService::Start() {
@@ -62,7 +169,7 @@ void KernelService::Stop() {
   scheduler_.join();
 }
 
-bool KernelService::TakeBatch(std::vector<std::pair<uint64_t, Event>>* batch) {
+bool KernelService::TakeBatch(std::vector<Queued>* batch) {
   batch->clear();
   if (queue_.empty()) return false;
   size_t take =
@@ -74,7 +181,7 @@ bool KernelService::TakeBatch(std::vector<std::pair<uint64_t, Event>>* batch) {
 }
 
 bool KernelService::RunOnce() {
-  std::vector<std::pair<uint64_t, Event>> batch;
+  std::vector<Queued> batch;
   {
     std::lock_guard<std::mutex> lock(queue_mutex_);
     if (!TakeBatch(&batch)) return false;
@@ -84,7 +191,7 @@ bool KernelService::RunOnce() {
 }
 
 void KernelService::Loop() {
-  std::vector<std::pair<uint64_t, Event>> batch;
+  std::vector<Queued> batch;
   while (true) {
     {
       std::unique_lock<std::mutex> lock(queue_mutex_);
@@ -95,10 +202,59 @@ void KernelService::Loop() {
   }
 }
 
-void KernelService::Apply(const std::vector<std::pair<uint64_t, Event>>& events) {
+KernelService::Receipt KernelService::Acknowledge(uint64_t seq, const Event& event) const {
+  Receipt receipt{.seq = seq};
+  auto app_of = [&](std::string_view partition, std::string_view id) {
+    absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+    if (!p.ok()) return AppHandle();
+    return kernel_->FindApplication(*p, id).value_or(AppHandle());
+  };
+  auto node_of = [&](std::string_view partition, std::string_view id) {
+    absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+    if (!p.ok()) return NodeHandle();
+    return kernel_->FindNode(*p, id).value_or(NodeHandle());
+  };
+  auto ask_of = [&](AppHandle app, std::string_view id) {
+    if (!app.valid()) return AskHandle();
+    return kernel_->FindAsk(app, id).value_or(AskHandle());
+  };
+  std::visit(
+      [&](const auto& e) {
+        using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, NodeSpec> || std::is_same_v<E, NodeUpdate>) {
+          receipt.node = node_of(e.partition, e.id);
+        } else if constexpr (std::is_same_v<E, AppSpec>) {
+          receipt.app = app_of(e.partition, e.id);
+        } else if constexpr (std::is_same_v<E, AskSpec>) {
+          receipt.app = app_of(e.partition, e.app);
+          receipt.ask = ask_of(receipt.app, e.id);
+        } else if constexpr (std::is_same_v<E, AddAskByHandleEvent>) {
+          receipt.app = e.app;
+          receipt.ask = ask_of(e.app, e.id);
+        } else if constexpr (std::is_same_v<E, RecoverSpec>) {
+          receipt.app = app_of(e.ask.partition, e.ask.app);
+          receipt.ask = ask_of(receipt.app, e.ask.id);
+          receipt.node = node_of(e.ask.partition, e.node);
+        } else if constexpr (std::is_same_v<E, AllocationUpdate>) {
+          receipt.app = app_of(e.partition, e.app);
+          receipt.ask = ask_of(receipt.app, e.ask);
+          receipt.node = node_of(e.partition, e.node);
+        } else if constexpr (std::is_same_v<E, AskUpdate>) {
+          receipt.app = app_of(e.partition, e.app);
+          receipt.ask = ask_of(receipt.app, e.id);
+        } else if constexpr (std::is_same_v<E, ForeignAllocationSpec> ||
+                             std::is_same_v<E, ForeignAllocationUpdate>) {
+          receipt.node = node_of(e.partition, e.node);
+        }
+      },
+      event);
+  return receipt;
+}
+
+void KernelService::Apply(std::vector<Queued>& events) {
   Batch result;
-  result.first_seq = events.front().first;
-  result.last_seq = events.back().first;
+  result.first_seq = events.front().seq;
+  result.last_seq = events.back().seq;
   // Application states as the decisions report them; a removed application is forgotten.
   auto track_states = [&](size_t from) {
     for (size_t i = from; i < result.decisions.size(); ++i) {
@@ -115,51 +271,61 @@ void KernelService::Apply(const std::vector<std::pair<uint64_t, Event>>& events)
       }
     }
   };
-  for (const auto& [seq, event] : events) {
-    std::vector<Decision>* out = &result.decisions;
-    const size_t before = out->size();
-    int64_t made = 0;
-    absl::Status status = ApplyEvent(*kernel_, event, out, &made);
-    result.allocations += made;
-    if (!status.ok()) {
-      result.refused.emplace_back(seq, std::string(status.message()));
-      continue;
-    }
-    track_states(before);
-    if (const auto* removed = std::get_if<RemoveApplication>(&event)) {
-      app_states_.erase({removed->partition, removed->id});
-    } else if (const auto* by_handle = std::get_if<RemoveApplicationByHandleEvent>(&event)) {
-      // The handle's names are in the removal's own decisions.
-      for (size_t i = before; i < out->size(); ++i) {
-        const Decision& d = (*out)[i];
-        if (d.app_handle == by_handle->app) {
-          app_states_.erase({std::string(d.partition), std::string(d.app)});
-          break;
+  std::shared_ptr<Snapshot> next;
+  {
+    std::lock_guard<std::mutex> kernel_lock(kernel_mutex_);
+    for (const Queued& queued : events) {
+      const Event& event = queued.event;
+      std::vector<Decision>* out = &result.decisions;
+      const size_t before = out->size();
+      int64_t made = 0;
+      absl::Status status = ApplyEvent(*kernel_, event, out, &made);
+      result.allocations += made;
+      if (!status.ok()) {
+        result.refused.emplace_back(queued.seq, std::string(status.message()));
+        result.receipts.push_back({.seq = queued.seq, .status = std::move(status)});
+        continue;
+      }
+      result.receipts.push_back(Acknowledge(queued.seq, event));
+      track_states(before);
+      // An admitted application is New until a decision says more (it makes none before its
+      // first ask).
+      if (const auto* added = std::get_if<AppSpec>(&event);
+          added != nullptr && result.receipts.back().app.valid()) {
+        app_states_.emplace(std::make_pair(added->partition, added->id), AppState::kNew);
+      }
+      if (const auto* removed = std::get_if<RemoveApplication>(&event)) {
+        app_states_.erase({removed->partition, removed->id});
+      } else if (const auto* by_handle = std::get_if<RemoveApplicationByHandleEvent>(&event)) {
+        // The handle's names are in the removal's own decisions.
+        for (size_t i = before; i < out->size(); ++i) {
+          const Decision& d = (*out)[i];
+          if (d.app_handle == by_handle->app) {
+            app_states_.erase({std::string(d.partition), std::string(d.app)});
+            break;
+          }
         }
       }
     }
+    const size_t before_schedule = result.decisions.size();
+    absl::StatusOr<int64_t> made = kernel_->Schedule(0, "", &result.decisions);
+    result.allocations += made.ok() ? *made : 0;
+    track_states(before_schedule);
+    next = Picture(result.last_seq);
   }
-  const size_t before_schedule = result.decisions.size();
-  absl::StatusOr<int64_t> made = kernel_->Schedule(0, "", &result.decisions);
-  result.allocations += made.ok() ? *made : 0;
-  track_states(before_schedule);
+  // Lookups may run while the sink reads the batch: they change no name it views.
   if (sink_) sink_(result);
-
-  auto next = std::make_shared<Snapshot>();
-  next->applied_seq = result.last_seq;
-  next->now_millis = kernel_->now_millis();
-  next->apps = app_states_;
-  next->usage = kernel_->usage();
-  for (const std::string& partition : kernel_->PartitionNames()) {
-    absl::StatusOr<std::vector<QueueInfo>> queues = kernel_->ListQueues(partition);
-    if (queues.ok()) next->queues[partition] = *std::move(queues);
-  }
   {
     std::lock_guard<std::mutex> lock(snapshot_mutex_);
     snapshot_ = std::move(next);
   }
+  snapshot_signal_.notify_all();
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i].receipt) events[i].receipt->set_value(std::move(result.receipts[i]));
+  }
   // The sink has consumed the batch's decisions: names nothing refers to may go (when the
   // table has doubled, so that the cost stays amortised).
+  std::lock_guard<std::mutex> kernel_lock(kernel_mutex_);
   if (kernel_->name_count() >= 2 * names_after_release_ + 4096) {
     kernel_->ReleaseUnusedNames();
     names_after_release_ = kernel_->name_count();

@@ -1,6 +1,9 @@
 /* allocore from C: the queues.yaml of a small cluster, two nodes, two applications in two
  * queues; schedule and print the allocations, why the rest is still pending, and where a
- * smaller executor would go (a probe: a question that changes nothing). */
+ * smaller executor would go (a probe: a question that changes nothing). Then one specific
+ * executor stops: its allocation is released by the seq its decision carried, and the
+ * release record names that seq.
+ * Build: cc embed.c $(pkg-config --cflags --libs allocore-c) */
 #include <stdio.h>
 #include <string.h>
 
@@ -85,9 +88,29 @@ int main(void) {
          node != NULL ? node : allocore_probe_reason(probe));
   const int placed = node != NULL;
   allocore_probe_destroy(probe);
+
+  /* Stop spark-1's newest executor (a release without a seq takes the oldest). */
+  int64_t stop = 0;
+  for (size_t i = 0; i < allocore_decisions_count(out); ++i) {
+    const char* app = allocore_decision_app(out, i, NULL);
+    if (allocore_decision_type(out, i) == ALLOCORE_ALLOCATION && strcmp(app, "spark-1") == 0) {
+      stop = allocore_decision_seq(out, i);
+    }
+  }
+  allocore_decisions_clear(out);
+  allocore_release_allocation_seq(kernel, NULL, "spark-1", "executors", NULL, stop, out, &err);
+  if (err != NULL) return Fail(err);
+  const int released = allocore_decisions_count(out) >= 1 &&
+                       allocore_decision_type(out, 0) == ALLOCORE_RELEASE &&
+                       allocore_decision_seq(out, 0) == stop;
+  printf("released allocation %lld\n", (long long)stop);
+  /* The same allocation again: NOT_FOUND, nothing changed. */
+  allocore_release_allocation_seq(kernel, NULL, "spark-1", "executors", NULL, stop, out, &err);
+  const int refused = allocore_error_code(err) == ALLOCORE_ERR_NOT_FOUND;
+  allocore_free(err);
   allocore_decisions_destroy(out);
   allocore_kernel_destroy(kernel);
   /* Two nodes of 4 cores take two 1.5-core executors each: four of the six; one core is left
    * on each node. */
-  return made == 4 && placed ? 0 : 1;
+  return made == 4 && placed && released && refused ? 0 : 1;
 }

@@ -62,7 +62,7 @@ absl::Status ApplyEvent(Kernel& kernel, const RemoveAskByHandleEvent& e,
   return kernel.RemoveAsk(e.ask, out);
 }
 absl::Status ApplyEvent(Kernel& kernel, const ReleaseByHandleEvent& e, std::vector<Decision>* out) {
-  return kernel.ReleaseAllocation(e.ask, e.node, out);
+  return kernel.ReleaseAllocation(e.ask, e.node, e.seq, out);
 }
 absl::Status ApplyEvent(Kernel& kernel, const RemoveApplicationByHandleEvent& e,
                         std::vector<Decision>* out) {

@@ -745,6 +745,12 @@ absl::Status Kernel::RemoveAsk(AskHandle ask, std::vector<Decision>* out) {
 }
 
 absl::Status Kernel::ReleaseAllocation(AskHandle ask, NodeHandle node, std::vector<Decision>* out) {
+  return ReleaseAllocation(ask, node, /*seq=*/0, out);
+}
+
+absl::Status Kernel::ReleaseAllocation(AskHandle ask, NodeHandle node, int64_t seq,
+                                       std::vector<Decision>* out) {
+  if (seq < 0) return absl::InvalidArgumentError(Cat("release: seq ", seq, " is negative"));
   auto p = impl_->Resolve(ask.partition, "release");
   if (!p.ok()) return p.status();
   uint32_t slot = (*p)->LiveAsk(ask.slot, ask.generation);
@@ -757,7 +763,7 @@ absl::Status Kernel::ReleaseAllocation(AskHandle ask, NodeHandle node, std::vect
     node_slot = (*p)->LiveNode(node.slot, node.generation);
     if (node_slot == kNoSlot) return Stale("release", "node");
   }
-  return (*p)->ReleaseAllocationAt(slot, node_slot, "", /*seq=*/0, out);
+  return (*p)->ReleaseAllocationAt(slot, node_slot, "", seq, out);
 }
 
 absl::Status Kernel::RemoveApplication(AppHandle app, std::vector<Decision>* out) {

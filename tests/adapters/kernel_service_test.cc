@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -245,6 +247,132 @@ TEST(KernelServiceTest, AFullQueueRefusesEventsAndKeepsTheSequenceDense) {
   EXPECT_EQ(svc.snapshot()->applied_seq, 2u);
   // Room again: the next event takes the next number, no gap where the refused one was.
   EXPECT_EQ(svc.Submit(NodeSpec{.id = "n3", .capacity = {{"memory", 10}}}), 3u);
+}
+
+// The service answers what the kernel answers: type ids and names, handles by name, handles in
+// receipts, and a snapshot whose usage reads by type name.
+TEST(KernelServiceTest, TypeIdsLookupsAndReceiptsGiveHandlesEndToEnd) {
+  KernelService::Options options;
+  options.snapshot_inventory = true;
+  auto service = KernelService::Create(TwoQueues(), {}, nullptr, options);
+  ASSERT_TRUE(service.ok());
+  KernelService& svc = **service;
+  absl::StatusOr<int> memory = svc.ResourceTypeId("memory");
+  absl::StatusOr<int> gpu = svc.ResourceTypeId("nvidia.com/gpu");
+  ASSERT_TRUE(memory.ok() && gpu.ok());
+  EXPECT_EQ(svc.ResourceTypeId("memory").value(), *memory);  // stable
+  EXPECT_EQ(svc.ResourceTypeNames()[static_cast<size_t>(*gpu)], "nvidia.com/gpu");
+
+  std::future<KernelService::Receipt> node =
+      svc.SubmitWithReceipt(NodeSpec{.id = "n", .capacity = {{"memory", 100}}});
+  std::future<KernelService::Receipt> app =
+      svc.SubmitWithReceipt(AppSpec{.id = "x", .queue = "root.a", .user = "u"});
+  std::future<KernelService::Receipt> unknown_queue =
+      svc.SubmitWithReceipt(AppSpec{.id = "y", .queue = "root.nowhere.deep", .user = "u"});
+  EXPECT_EQ(app.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
+  EXPECT_TRUE(svc.RunOnce());
+  KernelService::Receipt node_receipt = node.get();
+  KernelService::Receipt app_receipt = app.get();
+  EXPECT_EQ(node_receipt.seq, 1u);
+  EXPECT_TRUE(node_receipt.node.valid());
+  ASSERT_TRUE(app_receipt.status.ok());
+  ASSERT_TRUE(app_receipt.app.valid());
+  EXPECT_FALSE(app_receipt.ask.valid());
+  // A rejected application is accepted as an event but has no handle.
+  KernelService::Receipt rejected = unknown_queue.get();
+  EXPECT_TRUE(rejected.status.ok());
+  EXPECT_FALSE(rejected.app.valid());
+  EXPECT_EQ(svc.FindApplication("default", "x").value(), app_receipt.app);
+  EXPECT_EQ(svc.FindNode("default", "n").value(), node_receipt.node);
+  EXPECT_EQ(svc.FindApplication("default", "ghost").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(svc.FindApplication("nowhere", "x").status().code(), absl::StatusCode::kNotFound);
+
+  Resource ask_resources;
+  ask_resources.Set(*memory, 30);
+  std::future<KernelService::Receipt> ask = svc.SubmitWithReceipt(AddAskByHandleEvent{
+      .app = app_receipt.app, .id = "k", .resources = ask_resources, .count = 2});
+  EXPECT_TRUE(svc.RunOnce());
+  KernelService::Receipt ask_receipt = ask.get();
+  ASSERT_TRUE(ask_receipt.ask.valid());
+  EXPECT_EQ(svc.FindAsk(app_receipt.app, "k").value(), ask_receipt.ask);
+
+  std::shared_ptr<const KernelService::Snapshot> now = svc.snapshot();
+  ASSERT_EQ(now->queues.at("default").size(), 3u);
+  const QueueInfo& leaf = now->queues.at("default")[1];
+  EXPECT_EQ(leaf.path, "root.a");
+  EXPECT_EQ(now->Named(leaf.allocated), (std::map<std::string, int64_t>{{"memory", 60}}));
+  ASSERT_EQ(now->nodes.at("default").size(), 1u);
+  EXPECT_EQ(now->Named(now->nodes.at("default")[0].available)["memory"], 40);
+  ASSERT_EQ(now->applications.at("default").size(), 1u);
+  EXPECT_EQ(now->applications.at("default")[0].id, "x");
+
+  // Any other query between batches.
+  std::vector<AllocationInfo> live;
+  svc.Inspect([&](const Kernel& k) { live = k.ListAllocations("default", "x", "").value(); });
+  ASSERT_EQ(live.size(), 2u);
+
+  // A refused event's receipt says why; its handles are empty.
+  std::future<KernelService::Receipt> refused =
+      svc.SubmitWithReceipt(ReleaseByHandleEvent{.ask = ask_receipt.ask, .seq = 999});
+  EXPECT_TRUE(svc.RunOnce());
+  KernelService::Receipt refused_receipt = refused.get();
+  EXPECT_EQ(refused_receipt.status.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(svc.snapshot()->usage.live_allocations, 2);
+  // Release exactly the newer allocation, by handle and seq.
+  svc.Submit(ReleaseByHandleEvent{.ask = ask_receipt.ask, .seq = live[1].seq});
+  EXPECT_TRUE(svc.RunOnce());
+  svc.Inspect([&](const Kernel& k) {
+    std::vector<AllocationInfo> left = k.ListAllocations("default", "x", "").value();
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(left[0].seq, live[0].seq);
+  });
+  // The application goes: its handle is stale for lookups and events alike.
+  svc.Submit(RemoveApplicationByHandleEvent{.app = app_receipt.app});
+  EXPECT_TRUE(svc.RunOnce());
+  EXPECT_EQ(svc.FindAsk(app_receipt.app, "k").status().code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(KernelServiceTest, WaitAppliedReturnsTheSnapshotThatShowsTheEvent) {
+  auto service = KernelService::Create(TwoQueues(), {}, nullptr);
+  ASSERT_TRUE(service.ok());
+  KernelService& svc = **service;
+  // Never issued: refused at once.
+  EXPECT_EQ(svc.WaitApplied(0).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(svc.WaitApplied(1).status().code(), absl::StatusCode::kInvalidArgument);
+  uint64_t seq = svc.Submit(AppSpec{.id = "x", .queue = "root.a", .user = "u"});
+  EXPECT_EQ(svc.WaitApplied(seq + 1).status().code(), absl::StatusCode::kInvalidArgument);
+  // Issued but not applied (no scheduler thread, no RunOnce): the wait times out.
+  EXPECT_EQ(svc.WaitApplied(seq, std::chrono::milliseconds(1)).status().code(),
+            absl::StatusCode::kDeadlineExceeded);
+  svc.Start();
+  absl::StatusOr<std::shared_ptr<const KernelService::Snapshot>> applied = svc.WaitApplied(seq);
+  ASSERT_TRUE(applied.ok());
+  EXPECT_GE((*applied)->applied_seq, seq);
+  EXPECT_EQ((*applied)->apps.count({"default", "x"}), 1u);
+  // Receipts through the scheduler thread.
+  KernelService::Receipt receipt =
+      svc.SubmitWithReceipt(AppSpec{.id = "z", .queue = "root.b", .user = "u"}).get();
+  EXPECT_TRUE(receipt.app.valid());
+  EXPECT_EQ(svc.FindApplication("default", "z").value(), receipt.app);
+  svc.Stop();
+}
+
+TEST(KernelServiceTest, AFullQueueAnswersAReceiptAtOnce) {
+  KernelService::Options options;
+  options.max_queued = 1;
+  auto service = KernelService::Create(TwoQueues(), {}, nullptr, options);
+  ASSERT_TRUE(service.ok());
+  KernelService& svc = **service;
+  EXPECT_EQ(svc.Submit(NodeSpec{.id = "n1", .capacity = {{"memory", 10}}}), 1u);
+  std::future<KernelService::Receipt> dropped =
+      svc.SubmitWithReceipt(NodeSpec{.id = "n2", .capacity = {{"memory", 10}}});
+  ASSERT_EQ(dropped.wait_for(std::chrono::seconds(0)), std::future_status::ready);
+  KernelService::Receipt receipt = dropped.get();
+  EXPECT_EQ(receipt.seq, 0u);
+  EXPECT_EQ(receipt.status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(svc.RunOnce());
+  EXPECT_EQ(svc.FindNode("default", "n2").status().code(), absl::StatusCode::kNotFound);
 }
 
 }  // namespace

@@ -262,10 +262,15 @@ int main(void) {
     EXPECT(released_seq > 0);
     allocore_release_allocation_seq(kernel, NULL, "app-1", "ask-1", NULL, released_seq, out, &err);
     EXPECT(err != NULL && strstr(err, "no live allocation with seq") != NULL);
+    /* Every message is "CODE: function: text", and the code is there to branch on. */
+    EXPECT(err != NULL && strncmp(err, "NOT_FOUND: allocore_release_allocation_seq: ", 44) == 0);
+    EXPECT(allocore_error_code(err) == ALLOCORE_ERR_NOT_FOUND);
     allocore_free(err);
     err = NULL;
     allocore_release_allocation_seq(kernel, NULL, "app-1", "ask-1", NULL, 0, out, &err);
-    EXPECT(err != NULL);
+    EXPECT(err != NULL &&
+           strncmp(err, "INVALID_ARGUMENT: allocore_release_allocation_seq: ", 51) == 0);
+    EXPECT(allocore_error_code(err) == ALLOCORE_ERR_INVALID_ARGUMENT);
     allocore_free(err);
     err = NULL;
   }
@@ -536,10 +541,89 @@ int main(void) {
     allocore_free(err);
     err = NULL;
   }
+  /* Applications with state and usage. */
+  {
+    allocore_apps_t* apps = allocore_list_apps(kernel, NULL, &err);
+    EXPECT_OK(err);
+    EXPECT(allocore_apps_count(apps) == 1);
+    EXPECT(strcmp(allocore_apps_id(apps, 0), "app-1") == 0);
+    EXPECT(strcmp(allocore_apps_queue(apps, 0), "root.a") == 0);
+    EXPECT(strcmp(allocore_apps_state(apps, 0), "Running") == 0);
+    EXPECT(allocore_apps_allocated(apps, 0, "memory", NULL) == 60);
+    EXPECT(strcmp(allocore_apps_id(apps, 1), "") == 0); /* out of range: empty */
+    allocore_apps_destroy(apps);
+    EXPECT(allocore_list_apps(kernel, "nowhere", &err) == NULL);
+    EXPECT(allocore_error_code(err) == ALLOCORE_ERR_NOT_FOUND);
+    allocore_free(err);
+    err = NULL;
+    EXPECT(allocore_apps_count(NULL) == 0);
+  }
+  /* Release by handle and seq: exactly the allocation named, not the oldest. */
+  ask = allocore_ask_create("app-1", "ask-2");
+  allocore_ask_add_resource(ask, "memory", 10);
+  allocore_ask_set_count(ask, 2);
+  allocore_add_ask(kernel, ask, NULL, &err);
+  EXPECT_OK(err);
+  allocore_ask_destroy(ask);
+  allocore_decisions_clear(out);
+  EXPECT(allocore_schedule(kernel, 0, NULL, out, &err) == 2);
+  {
+    long first = find_decision(out, ALLOCORE_ALLOCATION, 0);
+    long second = first < 0 ? -1 : find_decision(out, ALLOCORE_ALLOCATION, (size_t)first + 1);
+    allocore_handle_t app_handle = allocore_find_app(kernel, NULL, "app-1", &err);
+    allocore_handle_t ask_handle = allocore_find_ask(kernel, app_handle, "ask-2", &err);
+    allocore_handle_t any_node = {0, 0, ALLOCORE_NO_HANDLE, 0};
+    allocore_allocations_t* live;
+    EXPECT_OK(err);
+    EXPECT(second >= 0);
+    if (second >= 0) {
+      int64_t older = allocore_decision_seq(out, (size_t)first);
+      int64_t newer = allocore_decision_seq(out, (size_t)second);
+      allocore_decisions_clear(out);
+      allocore_release_by_handle_seq(kernel, ask_handle, any_node, newer + 100, out, &err);
+      EXPECT(allocore_error_code(err) == ALLOCORE_ERR_NOT_FOUND);
+      allocore_free(err);
+      err = NULL;
+      EXPECT(allocore_decisions_count(out) == 0); /* refused: nothing changed */
+      allocore_release_by_handle_seq(kernel, ask_handle, any_node, -3, out, &err);
+      EXPECT(allocore_error_code(err) == ALLOCORE_ERR_INVALID_ARGUMENT);
+      allocore_free(err);
+      err = NULL;
+      allocore_release_by_handle_seq(kernel, ask_handle, any_node, newer, out, &err);
+      EXPECT_OK(err);
+      EXPECT(allocore_decisions_count(out) == 1);
+      EXPECT(allocore_decision_type(out, 0) == ALLOCORE_RELEASE);
+      EXPECT(allocore_decision_seq(out, 0) == newer);
+      live = allocore_list_allocations(kernel, NULL, "app-1", NULL, &err);
+      EXPECT_OK(err);
+      EXPECT(allocore_allocations_count(live) == 2);
+      EXPECT(allocore_allocations_seq(live, 1) == older);
+      allocore_allocations_destroy(live);
+    }
+    /* A handle whose application is gone is stale. */
+    allocore_remove_app(kernel, NULL, "app-1", NULL, &err);
+    EXPECT_OK(err);
+    allocore_release_by_handle_seq(kernel, ask_handle, any_node, 1, out, &err);
+    EXPECT(allocore_error_code(err) == ALLOCORE_ERR_FAILED_PRECONDITION);
+    allocore_free(err);
+    err = NULL;
+  }
   allocore_check_consistency(kernel, &err);
   EXPECT_OK(err);
   allocore_decisions_destroy(out);
   allocore_kernel_destroy(kernel);
+
+  /* A configuration error names the call, the file and the line, with its code. */
+  kernel = allocore_kernel_create("partitions: [", 13, "bad.yaml", NULL, &err);
+  EXPECT(kernel == NULL);
+  EXPECT(err != NULL &&
+         strncmp(err, "INVALID_ARGUMENT: allocore_kernel_create: bad.yaml:", 51) == 0);
+  EXPECT(allocore_error_code(err) == ALLOCORE_ERR_INVALID_ARGUMENT);
+  allocore_free(err);
+  err = NULL;
+  EXPECT(allocore_error_code(NULL) == ALLOCORE_OK);
+  EXPECT(allocore_error_code("something else") == ALLOCORE_ERR_UNKNOWN);
+  EXPECT(allocore_error_code("NOT_A_CODE: x") == ALLOCORE_ERR_UNKNOWN);
 
   if (failures == 0) printf("c_api_test: OK\n");
   return failures == 0 ? 0 : 1;

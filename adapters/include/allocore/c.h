@@ -1,20 +1,39 @@
 /* allocore/c.h — the kernel from C (and from any language with a C FFI).
  *
  * Opaque types, plain C values, no C++ across the boundary. Part of allocore::adapters
- * (liballocore_adapters), because a kernel is created from a YuniKorn queues.yaml text.
+ * (liballocore_adapters), because a kernel is created from a YuniKorn queues.yaml text. Link
+ * a C program with `cc prog.c $(pkg-config --cflags --libs allocore-c)`: that package brings
+ * the C++ runtime the libraries need.
  *
- * Errors follow one convention: a call that can fail takes `char** errptr`. On failure it
- * stores a message allocated with malloc in *errptr (freeing a message already there) and, as
- * every refused call of the kernel, changes nothing; on success *errptr is left as it was.
- * Callers start with `char* err = NULL;`, test `err != NULL` after a call and release it with
- * allocore_free.
+ * Errors. A call that can fail takes `char** errptr`. On failure it stores a message allocated
+ * with malloc in *errptr (freeing a message already there) and, as every refused call of the
+ * kernel, changes nothing; on success *errptr is left as it was. Callers start with
+ * `char* err = NULL;`, test `err != NULL` after a call and release it with allocore_free.
+ * Every message reads "CODE: function: text", for example
+ *   "NOT_FOUND: allocore_release_allocation_seq: ask a1 of application app-1 has no live
+ *    allocation with seq 7"
+ * and allocore_error_code(err) gives CODE as an allocore_error_code_t to branch on.
  *
- * Strings passed in are NUL-terminated; NULL for a partition means "default". Strings handed
- * out are valid until the object they came from is cleared or destroyed; names in decisions
- * are also invalidated by allocore_release_unused_names. Names may contain any byte, so
- * accessors also give the length.
+ * Units. Quantities are int64 in the kernel's units, which are YuniKorn's: `vcore` in
+ * milli-cores (4 cores = 4000), `memory` in bytes, any other type as the resource manager
+ * counts it (`nvidia.com/gpu` = 1 per device). The kernel never converts: a caller passing 4
+ * for four cores asks for four milli-cores.
  *
- * Example:
+ * Strings and ownership. Strings passed in are NUL-terminated and copied; NULL for a partition
+ * means "default", NULL for any other string reads as "". Every *_create and every call
+ * returning a list (allocore_list_*, allocore_get_*, allocore_probe, allocore_explain_pending)
+ * hands over an object the caller destroys with its *_destroy; *_destroy accepts NULL. Calls
+ * returning a pointer return NULL on failure, with *errptr set. Strings handed out are valid
+ * until the object they came from is cleared or destroyed; names in decisions are also
+ * invalidated by allocore_release_unused_names. Names may contain any byte, so decision
+ * accessors also give the length. Indexed accessors given an index out of range (or a NULL
+ * list) return "" or 0 and *_count of NULL is 0; nothing here reads out of bounds. The kernel
+ * and object arguments of the other calls must not be NULL. A kernel is not thread-safe: one
+ * thread at a time (KernelService in C++ is the threaded form).
+ *
+ * Example (designated initializers that leave fields out draw GCC's -Wextra warning
+ * -Wmissing-field-initializers; the fields left out are zero, which is what they mean, so
+ * build with -Wno-missing-field-initializers or set every field):
  *   char* err = NULL;
  *   allocore_kernel_t* k = allocore_kernel_create(yaml, strlen(yaml), "queues.yaml", NULL, &err);
  *   allocore_decisions_t* out = allocore_decisions_create();
@@ -23,6 +42,10 @@
  *   allocore_add_node(k, node, out, &err);
  *   ...
  *   int64_t made = allocore_schedule(k, 0, NULL, out, &err);
+ *
+ * Reference, installed with the headers: share/doc/allocore/README.md (embedding),
+ * share/doc/allocore/kernel/README.md (the kernel's rules and compatibility decisions) and
+ * share/doc/allocore/docs/scenario-format.md (decision and record names).
  */
 #ifndef ALLOCORE_C_H_
 #define ALLOCORE_C_H_
@@ -48,6 +71,7 @@ typedef struct allocore_explanations_t allocore_explanations_t;
 typedef struct allocore_probe_t allocore_probe_t;
 typedef struct allocore_nodes_t allocore_nodes_t;
 typedef struct allocore_allocations_t allocore_allocations_t;
+typedef struct allocore_apps_t allocore_apps_t;
 
 /* Caps on what a kernel holds (0: no cap); see KernelOptions in allocore/kernel.h. */
 /* A generational handle (allocore/handles.h): an application, ask or node found once and
@@ -84,6 +108,24 @@ enum {
 /* Kinds of other schedulers' pods (allocore_add_foreign); the kind changes no decision. */
 enum { ALLOCORE_FOREIGN_DEFAULT = 0, ALLOCORE_FOREIGN_STATIC = 1 };
 
+/* Error codes: absl's (and gRPC's) canonical status codes, whose values never change. */
+typedef enum allocore_error_code_t {
+  ALLOCORE_OK = 0,
+  ALLOCORE_ERR_UNKNOWN = 2,             /* a message allocore did not write */
+  ALLOCORE_ERR_INVALID_ARGUMENT = 3,    /* a bad value: negative seq, zero resources, bad YAML */
+  ALLOCORE_ERR_NOT_FOUND = 5,           /* unknown partition, application, ask, node, seq */
+  ALLOCORE_ERR_ALREADY_EXISTS = 6,      /* a node or application id already known */
+  ALLOCORE_ERR_PERMISSION_DENIED = 7,   /* not used by the C calls today */
+  ALLOCORE_ERR_RESOURCE_EXHAUSTED = 8,  /* a cap of allocore_options_t, out of memory */
+  ALLOCORE_ERR_FAILED_PRECONDITION = 9, /* a stale handle, a state that refuses the call */
+  ALLOCORE_ERR_OUT_OF_RANGE = 11,       /* a size or count over an ApiLimits bound */
+  ALLOCORE_ERR_INTERNAL = 13            /* a broken invariant (a bug: please report it) */
+} allocore_error_code_t;
+
+/* The code of a message from *errptr: ALLOCORE_OK for NULL, ALLOCORE_ERR_UNKNOWN for text
+ * allocore did not write. */
+ALLOCORE_EXPORT int allocore_error_code(const char* err);
+/* Frees what allocore hands out with malloc (error messages). NULL is accepted. */
 ALLOCORE_EXPORT void allocore_free(void* ptr);
 
 /* --- kernel ------------------------------------------------------------------------------ */
@@ -360,6 +402,21 @@ ALLOCORE_EXPORT int64_t allocore_allocations_resource(const allocore_allocations
 ALLOCORE_EXPORT unsigned char allocore_allocations_placeholder(
     const allocore_allocations_t* allocations, size_t i);
 
+/* Every application of a partition the kernel answers for, in submission order, with its
+ * state ("New", "Accepted", "Running", ...) and usage by resource type name. */
+ALLOCORE_EXPORT allocore_apps_t* allocore_list_apps(const allocore_kernel_t* kernel,
+                                                    const char* partition, char** errptr);
+ALLOCORE_EXPORT void allocore_apps_destroy(allocore_apps_t* apps);
+ALLOCORE_EXPORT size_t allocore_apps_count(const allocore_apps_t* apps);
+ALLOCORE_EXPORT const char* allocore_apps_id(const allocore_apps_t* apps, size_t i);
+ALLOCORE_EXPORT const char* allocore_apps_queue(const allocore_apps_t* apps, size_t i);
+ALLOCORE_EXPORT const char* allocore_apps_state(const allocore_apps_t* apps, size_t i);
+ALLOCORE_EXPORT int64_t allocore_apps_allocated(const allocore_apps_t* apps, size_t i,
+                                                const char* type, unsigned char* present);
+ALLOCORE_EXPORT int64_t allocore_apps_pending(const allocore_apps_t* apps, size_t i,
+                                              const char* type, unsigned char* present);
+
+/* One application; NULL (NOT_FOUND) when the partition does not know it. */
 ALLOCORE_EXPORT allocore_app_info_t* allocore_get_app(const allocore_kernel_t* kernel,
                                                       const char* partition, const char* id,
                                                       char** errptr);
@@ -408,6 +465,12 @@ ALLOCORE_EXPORT void allocore_remove_ask_by_handle(allocore_kernel_t* kernel, al
 ALLOCORE_EXPORT void allocore_release_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask,
                                                 allocore_handle_t node, allocore_decisions_t* out,
                                                 char** errptr);
+/* Releases exactly the live allocation of the ask whose allocation decision had `seq` (> 0),
+ * on `node` unless its slot is ALLOCORE_NO_HANDLE; NOT_FOUND, nothing changed, otherwise. */
+ALLOCORE_EXPORT void allocore_release_by_handle_seq(allocore_kernel_t* kernel,
+                                                    allocore_handle_t ask, allocore_handle_t node,
+                                                    int64_t seq, allocore_decisions_t* out,
+                                                    char** errptr);
 ALLOCORE_EXPORT void allocore_remove_app_by_handle(allocore_kernel_t* kernel, allocore_handle_t app,
                                                    allocore_decisions_t* out, char** errptr);
 ALLOCORE_EXPORT void allocore_remove_node_by_handle(allocore_kernel_t* kernel,

@@ -154,9 +154,9 @@ struct ALLOCORE_EXPORT ConfigError {
 ALLOCORE_EXPORT SchedulerConfig DefaultSchedulerConfig();
 
 // Normalises `config` in place (partition names, root insertion; see the YuniKorn rules in
-// kernel/README.md) and returns every problem found (errors and warnings), in document order.
-// The config is valid iff no returned entry has warning == false. `semantics`: the profile whose
-// rules apply (name character sets, keys a release removed).
+// share/doc/allocore/kernel/README.md) and returns every problem found (errors and warnings), in
+// document order. The config is valid iff no returned entry has warning == false. `semantics`: the
+// profile whose rules apply (name character sets, keys a release removed).
 ALLOCORE_EXPORT std::vector<ConfigError> ValidateConfig(
     SchedulerConfig& config, Semantics semantics = Semantics::kYunikorn12);
 

@@ -81,6 +81,7 @@ struct RemoveAskByHandleEvent {
 struct ReleaseByHandleEvent {
   AskHandle ask;
   NodeHandle node;  // invalid: the oldest live allocation of the ask
+  int64_t seq = 0;  // > 0: exactly the allocation with this seq
 };
 struct RemoveApplicationByHandleEvent {
   AppHandle app;

@@ -19,6 +19,13 @@
 //   kernel->AddApplication({.id = "app-1", .queue = "root.a", .user = "alice"}, &out);
 //   kernel->AddAsk({.app = "app-1", .id = "ask-1", .resources = {{"memory", 10}}}, &out);
 //   kernel->Schedule(/*max=*/0, /*partition=*/"", &out);   // out now holds the allocation
+//
+// Designated initializers that leave fields out, as above, are how these structs are meant to
+// be filled (the fields left out keep their defaults); GCC's -Wextra warns on each
+// (-Wmissing-field-initializers): build with -Wno-missing-field-initializers.
+//
+// Units: quantities are YuniKorn's, never converted: vcore in milli-cores (4 cores = 4000),
+// memory in bytes, other types as the resource manager counts them.
 
 #ifndef ALLOCORE_KERNEL_H_
 #define ALLOCORE_KERNEL_H_
@@ -367,8 +374,8 @@ class ALLOCORE_EXPORT Kernel {
                                  std::vector<Decision>* out);
 
   // --- A manager's lifecycle: restart, in-place resize, other schedulers' pods -------------
-  // What each call does differs by semantics profile (kernel/README "Recovery, resize and
-  // foreign pods"); a refused call changes nothing.
+  // What each call does differs by semantics profile (share/doc/allocore/kernel/README.md
+  // "Recovery, resize and foreign pods"); a refused call changes nothing.
   //
   // Takes an allocation that already runs. Refused: unknown application (or one that has
   // finished) or node, count other than 1, zero or negative resources, a placeholder without a
@@ -408,6 +415,10 @@ class ALLOCORE_EXPORT Kernel {
   absl::Status RemoveAsk(AskHandle ask, std::vector<Decision>* out);
   // Releases the oldest live allocation of the ask, on `node` when it is valid().
   absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node, std::vector<Decision>* out);
+  // Releases exactly the live allocation of the ask whose Decision::seq is `seq` (> 0), on
+  // `node` when it is valid(): NotFound, nothing changed, when the ask holds no such allocation.
+  absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node, int64_t seq,
+                                 std::vector<Decision>* out);
   // RecoverAllocation, UpdateAllocation (the oldest live allocation, on `node` when it is
   // valid()) and UpdateAsk by handle; resources by type id.
   absl::Status RecoverAllocation(AppHandle app, const AskArgs& ask, NodeHandle node,

@@ -2,7 +2,8 @@
 //
 // A kernel has one semantics profile for its whole life (KernelOptions::semantics). The
 // profile picks, for each rule YuniKorn changed between the releases allocore reproduces,
-// which version of the rule the kernel runs; kernel/README.md lists the rules per profile.
+// which version of the rule the kernel runs; share/doc/allocore/kernel/README.md lists the rules
+// per profile.
 #ifndef ALLOCORE_SEMANTICS_H_
 #define ALLOCORE_SEMANTICS_H_
 

@@ -1,7 +1,7 @@
 // allocore/adapters/decision_format.h — records as JSON lines (the contract) or tables.
 //
-// JSON lines follow docs/scenario-format.md exactly: one object per line, keys in the
-// contract's order, no whitespace. One record type is this project's extension, which
+// JSON lines follow share/doc/allocore/docs/scenario-format.md exactly: one object per line, keys
+// in the contract's order, no whitespace. One record type is this project's extension, which
 // consumers ignore by contract: "pending" (an ask still pending after the run, with the reason
 // from Kernel::ExplainPending).
 //

@@ -12,22 +12,34 @@
 // each batch, to a fresh kernel gives the same decisions (kernel_service_test checks this under
 // ThreadSanitizer).
 //
+// Handles: a manager behind the service can go by handle end to end. Type ids come from
+// ResourceTypeId(), handles from the lookups (FindApplication, FindAsk, FindNode) or from the
+// Receipt of an event submitted with SubmitWithReceipt (an added application, ask or node
+// comes back with its handle). Lookups and Inspect() run between two batches, under the lock
+// the scheduler thread holds while it applies one; snapshots never wait.
+//
 // Example:
 //   auto service = KernelService::Create(config, {}, [](const KernelService::Batch& b) {...});
 //   (*service)->Start();
 //   (*service)->Submit(NodeSpec{.id = "n1", .capacity = {{"memory", 100}}});   // any thread
+//   std::future<KernelService::Receipt> added =
+//       (*service)->SubmitWithReceipt(AppSpec{.id = "app", .queue = "root.a", .user = "u"});
+//   AppHandle app = added.get().app;                 // once the scheduler thread applied it
 //   std::shared_ptr<const KernelService::Snapshot> now = (*service)->snapshot();  // any thread
 //   (*service)->Stop();  // drains what is queued
 #ifndef ALLOCORE_ADAPTERS_KERNEL_SERVICE_H_
 #define ALLOCORE_ADAPTERS_KERNEL_SERVICE_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <variant>
@@ -52,12 +64,24 @@ class ALLOCORE_EXPORT KernelService {
   using ReleaseAllocation = ReleaseEvent;
   using AdvanceClock = AdvanceEvent;
 
+  // What one applied event did: refused (status not OK, nothing changed) or accepted, with the
+  // handles of the entities it added or named, as they are right after it (invalid() where the
+  // event names none, or the entity is gone: an application rejected at admission has none).
+  struct Receipt {
+    uint64_t seq = 0;  // its submission sequence number (0: never queued, see SubmitWithReceipt)
+    absl::Status status;
+    AppHandle app;
+    AskHandle ask;
+    NodeHandle node;
+  };
+
   // What one batch did. `decisions` view names the kernel holds: valid during the sink call.
   struct Batch {
     uint64_t first_seq = 0;  // submission sequence numbers [first_seq, last_seq]
     uint64_t last_seq = 0;
     std::vector<Decision> decisions;
     std::vector<std::pair<uint64_t, std::string>> refused;  // (seq, message) of refused events
+    std::vector<Receipt> receipts;                          // one per event, in sequence order
     int64_t allocations = 0;
   };
   using BatchSink = std::function<void(const Batch&)>;
@@ -66,9 +90,19 @@ class ALLOCORE_EXPORT KernelService {
   struct Snapshot {
     uint64_t applied_seq = 0;  // every event up to this one is applied (0: none yet)
     int64_t now_millis = 0;
+    // Resource type names by type id: a Resource's quantity of type t is named
+    // resource_types[t] (Named() does it for a whole Resource).
+    std::vector<std::string> resource_types;
     std::map<std::string, std::vector<QueueInfo>> queues;          // by partition
     std::map<std::pair<std::string, std::string>, AppState> apps;  // (partition, id): last state
+    // With Options::snapshot_inventory only (empty otherwise), by partition: every node and
+    // every application as Kernel::ListNodes and ListApplications answer.
+    std::map<std::string, std::vector<NodeInfo>> nodes;
+    std::map<std::string, std::vector<AppInfo>> applications;
     Kernel::Usage usage;
+
+    // The quantities of `resource` by type name.
+    std::map<std::string, int64_t> Named(const Resource& resource) const;
   };
 
   struct Options {
@@ -77,6 +111,8 @@ class ALLOCORE_EXPORT KernelService {
     // At most this many events waiting (0: no cap): producers faster than the scheduler are
     // refused rather than allowed to take the process's memory.
     size_t max_queued = 0;
+    // Snapshots also hold every node and application (O(nodes + applications) per batch).
+    bool snapshot_inventory = false;
   };
 
   // The sink runs on the scheduler thread, once per batch, in order.
@@ -95,8 +131,29 @@ class ALLOCORE_EXPORT KernelService {
   // Any thread. Returns the event's submission sequence number (1, 2, 3, ...), or 0 when
   // Options::max_queued events are already waiting (the event is dropped; nothing changed).
   uint64_t Submit(Event event);
+  // Any thread: Submit, and a future that holds the event's Receipt once it is applied. When
+  // the queue is full the future is ready at once: seq 0, ResourceExhausted, nothing changed.
+  std::future<Receipt> SubmitWithReceipt(Event event);
   // Any thread: the latest snapshot (never null).
   std::shared_ptr<const Snapshot> snapshot() const;
+  // Any thread but the sink's: waits until every event up to `seq` is applied and returns the
+  // snapshot that shows it. InvalidArgument, at once, for a seq never issued (0, or beyond
+  // the last Submit); DeadlineExceeded when `timeout` passes first. Events are applied by the
+  // scheduler thread, or by RunOnce when it is not started.
+  absl::StatusOr<std::shared_ptr<const Snapshot>> WaitApplied(uint64_t seq) const;
+  absl::StatusOr<std::shared_ptr<const Snapshot>> WaitApplied(
+      uint64_t seq, std::chrono::milliseconds timeout) const;
+
+  // Any thread, between two batches: the kernel's lookups (see Kernel) and type ids. A type
+  // named for the first time is registered (at most kMaxResourceTypes).
+  absl::StatusOr<int> ResourceTypeId(std::string_view name);
+  std::vector<std::string> ResourceTypeNames() const;
+  absl::StatusOr<AppHandle> FindApplication(std::string_view partition, std::string_view id) const;
+  absl::StatusOr<AskHandle> FindAsk(AppHandle app, std::string_view id) const;
+  absl::StatusOr<NodeHandle> FindNode(std::string_view partition, std::string_view id) const;
+  // Runs `read` on the kernel between two batches, for any other query (ListAllocations,
+  // ExplainPending, Probe, ...). `read` must not call back into the service.
+  void Inspect(const std::function<void(const Kernel&)>& read) const;
 
   // Starts the scheduler thread. Stop() lets it apply everything queued, then joins it.
   void Start();
@@ -106,13 +163,26 @@ class ALLOCORE_EXPORT KernelService {
   bool RunOnce();
 
  private:
-  KernelService(std::unique_ptr<Kernel> kernel, BatchSink sink, Options options);
-  // Takes up to max_batch queued events; false when none are queued.
-  bool TakeBatch(std::vector<std::pair<uint64_t, Event>>* batch);
-  void Apply(const std::vector<std::pair<uint64_t, Event>>& events);
-  void Loop();
+  struct Queued {
+    uint64_t seq = 0;
+    Event event;
+    std::shared_ptr<std::promise<Receipt>> receipt;  // null: nobody waits for it
+  };
 
-  std::unique_ptr<Kernel> kernel_;  // the scheduler thread's alone
+  KernelService(std::unique_ptr<Kernel> kernel, BatchSink sink, Options options);
+  uint64_t Enqueue(Event event, std::shared_ptr<std::promise<Receipt>> receipt);
+  // Takes up to max_batch queued events; false when none are queued.
+  bool TakeBatch(std::vector<Queued>* batch);
+  void Apply(std::vector<Queued>& events);
+  void Loop();
+  // The snapshot of the kernel as it is now (kernel_mutex_ held).
+  std::shared_ptr<Snapshot> Picture(uint64_t applied_seq) const;
+  Receipt Acknowledge(uint64_t seq, const Event& event) const;  // kernel_mutex_ held
+
+  // Applied to by the scheduler thread (or RunOnce) with kernel_mutex_ held; the lookups take
+  // the same lock.
+  mutable std::mutex kernel_mutex_;
+  std::unique_ptr<Kernel> kernel_;
   BatchSink sink_;
   Options options_;
   std::map<std::pair<std::string, std::string>, AppState> app_states_;  // scheduler thread
@@ -120,11 +190,12 @@ class ALLOCORE_EXPORT KernelService {
 
   mutable std::mutex queue_mutex_;
   std::condition_variable queue_signal_;
-  std::vector<std::pair<uint64_t, Event>> queue_;
+  std::vector<Queued> queue_;
   uint64_t next_seq_ = 1;
   bool stopping_ = false;
 
   mutable std::mutex snapshot_mutex_;
+  mutable std::condition_variable snapshot_signal_;  // a new snapshot was published
   std::shared_ptr<const Snapshot> snapshot_;
 
   std::thread scheduler_;

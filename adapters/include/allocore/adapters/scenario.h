@@ -2,7 +2,7 @@
 //
 // A scenario is a scheduler config, nodes registered up front and a list of steps (events and
 // scheduling requests), optionally with the decisions it must produce. The format is the
-// public contract in docs/scenario-format.md; this header is its C++ side:
+// public contract in share/doc/allocore/docs/scenario-format.md; this header is its C++ side:
 //
 //   LoadScenarioFile / LoadScenarioText   YAML -> Scenario (strict: unknown keys, wrong kinds
 //                                         and bad values are errors naming file:line:column

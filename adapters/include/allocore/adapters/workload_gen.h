@@ -1,6 +1,6 @@
 // allocore/adapters/workload_gen.h — synthetic scenario files, deterministic for their inputs.
 //
-// Both generators return scenario YAML (docs/scenario-format.md) so that what a
+// Both generators return scenario YAML (share/doc/allocore/docs/scenario-format.md) so that what a
 // benchmark runs is exactly what `allocore gen` writes and `allocore run` replays. Load the
 // text with LoadScenarioText (outside any timed section).
 //
