@@ -318,13 +318,23 @@ class Checker {
         }
         break;
       }
-      case CallKind::kAddAsk:
+      case CallKind::kAddAsk: {
         Expect(apps_.contains({call.ask.partition, call.ask.app}),
                "an ask for an inactive application was accepted");
-        // A replaced ask (same id) starts over with the new count; its allocations stay.
-        asks_[{call.ask.partition, call.ask.app, call.ask.id}] =
-            AskState{ToNamedMap(call.ask.resources), call.ask.count};
+        const AskKey key{call.ask.partition, call.ask.app, call.ask.id};
+        auto known = asks_.find(key);
+        if (AsksArePods() && known != asks_.end() && known->second.pending > 0) {
+          // 1.5+: a known key is the same pod: only its resources change.
+          known->second.resources = ToNamedMap(call.ask.resources);
+        } else if (AsksArePods() && known != asks_.end() && HasLive(key)) {
+          Expect(out.empty(), "a resize by add_ask reported decisions");
+          Resize(call.ask.partition, call.ask.app, call.ask.id, "", call.ask.resources);
+        } else {
+          // A replaced ask (same id) starts over with the new count; its allocations stay.
+          asks_[key] = AskState{ToNamedMap(call.ask.resources), call.ask.count};
+        }
         break;
+      }
       case CallKind::kRemoveAsk:
         Expect(asks_.erase({call.partition, call.id, call.ask_id}) == 1,
                "removal of an unknown ask accepted");
@@ -440,6 +450,10 @@ class Checker {
             pending_replacement_.reset();
           }
           live_.erase(it);  // the oldest one (live_ is in seq order)
+          if (AsksArePods() && d.release_reason == ReleaseReason::kReleased) {
+            // 1.5+: the manager's release takes the ask along once nothing of it is left.
+            ForgetSpentAsk({partition, app, View(d.ask)});
+          }
           break;
         }
         case DecisionType::kAppState: {
@@ -519,6 +533,21 @@ class Checker {
         }
       }
     }
+  }
+
+  bool AsksArePods() const { return kernel_.options().semantics == Semantics::kYunikorn19; }
+  bool HasLive(const AskKey& key) const {
+    for (const Live& l : live_) {
+      if (l.partition == std::get<0>(key) && l.app == std::get<1>(key) &&
+          l.ask == std::get<2>(key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  void ForgetSpentAsk(const AskKey& key) {
+    auto ask = asks_.find(key);
+    if (ask != asks_.end() && ask->second.pending == 0 && !HasLive(key)) asks_.erase(ask);
   }
 
   // The oldest live allocation of the ask (on `node` when given) takes `resources`.

@@ -436,6 +436,10 @@ class Partition {
   static AskArgs ArgsOf(const AskSpec& spec);
   // `args.resources` holds registered type ids.
   absl::StatusOr<uint32_t> AddAskTo(uint32_t app, const AskArgs& args, std::vector<Decision>* out);
+  // Under asks_are_pods, a re-sent known key: its pending part, else its oldest live allocation,
+  // takes `resource`. False when the key names nothing pending or live (it is then a new ask).
+  absl::StatusOr<bool> UpdateKnownPod(uint32_t ask, const Resource& resource,
+                                      std::vector<Decision>* out);
   absl::Status RemoveAskAt(uint32_t ask, std::vector<Decision>* out);
   // `node`: kNoSlot for the oldest allocation anywhere; `node_id` names a node that is not
   // registered in the refusal.

@@ -613,6 +613,14 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   // root's pending bounds every app's and queue's, since quantities are never negative.
   AppSide& a_side = app_side_[app];
   auto existing = a_side.asks_by_id.find(args.id);
+  if (existing != a_side.asks_by_id.end() && context_->profile->asks_are_pods) {
+    const uint32_t known = existing->second;
+    if (absl::StatusOr<bool> updated = UpdateKnownPod(known, resource, out); !updated.ok()) {
+      return updated.status();
+    } else if (*updated) {
+      return known;
+    }
+  }
   Resource total;
   int type = MultiplyExact(resource, args.count, &total);
   if (type < 0) {
@@ -689,6 +697,23 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   }
   AppChanged(app);
   return ask;
+}
+
+absl::StatusOr<bool> Partition::UpdateKnownPod(uint32_t ask, const Resource& resource,
+                                               std::vector<Decision>* out) {
+  // An ask removed while its allocations live is gone from the application: the key is new.
+  if (ask_hot_[ask].removed) return false;
+  if (ask_hot_[ask].pending > 0) {
+    absl::Status updated = UpdateAskAt(ask, resource, out);
+    if (!updated.ok()) return updated;
+    return true;
+  }
+  if (!asks_[ask].allocations.empty()) {
+    absl::Status updated = UpdateAllocationAt(ask, kNoSlot, resource, out);
+    if (!updated.ok()) return updated;
+    return true;
+  }
+  return false;  // nothing pending, nothing live: a new ask under the old key
 }
 
 void Partition::SetPending(uint32_t ask, int64_t pending) {
@@ -814,11 +839,15 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
                                    seq == 0 ? std::string() : Cat(seq),
                                    node == kNoSlot ? "" : " on node ", named));
   }
-  // The ask stays (with no pending repeats) until it is removed or the app goes, as in
-  // YuniKorn: remove_ask on a fully served ask is not an error.
+  // v1.2.0: the ask stays (with no pending repeats) until it is removed or the app goes:
+  // remove_ask on a fully served ask is not an error.
   bool placeholder = allocations_[chosen].placeholder;
   ReleaseAllocationSlot(chosen, ReleaseReason::kReleased, out);
-  if (ask_hot_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
+  // 1.5+: the pod is gone, and with it its ask once no repeat is left pending or live.
+  if (asks_[ask].allocations.empty() &&
+      (ask_hot_[ask].removed || (context_->profile->asks_are_pods && ask_hot_[ask].pending == 0))) {
+    RemoveAskSlot(ask);
+  }
   if (placeholder) {
     PlaceholderGone(app, out);
   } else {

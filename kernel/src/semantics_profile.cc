@@ -42,6 +42,7 @@ constexpr Profile kYunikorn12Profile{
     .resize_in_place = false,
     .foreign_changes_keep_node_order = false,
     .namespace_tags_set_guarantee_and_apps = false,
+    .asks_are_pods = false,
 };
 
 constexpr Profile kYunikorn19Profile{
@@ -64,6 +65,7 @@ constexpr Profile kYunikorn19Profile{
     .resize_in_place = true,
     .foreign_changes_keep_node_order = true,
     .namespace_tags_set_guarantee_and_apps = true,
+    .asks_are_pods = true,
 };
 
 // The share of one type against a denominator resource (YuniKorn 1.6+): found only when the

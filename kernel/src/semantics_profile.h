@@ -80,6 +80,11 @@ struct Profile {
   // (`namespace.resourcequota`); 1.4+ also its guarantee and maxapplications, where a tag left
   // out clears that limit (YUNIKORN-1575, -1697).
   bool namespace_tags_set_guarantee_and_apps;
+  // One ask is one pod (1.5+, YUNIKORN-2204): a key the application knows is never a new ask
+  // (re-sent, only its resources change: the pending part's, else its oldest live
+  // allocation's), and a manager's release removes the ask with its allocation. v1.2.0 replaced
+  // a re-sent ask and kept released ones known.
+  bool asks_are_pods;
 };
 
 const Profile& ProfileFor(Semantics semantics);

@@ -1282,6 +1282,10 @@ class Runner {
   void set_verbose(bool verbose) { verbose_ = verbose; }
   int errors() const { return errors_; }
   const std::map<CallKind, int64_t>& accepted() const { return accepted_; }
+  // Accepted add_asks under yunikorn-1.9 that re-sent a key with pending repeats, and with a
+  // live allocation only (YUNIKORN-2204: both update the pod, neither is a new ask).
+  int64_t resent_pending() const { return resent_pending_; }
+  int64_t resent_live() const { return resent_live_; }
 
  private:
   std::optional<Mismatch> Step(const Call& c) {
@@ -1292,6 +1296,19 @@ class Runner {
     if (!ks.ok() || !ms.ok()) return Mismatch{0, "tick", ks.ToString() + " / " + ms.ToString()};
     std::string extra;
     if (c.kind == CallKind::kAddApp) app_ids_.insert({c.app.partition, c.app.id});
+    int resent_kind = 0;  // 1: a key with pending repeats, 2: a key with only live allocations
+    if (c.kind == CallKind::kAddAsk && kernel_->options().semantics == Semantics::kYunikorn19) {
+      for (const PendingExplanation& e : kernel_->ExplainPending()) {
+        if (e.partition == c.ask.partition && e.app == c.ask.app && e.ask == c.ask.id) {
+          resent_kind = 1;
+        }
+      }
+      absl::StatusOr<std::vector<AllocationInfo>> live =
+          kernel_->ListAllocations(c.ask.partition, c.ask.app, "");
+      if (resent_kind == 0 && live.ok()) {
+        for (const AllocationInfo& a : *live) resent_kind = a.ask == c.ask.id ? 2 : resent_kind;
+      }
+    }
     // Both sides apply the same event (allocore/events.h).
     const Event event = ToEvent(c);
     int64_t kernel_made = 0, model_made = 0;
@@ -1303,6 +1320,8 @@ class Runner {
     }
     if (!ms.ok()) ++errors_;
     if (ms.ok()) ++accepted_[c.kind];
+    if (ms.ok() && resent_kind == 1) ++resent_pending_;
+    if (ms.ok() && resent_kind == 2) ++resent_live_;
     if (verbose_) {
       std::vector<RefDecision> kernel_decisions;
       for (const Decision& d : kd) kernel_decisions.push_back(FromKernelDecision(d));
@@ -1506,6 +1525,8 @@ class Runner {
   std::set<std::pair<std::string, std::string>> app_ids_;
   int errors_ = 0;
   std::map<CallKind, int64_t> accepted_;  // calls the model took, by kind
+  int64_t resent_pending_ = 0;
+  int64_t resent_live_ = 0;
   size_t call_ = 0;
   std::optional<Mismatch> consistency_;
   bool verbose_ = false;
@@ -1554,6 +1575,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   int64_t decisions = 0;
   int64_t preempting = 0;  // sequences with at least one general preemption (model side)
   std::map<CallKind, int64_t> accepted;  // calls taken, by kind, over every seed
+  int64_t resent_pending = 0, resent_live = 0;
   for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
     const uint64_t seed = static_cast<uint64_t>(s);
     Sequence seq = Generate(seed, calls);
@@ -1566,6 +1588,8 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     std::optional<Mismatch> m = runner.Run(seq, seq.calls.size());
     decisions += static_cast<int64_t>(runner.model_out().size());
     for (const auto& [kind, count] : runner.accepted()) accepted[kind] += count;
+    resent_pending += runner.resent_pending();
+    resent_live += runner.resent_live();
     for (const RefDecision& d : runner.model_out()) {
       if (d.type == DecisionType::kPreemption) {
         ++preempting;
@@ -1616,7 +1640,9 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
             << ", update_allocation " << accepted[CallKind::kUpdateAllocation] << ", update_ask "
             << accepted[CallKind::kUpdateAsk] << ", add_foreign " << accepted[CallKind::kAddForeign]
             << ", update_foreign " << accepted[CallKind::kUpdateForeign] << ", remove_foreign "
-            << accepted[CallKind::kRemoveForeign] << "\n";
+            << accepted[CallKind::kRemoveForeign] << "\n"
+            << "  yunikorn-1.9 add_ask of a known key: with pending repeats " << resent_pending
+            << ", with live allocations only " << resent_live << "\n";
   // The lifecycle calls must keep reaching the rules, not only the refusals (floors at about
   // half of what 5000 seeds give).
   if (seeds >= 1000) {
@@ -1631,6 +1657,8 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
       EXPECT_GE(accepted[kind], floor * per_thousand)
           << "too few lifecycle calls of kind " << static_cast<int>(kind) << " are taken";
     }
+    EXPECT_GE(resent_pending, 300 * per_thousand) << "too few re-sent keys with pending repeats";
+    EXPECT_GE(resent_live, 280 * per_thousand) << "too few re-sent keys of live pods";
   }
   // The generator must keep exercising general preemption: at least 175 sequences of the
   // default 5000 seeds (225 with one profile; 184 since half the seeds decide like 1.9 and asks

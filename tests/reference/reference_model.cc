@@ -817,6 +817,7 @@ class ReferenceModel::Impl {
   // A pod that runs: a live allocation of `ask` without a seq, and the app's state follows.
   void PlaceRunning(PartitionR& p, int a, const AskR& ask, const std::string& node,
                     const Resource& res, std::vector<RefDecision>* out);
+  bool HasLive(const PartitionR& p, int a, const std::string& ask_id) const;
   absl::Status ResizeLive(PartitionR& p, int a, const std::string& ask_id, const std::string& node,
                           const Resource& res);
   absl::StatusOr<QueueLimitsR> ToLimits(const std::vector<LimitConfig>& list);
@@ -2806,11 +2807,28 @@ absl::Status ReferenceModel::Impl::AddAsk(const AskSpec& spec, std::vector<RefDe
   absl::StatusOr<Resource> res = ToResource(spec.resources);
   if (!res.ok()) return res.status();
   if (IsZero(*res)) return absl::InvalidArgumentError("ask resources are zero");
+  AppR& app = p->apps[static_cast<size_t>(a)];
+  if (AskR* known = FindAsk(app, spec.id); known != nullptr && v19()) {
+    // YUNIKORN-2204: a key the app knows is the same pod; only its resources change (the
+    // pending part, else the oldest live allocation). Nothing of it left: a new ask.
+    if (known->pending > 0) {
+      if (!PendingSumFits(*p, a, spec.id, *res, known->pending)) {
+        return absl::OutOfRangeError("partition pending would overflow");
+      }
+      rollback.Commit();
+      known->res = *res;
+      return absl::OkStatus();
+    }
+    if (HasLive(*p, a, spec.id)) {
+      absl::Status resized = ResizeLive(*p, a, spec.id, "", *res);
+      if (resized.ok()) rollback.Commit();
+      return resized;
+    }
+  }
   if (!PendingSumFits(*p, a, spec.id, *res, spec.count)) {
     return absl::OutOfRangeError("partition pending would overflow");
   }
   rollback.Commit();
-  AppR& app = p->apps[static_cast<size_t>(a)];
   AskR* ask = FindAsk(app, spec.id);
   if (ask == nullptr) ask = &app.asks.emplace_back();
   ask->id = spec.id;
@@ -2920,6 +2938,13 @@ void ReferenceModel::Impl::PlaceRunning(PartitionR& p, int a, const AskR& ask,
     return;
   }
   Run(p, a, out);
+}
+
+bool ReferenceModel::Impl::HasLive(const PartitionR& p, int a, const std::string& ask_id) const {
+  for (const AllocR& alloc : p.allocs) {
+    if (alloc.app == a && alloc.ask == ask_id) return true;
+  }
+  return false;
 }
 
 absl::Status ReferenceModel::Impl::ResizeLive(PartitionR& p, int a, const std::string& ask_id,
@@ -3193,7 +3218,17 @@ absl::Status ReferenceModel::Impl::ReleaseAllocation(std::string_view partition,
   if (best == p->allocs.size()) {
     return absl::NotFoundError(Cat("no live allocation of ", app_id, "/", ask_id));
   }
+  const std::string released_ask = p->allocs[best].ask;
   ReleaseAlloc(*p, best, out, ReleaseReason::kReleased, /*follow_up=*/true);
+  if (v19()) {
+    // YUNIKORN-2204: the released pod's ask goes with it once nothing of it is left.
+    AppR& app = p->apps[static_cast<size_t>(a)];
+    auto it = std::find_if(app.asks.begin(), app.asks.end(),
+                           [&](const AskR& x) { return x.id == released_ask; });
+    if (it != app.asks.end() && it->pending == 0 && !HasLive(*p, a, released_ask)) {
+      app.asks.erase(it);
+    }
+  }
   return absl::OkStatus();
 }
 

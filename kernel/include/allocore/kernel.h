@@ -359,6 +359,9 @@ class ALLOCORE_EXPORT Kernel {
   absl::Status RemoveApplication(std::string_view partition, std::string_view id,
                                  std::vector<Decision>* out);
 
+  // An id the application knows: under yunikorn-1.2 the ask is replaced (new priority, creation
+  // time, repeats); under yunikorn-1.9 it is the same pod, and only the resources of its pending
+  // repeats (else of its oldest live allocation) change.
   absl::Status AddAsk(const AskSpec& ask, std::vector<Decision>* out);
   // Drops the still-pending part of an ask; its live allocations stay.
   absl::Status RemoveAsk(std::string_view partition, std::string_view app, std::string_view ask,
@@ -410,7 +413,7 @@ class ALLOCORE_EXPORT Kernel {
   // The id of a resource type for AskArgs::resources, registered when new (as an AddAsk by
   // name registers the types it names; at most kMaxResourceTypes).
   absl::StatusOr<int> ResourceTypeId(std::string_view name);
-  // Adds (or, under an existing id, replaces) an ask; returns its handle.
+  // Adds an ask (an id the application knows: as AddAsk by name); returns its handle.
   absl::StatusOr<AskHandle> AddAsk(AppHandle app, const AskArgs& ask, std::vector<Decision>* out);
   absl::Status RemoveAsk(AskHandle ask, std::vector<Decision>* out);
   // Releases the oldest live allocation of the ask, on `node` when it is valid().
