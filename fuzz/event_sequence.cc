@@ -338,6 +338,17 @@ void DecodeProperties(ByteReader& in, PropertyMap* properties) {
                                                      "2562048h"};
     properties->emplace_back("preemption.delay", in.Pick(kDelays));
   }
+  // The unschedulable-ask backoff (yunikorn-1.9; v1.2.0 ignores both).
+  if (which & 64u) {
+    static const std::vector<std::string> kBackoffs = {
+        "1", "2", "3", "0", "x", "-1", "18446744073709551615"};
+    properties->emplace_back("application.unschedasks.backoff", in.Pick(kBackoffs));
+  }
+  if (which & 128u) {
+    static const std::vector<std::string> kBackoffDelays = {"1ms", "2ms",   "10ms",    "1s",
+                                                            "0",   "bogus", "2562048h"};
+    properties->emplace_back("application.unschedasks.backoff.delay", in.Pick(kBackoffDelays));
+  }
 }
 
 QueueConfig DecodeQueue(ByteReader& in, const std::string& name, int depth, bool modelled_only) {

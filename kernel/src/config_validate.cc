@@ -352,15 +352,11 @@ class Validator {
       Report(FieldLocation(queue.field_locations, key_field, queue.location), path, key_field,
              std::move(message), /*warning=*/true);
     }
-    // The 1.8-1.9 features these properties switch on are part of the yunikorn-1.9 profile but
-    // not modelled yet: say so rather than let them pass silently (v1.2.0 ignores them).
+    // The 1.8-1.9 feature this property switches on is part of the yunikorn-1.9 profile but not
+    // modelled yet: say so rather than let it pass silently (v1.2.0 ignores it).
     if (semantics_ == Semantics::kYunikorn12) return;
     for (const auto& [key, value] : properties) {
-      std::string_view feature = key == "quota.preemption.delay" ? "quota-change preemption"
-                                 : key == "application.unschedasks.backoff" ||
-                                         key == "application.unschedasks.backoff.delay"
-                                     ? "the unschedulable-ask backoff"
-                                     : "";
+      std::string_view feature = key == "quota.preemption.delay" ? "quota-change preemption" : "";
       if (feature.empty()) continue;
       std::string key_field = Cat(field, ".", key);
       Report(FieldLocation(queue.field_locations, key_field, queue.location), path, key_field,

@@ -257,6 +257,9 @@ struct App {
   std::vector<Reservation> reservations;
   int64_t live_allocations = 0;
   int64_t live_placeholders = 0;
+  // yunikorn-1.9: the regular walk skips the application while now < backoff_deadline (0:
+  // never backed off), set when too many of its asks were unschedulable in one visit.
+  int64_t backoff_deadline = 0;
 };
 
 // The rest of an application (side table Partition::app_side_, same slot).
@@ -689,6 +692,10 @@ class Partition {
   uint32_t AdmittedAcceptedApp(const Queue& leaf) const;
   Outcome TryAllocate(uint32_t queue, std::vector<Decision>* out);
   Outcome TryAllocateApp(uint32_t app, const Resource& headroom, std::vector<Decision>* out);
+  // The unschedulable-ask backoff (yunikorn-1.9): whether the walk skips the app now, and
+  // whether an allocated pod of the app sorts after `last` (see TryAllocateApp).
+  bool BackedOff(uint32_t app) const;
+  bool RequestAfter(uint32_t app, const AskKey& last) const;
   Outcome TryNodes(uint32_t ask, std::vector<Decision>* out);
   bool NodeCanTake(uint32_t node, uint32_t ask) const;
   void Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,

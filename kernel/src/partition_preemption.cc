@@ -43,20 +43,6 @@ bool VictimQueueOverGuarantee(const Resource& ask, const Resource& remaining) {
   return !AskQueueUnderGuarantee(ask, remaining);
 }
 
-// "1m30s", "250ms": the logical clock's milliseconds as a Go duration would print them.
-std::string FormatMillis(int64_t ms) {
-  if (ms < 1'000) return Cat(ms, "ms");
-  std::string out;
-  if (ms >= 3'600'000) out += Cat(ms / 3'600'000, "h");
-  if (ms >= 60'000) out += Cat(ms / 60'000 % 60, "m");
-  const int64_t millis = ms % 60'000;
-  out += millis % 1'000 == 0
-             ? Cat(millis / 1'000, "s")
-             : Cat(millis / 1'000, ".", std::string(3 - std::to_string(millis % 1'000).size(), '0'),
-                   millis % 1'000, "s");
-  return out;
-}
-
 bool SameQuantities(const Resource& a, const Resource& b) {
   for (int t = 0; t < kMaxResourceTypes; ++t) {
     if ((a.Has(t) || b.Has(t)) && a.Get(t) != b.Get(t)) return false;

@@ -159,6 +159,7 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
       if (stateaware && app != admitted) continue;
       if (!CanRunApp(app) || !LimitsAllowNewApp(app, nullptr)) continue;
     }
+    if (BackedOff(app)) continue;
     Outcome result = TryAllocateApp(app, headroom, out);
     if (result != Outcome::kNone) {
       if (apps_[app].state == AppState::kAccepted) MarkAllocatingAccepted(app);
@@ -168,10 +169,39 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
   return Outcome::kNone;
 }
 
+bool Partition::BackedOff(uint32_t app) const {
+  return context_->now < apps_[app].backoff_deadline;
+}
+
+// YuniKorn 1.9 visits every request of the application in order, allocated ones included, and
+// backs the application off at the top of a visit once `backoff` tried ones found no node: so
+// the Nth unschedulable pod backs it off only when any request follows it. Allocated pods sort
+// before the pending ones of their ask; those of later asks may follow the last pending one.
+bool Partition::RequestAfter(uint32_t app, const AskKey& last) const {
+  for (const auto& [seq, ask] : app_side_[app].asks) {
+    // A removed ask's pods are no request any more.
+    if (asks_[ask].allocations.empty() || ask_hot_[ask].removed) continue;
+    const AskKey key{-int64_t{ask_hot_[ask].priority}, asks_[ask].create_time, asks_[ask].add_seq,
+                     ask};
+    if (last < key) return true;
+  }
+  return false;
+}
+
 Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headroom,
                                              std::vector<Decision>* out) {
   std::optional<Resource> limit_headroom = LimitHeadroom(app);
+  const QueueProperties& props = queues_[apps_[app].queue].props;
+  const uint64_t backoff = props.unsched_ask_backoff;
+  uint64_t unschedulable = 0;
+  auto back_off = [&] {
+    apps_[app].backoff_deadline = SaturatingAdd(context_->now, props.unsched_ask_backoff_delay_ms);
+    return Outcome::kNone;
+  };
+  const AskKey* last = nullptr;
   for (const AskKey& key : apps_[app].ask_order) {
+    if (backoff > 0 && unschedulable >= backoff) return back_off();
+    last = &key;
     const AskHot& hot = ask_hot_[key.slot];
     if (hot.gang_member && WaitsForReplacement(key.slot)) continue;
     const Resource& wanted = ResourceOf(hot);
@@ -194,6 +224,15 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
       result = TryGeneralPreemption(key.slot, /*nodes_tried=*/true, out);
     }
     if (result != Outcome::kNone) return result;
+    if (backoff > 0) {
+      // Each pending repeat is a pod of its own, tried with the same outcome.
+      const uint64_t repeats = static_cast<uint64_t>(hot.pending);
+      if (unschedulable + repeats - 1 >= backoff && repeats > 1) return back_off();
+      unschedulable += repeats;
+    }
+  }
+  if (backoff > 0 && unschedulable >= backoff && last != nullptr && RequestAfter(app, *last)) {
+    return back_off();
   }
   return Outcome::kNone;
 }

@@ -67,6 +67,14 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
     }
   }
   if (std::string why; accepted && !LimitsAllowNewApp(k.app, &why)) return {.reason = why};
+  if (BackedOff(k.app)) {
+    return {.reason =
+                Cat("application backed off for ", FormatMillis(a.backoff_deadline - context_->now),
+                    " more (until t=", a.backoff_deadline,
+                    "ms): too many unschedulable asks in one visit "
+                    "(application.unschedasks.backoff ",
+                    leaf.props.unsched_ask_backoff, " of queue ", queue_side_[a.queue].path, ")")};
+  }
   if (auto lh = LimitHeadroom(k.app); lh && !FitInMaxUndef(*lh, k.resource)) {
     return {.reason =
                 Cat("user/group maxresources reached: the ask needs ", ToString(k.resource, types),

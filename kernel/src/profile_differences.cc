@@ -61,6 +61,13 @@ class Differences {
             "application.sort.policy stateaware admits one Accepted application at a time under "
             "yunikorn-1.2 and reads as fifo under yunikorn-1.9 (YUNIKORN-2483)");
       }
+      if (leaf && key == "application.unschedasks.backoff" && value != "0") {
+        Add(where, path, "properties",
+            "application.unschedasks.backoff " + value +
+                ": yunikorn-1.9 skips an application for its backoff delay after that many "
+                "unschedulable asks in one visit; yunikorn-1.2 ignores the property "
+                "(YUNIKORN-3115)");
+      }
       if (!leaf && !queue.child_template && key == "application.sort.policy") {
         Add(where, path, "properties",
             "leaves that placement creates below this queue inherit its application.sort.policy "

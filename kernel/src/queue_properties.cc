@@ -176,6 +176,18 @@ std::string_view AppSortPolicyName(AppSortPolicy policy) {
   return "fifo";
 }
 
+namespace {
+
+// A Go duration rounded up to the millisecond (exact on a millisecond clock); `fallback` when
+// it does not parse or is not positive, as YuniKorn's convertDelay.
+int64_t DelayMillis(std::string_view value, int64_t fallback) {
+  std::optional<int64_t> nanos = ParseGoDuration(value);
+  constexpr int64_t kNanosPerMs = 1'000'000;
+  return nanos && *nanos > 0 ? (*nanos - 1) / kNanosPerMs + 1 : fallback;
+}
+
+}  // namespace
+
 QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics semantics) {
   QueueProperties out;
   for (const auto& [key, value] : properties) {
@@ -201,10 +213,12 @@ QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics se
                               : EqualsIgnoreCase(value, "disabled") ? PreemptionPolicy::kDisabled
                                                                     : PreemptionPolicy::kDefault;
     } else if (key == "preemption.delay") {
-      std::optional<int64_t> nanos = ParseGoDuration(value);
-      constexpr int64_t kNanosPerMs = 1'000'000;
-      out.preemption_delay_ms =
-          nanos && *nanos > 0 ? (*nanos - 1) / kNanosPerMs + 1 : kDefaultPreemptionDelayMs;
+      out.preemption_delay_ms = DelayMillis(value, kDefaultPreemptionDelayMs);
+    } else if (semantics == Semantics::kYunikorn19 && key == "application.unschedasks.backoff") {
+      out.unsched_ask_backoff = ParseUint64Strict(value).value_or(0);
+    } else if (semantics == Semantics::kYunikorn19 &&
+               key == "application.unschedasks.backoff.delay") {
+      out.unsched_ask_backoff_delay_ms = DelayMillis(value, kDefaultUnschedAskBackoffDelayMs);
     }
   }
   return out;
@@ -259,6 +273,8 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
                             : parsed.preemption_policy == PreemptionPolicy::kDisabled ? "disabled"
                                                                                       : "default";
   queue.preemption_delay_millis = parsed.preemption_delay_ms;
+  queue.unsched_ask_backoff = parsed.unsched_ask_backoff;
+  queue.unsched_ask_backoff_delay_millis = parsed.unsched_ask_backoff_delay_ms;
   const PropertyMap merged = queue.properties;
   const std::string path = queue.path;
   out->push_back(std::move(queue));

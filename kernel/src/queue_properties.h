@@ -22,6 +22,7 @@ std::string_view AppSortPolicyName(AppSortPolicy policy);
 enum class PreemptionPolicy : uint8_t { kDefault, kFence, kDisabled };
 
 inline constexpr int64_t kDefaultPreemptionDelayMs = 30'000;
+inline constexpr int64_t kDefaultUnschedAskBackoffDelayMs = 30'000;
 
 struct QueueProperties {
   AppSortPolicy sort_policy = AppSortPolicy::kFifo;
@@ -32,6 +33,10 @@ struct QueueProperties {
   // preemption.delay rounded up to the millisecond (exact on a millisecond clock); read on
   // leaves only, as YuniKorn does.
   int64_t preemption_delay_ms = kDefaultPreemptionDelayMs;
+  // yunikorn-1.9 (YUNIKORN-3115): after this many unschedulable asks in one visit, an
+  // application is skipped for unsched_ask_backoff_delay_ms (0: never); read on leaves only.
+  uint64_t unsched_ask_backoff = 0;
+  int64_t unsched_ask_backoff_delay_ms = kDefaultUnschedAskBackoffDelayMs;
 };
 
 // Under yunikorn-1.9, `stateaware` reads as fifo.

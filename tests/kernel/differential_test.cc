@@ -959,6 +959,35 @@ Sequence Generate(uint64_t seed, int calls) {
       }
     }
   }
+  // The unschedulable-ask backoff (1.9; v1.2.0 ignores the keys) on some queues and templates,
+  // from a stream of its own so that the rest of a seed stays as it was.
+  {
+    Rng features(seed ^ 0xBAC0FFull);
+    static const std::vector<std::string> kBackoffs = {"1", "1", "2", "2", "3", "0", "x", "-1"};
+    static const std::vector<std::string> kBackoffDelays = {"1ms", "3ms",   "10ms", "50ms", "1s",
+                                                            "30s", "bogus", "0",    "-2s"};
+    const bool on = features.Chance(45);
+    std::vector<QueueConfig*> stack;
+    for (PartitionConfig& p : seq.config.partitions) {
+      for (QueueConfig& q : p.queues) stack.push_back(&q);
+    }
+    while (on && !stack.empty()) {
+      QueueConfig* q = stack.back();
+      stack.pop_back();
+      if (features.Chance(35)) {
+        q->properties.emplace_back("application.unschedasks.backoff", features.Pick(kBackoffs));
+      }
+      if (features.Chance(35)) {
+        q->properties.emplace_back("application.unschedasks.backoff.delay",
+                                   features.Pick(kBackoffDelays));
+      }
+      if (q->child_template && features.Chance(50)) {
+        q->child_template->properties.emplace_back("application.unschedasks.backoff",
+                                                   features.Pick(kBackoffs));
+      }
+      for (QueueConfig& c : q->queues) stack.push_back(&c);
+    }
+  }
   auto node_id = [&]() {
     int n = gen.next_node++;
     return std::string(n < 10 ? "n0" : "n") + std::to_string(n);
@@ -1255,6 +1284,7 @@ class Runner {
     model_ = std::move(model).value();
     model_out_.clear();
     errors_ = 0;
+    backed_off_ = false;
     app_ids_.clear();
     if (auto m = CompareStaticQueues()) return m;
     for (const NodeSpec& n : seq.nodes) {
@@ -1285,6 +1315,8 @@ class Runner {
   // Accepted add_asks under yunikorn-1.9 that re-sent a key with pending repeats, and with a
   // live allocation only (YUNIKORN-2204: both update the pod, neither is a new ask).
   int64_t resent_pending() const { return resent_pending_; }
+  // Whether the last run saw an application backed off (YUNIKORN-3115).
+  bool backed_off() const { return backed_off_; }
   int64_t resent_live() const { return resent_live_; }
 
  private:
@@ -1320,6 +1352,11 @@ class Runner {
     }
     if (!ms.ok()) ++errors_;
     if (ms.ok()) ++accepted_[c.kind];
+    if (!backed_off_ && kernel_->options().semantics == Semantics::kYunikorn19) {
+      for (const PendingExplanation& e : kernel_->ExplainPending()) {
+        if (e.reason.starts_with("application backed off")) backed_off_ = true;
+      }
+    }
     if (ms.ok() && resent_kind == 1) ++resent_pending_;
     if (ms.ok() && resent_kind == 2) ++resent_live_;
     if (verbose_) {
@@ -1526,6 +1563,7 @@ class Runner {
   int errors_ = 0;
   std::map<CallKind, int64_t> accepted_;  // calls the model took, by kind
   int64_t resent_pending_ = 0;
+  bool backed_off_ = false;
   int64_t resent_live_ = 0;
   size_t call_ = 0;
   std::optional<Mismatch> consistency_;
@@ -1575,7 +1613,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   int64_t decisions = 0;
   int64_t preempting = 0;  // sequences with at least one general preemption (model side)
   std::map<CallKind, int64_t> accepted;  // calls taken, by kind, over every seed
-  int64_t resent_pending = 0, resent_live = 0;
+  int64_t resent_pending = 0, resent_live = 0, backed_off = 0;
   for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
     const uint64_t seed = static_cast<uint64_t>(s);
     Sequence seq = Generate(seed, calls);
@@ -1589,6 +1627,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     decisions += static_cast<int64_t>(runner.model_out().size());
     for (const auto& [kind, count] : runner.accepted()) accepted[kind] += count;
     resent_pending += runner.resent_pending();
+    backed_off += runner.backed_off() ? 1 : 0;
     resent_live += runner.resent_live();
     for (const RefDecision& d : runner.model_out()) {
       if (d.type == DecisionType::kPreemption) {
@@ -1642,7 +1681,8 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
             << ", update_foreign " << accepted[CallKind::kUpdateForeign] << ", remove_foreign "
             << accepted[CallKind::kRemoveForeign] << "\n"
             << "  yunikorn-1.9 add_ask of a known key: with pending repeats " << resent_pending
-            << ", with live allocations only " << resent_live << "\n";
+            << ", with live allocations only " << resent_live << "; sequences with a backed-off "
+            << "application " << backed_off << "\n";
   // The lifecycle calls must keep reaching the rules, not only the refusals (floors at about
   // half of what 5000 seeds give).
   if (seeds >= 1000) {
@@ -1659,6 +1699,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     }
     EXPECT_GE(resent_pending, 300 * per_thousand) << "too few re-sent keys with pending repeats";
     EXPECT_GE(resent_live, 280 * per_thousand) << "too few re-sent keys of live pods";
+    EXPECT_GE(backed_off, 14 * per_thousand) << "too few sequences back an application off";
   }
   // The generator must keep exercising general preemption: at least 175 sequences of the
   // default 5000 seeds (225 with one profile; 184 since half the seeds decide like 1.9 and asks

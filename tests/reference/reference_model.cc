@@ -456,6 +456,8 @@ struct QueueR {
   bool priority_sort = true;
   bool fence = false;
   int32_t offset = 0;
+  uint64_t unsched_backoff = 0;           // 1.9: application.unschedasks.backoff
+  int64_t unsched_backoff_delay = 30000;  // 1.9: application.unschedasks.backoff.delay (ms)
   std::optional<Resource> guaranteed;
   std::optional<Resource> max;
   uint64_t max_apps = 0;
@@ -504,7 +506,8 @@ struct AppR {
   bool stateaware_disable = false;
   AppState state = AppState::kNew;
   int64_t submit_seq = 0;
-  int64_t submit_time = 0;  // lowered by asks' creation times under 1.9
+  int64_t submit_time = 0;       // lowered by asks' creation times under 1.9
+  int64_t backoff_deadline = 0;  // 1.9: the regular walk skips the app while now < it
   std::vector<AskR> asks;
   bool removed = false;  // RemoveApplication: forgotten
   bool has_timer = false;
@@ -1153,6 +1156,26 @@ void ReferenceModel::Impl::ApplyProperties(QueueR& q) const {
     q.fence = Lower(*v) == "fence";
   }
   if (const std::string* v = FindProperty(merged, "priority.offset")) q.offset = ParseOffset(*v);
+  q.unsched_backoff = 0;
+  q.unsched_backoff_delay = 30000;
+  if (!v19()) return;  // YUNIKORN-3115 is 1.8+
+  if (const std::string* v = FindProperty(merged, "application.unschedasks.backoff")) {
+    // strconv.ParseUint(v, 10, 64): digits only, no sign, no overflow; otherwise 0.
+    uint64_t n = 0;
+    bool ok = !v->empty();
+    for (char c : *v) {
+      if (c < '0' || c > '9' || n > (UINT64_MAX - static_cast<uint64_t>(c - '0')) / 10) {
+        ok = false;
+        break;
+      }
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+    }
+    q.unsched_backoff = ok ? n : 0;
+  }
+  if (const std::string* v = FindProperty(merged, "application.unschedasks.backoff.delay")) {
+    std::optional<int64_t> nanos = ParseGoDurationNs(*v);
+    if (nanos && *nanos > 0) q.unsched_backoff_delay = (*nanos - 1) / 1'000'000 + 1;
+  }
 }
 
 // ---- Lookups ------------------------------------------------------------------------------
@@ -1699,7 +1722,40 @@ Result ReferenceModel::Impl::TryNodes(const PartitionR& p, int app, const AskR& 
 Result ReferenceModel::Impl::AppTryAllocate(PartitionR& p, int app, const Resource& headroom,
                                             int* budget) {
   const AppR& a = p.apps[static_cast<size_t>(app)];
-  for (const AskR* ask : SortedAsks(a)) {
+  // YuniKorn 1.9 walks every request of the app, one per pod, allocated ones included: after
+  // N unschedulable ones, the next request backs the app off (YUNIKORN-3115). Repeats of one
+  // ask are tried once; the others share its outcome.
+  struct Pod {
+    const AskR* ask;
+    bool allocated;
+    int64_t repeats;  // pending: how many pods of the ask (one entry for all)
+  };
+  std::vector<Pod> pods;
+  for (const AskR& ask : a.asks) {
+    for (const AllocR& alloc : p.allocs) {
+      if (alloc.app == app && alloc.ask == ask.id && alloc.ask_create_seq == ask.create_seq) {
+        pods.push_back({&ask, true, 1});
+      }
+    }
+    if (ask.pending > 0) pods.push_back({&ask, false, ask.pending});
+  }
+  std::stable_sort(pods.begin(), pods.end(), [](const Pod& l, const Pod& r) {
+    if (l.ask->priority != r.ask->priority) return l.ask->priority > r.ask->priority;
+    if (l.ask->create_time != r.ask->create_time) return l.ask->create_time < r.ask->create_time;
+    if (l.ask->create_seq != r.ask->create_seq) return l.ask->create_seq < r.ask->create_seq;
+    return l.allocated && !r.allocated;
+  });
+  const QueueR& leaf = p.queues[static_cast<size_t>(a.queue)];
+  const uint64_t backoff = leaf.unsched_backoff;
+  uint64_t unschedulable = 0;
+  auto back_off = [&] {
+    p.apps[static_cast<size_t>(app)].backoff_deadline = now_ + leaf.unsched_backoff_delay;
+    return Result{};
+  };
+  for (const Pod& pod : pods) {
+    if (backoff > 0 && unschedulable >= backoff) return back_off();
+    if (pod.allocated) continue;
+    const AskR* ask = pod.ask;
     if (WaitsForReplacement(a, *ask)) continue;
     // The user's limit first: preemption in other queues would hardly free the user's quota.
     if (!LimitsFit(p, app, ask->res)) continue;
@@ -1743,6 +1799,11 @@ Result ReferenceModel::Impl::AppTryAllocate(PartitionR& p, int app, const Resour
         TryGeneralPreemption(p, app, ask->id, /*nodes_tried=*/true, budget, &preempted)) {
       return preempted;
     }
+    // Every repeat fails alike; the second, third, ... one each meet the check at their top,
+    // the last of them with the count before this ask plus repeats - 1.
+    const uint64_t repeats = static_cast<uint64_t>(pod.repeats);
+    if (backoff > 0 && repeats > 1 && unschedulable + repeats - 1 >= backoff) return back_off();
+    unschedulable += repeats;
   }
   return Result{};
 }
@@ -1763,6 +1824,7 @@ Result ReferenceModel::Impl::QueueTryAllocate(PartitionR& p, int q) {
     for (int app : SortedApps(p, q)) {
       bool accepted = p.apps[static_cast<size_t>(app)].state == AppState::kAccepted;
       if (accepted && (!CanRunApp(p, app) || !LimitsAllowRun(p, app))) continue;
+      if (now_ < p.apps[static_cast<size_t>(app)].backoff_deadline) continue;
       Result r = AppTryAllocate(p, app, headroom, &budget);
       if (r.kind == Kind::kNone) continue;
       // A real allocation moves an Accepted app to Starting first: only reservations (a

@@ -76,6 +76,10 @@ void PrintQueue(const QueueConfig& queue, const std::vector<EffectiveQueue>& eff
       " priority.policy=", e.priority_fenced ? "fence" : "default",
       " priority.offset=", e.priority_offset, " preemption.policy=", e.preemption_policy,
       e.leaf ? absl::StrCat(" preemption.delay=", e.preemption_delay_millis, "ms") : "",
+      e.leaf && e.unsched_ask_backoff > 0
+          ? absl::StrCat(" unschedasks.backoff=", e.unsched_ask_backoff,
+                         " unschedasks.backoff.delay=", e.unsched_ask_backoff_delay_millis, "ms")
+          : "",
       " guaranteed=", FormatQuantities(queue.resources.guaranteed),
       " max=", FormatQuantities(queue.resources.max), " maxapplications=",
       queue.max_applications == 0 ? std::string("unlimited") : absl::StrCat(queue.max_applications),

@@ -177,7 +177,10 @@ struct EffectiveQueue {
   int32_t priority_offset = 0;
   std::string preemption_policy = "default";  // default | fence | disabled
   int64_t preemption_delay_millis = 30'000;   // read on leaves only
-  PropertyMap properties;                     // the merged map the values come from
+  // application.unschedasks.backoff and .delay (yunikorn-1.9; 0 under yunikorn-1.2: off).
+  uint64_t unsched_ask_backoff = 0;
+  int64_t unsched_ask_backoff_delay_millis = 30'000;
+  PropertyMap properties;  // the merged map the values come from
 };
 
 // Every configured queue of `partition` (validated), depth first in configuration order.
