@@ -69,6 +69,10 @@ inline constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
 __extension__ typedef __int128 WideInt;
 
 inline constexpr int64_t kReservationDelayMs = 2'000;
+// yunikorn-1.9 (YUNIKORN-3219): a reservation whose ask the headroom refuses is cancelled once
+// it is older than this (YuniKorn's reservationWaitTimeout, 60 min, counted twice:
+// time.Since(created + 60 min) > 60 min).
+inline constexpr int64_t kReservationCancelAfterMs = 2 * 60 * 60 * 1'000;
 inline constexpr int64_t kNeverChecked = std::numeric_limits<int64_t>::min();
 // General preemption attempts per leaf visit of the regular walk, shared by its applications.
 inline constexpr int kMaxPreemptionAttemptsPerLeaf = 10;
@@ -225,6 +229,7 @@ struct Ask {
 struct Reservation {
   uint32_t ask;
   uint32_t node;
+  int64_t created = 0;  // when it was made (yunikorn-1.9's wait-timeout counts from it)
 };
 
 enum class TimerKind : uint8_t { kNone, kStarting, kCompleting, kExpire };
@@ -539,6 +544,11 @@ class Partition {
   void FreeApp(uint32_t app);
   void RemoveAskSlot(uint32_t ask);
   void Unreserve(uint32_t app, size_t index);
+  // yunikorn-1.9: whether the reserved pass cancels `r` when its ask does not fit the headroom.
+  bool ReservationTimedOut(const Reservation& r) const;
+  // For --explain: when yunikorn-1.9 will cancel the reservation of `ask` (the headroom refuses
+  // it), as " (... after t=...ms)"; empty otherwise.
+  std::string ReservationCancelNote(uint32_t app, uint32_t ask) const;
   void CancelReservationsOfAsk(uint32_t ask);
   void CancelReservationOnNode(uint32_t node);
 

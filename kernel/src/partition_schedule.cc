@@ -427,13 +427,18 @@ bool Partition::Reserve(uint32_t ask, uint32_t node) {
   if (hot.reservations >= hot.pending || n.reservation || !FitIn(n.capacity, ResourceOf(hot))) {
     return false;
   }
-  a.reservations.push_back({ask, node});
+  a.reservations.push_back({.ask = ask, .node = node, .created = context_->now});
   ++hot.reservations;
   n.reservation = std::make_pair(hot.app, ask);
   RefreshNode(node);
   ++total_reservations_;
   for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) ++queues_[q].reservations;
   return true;
+}
+
+bool Partition::ReservationTimedOut(const Reservation& r) const {
+  return context_->profile->reservations_time_out &&
+         SaturatingSub(context_->now, r.created) > kReservationCancelAfterMs;
 }
 
 void Partition::Unreserve(uint32_t app, size_t index) {
@@ -510,7 +515,11 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
       return Outcome::kNone;
     }
     const Resource& resource = ResourceOf(hot);  // a live ask holds its shape
-    if (!fits(resource)) continue;
+    if (!fits(resource)) {
+      // The node goes free for others in this very cycle; the pass goes on.
+      if (ReservationTimedOut(r)) Unreserve(app, i--);
+      continue;
+    }
     if (hot.has_required_node && !FitIn(nodes_[r.node].Available(), resource) &&
         !hot.preemption_triggered) {
       TryPreemption(r.ask, r.node);  // victims go when the cycle ends; the walk goes on

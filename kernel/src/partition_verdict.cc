@@ -75,10 +75,13 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
                     "(application.unschedasks.backoff ",
                     leaf.props.unsched_ask_backoff, " of queue ", queue_side_[a.queue].path, ")")};
   }
+  // An ask that holds a reservation the headroom refuses: when 1.9 cancels it.
+  const std::string cancel_note =
+      k.reservations > 0 && k.slot != kNoSlot ? ReservationCancelNote(k.app, k.slot) : "";
   if (auto lh = LimitHeadroom(k.app); lh && !FitInMaxUndef(*lh, k.resource)) {
     return {.reason =
                 Cat("user/group maxresources reached: the ask needs ", ToString(k.resource, types),
-                    ", the limits leave ", ToString(*lh, types))};
+                    ", the limits leave ", ToString(*lh, types), cancel_note)};
   }
   Resource headroom = Headroom(a.queue);
   if (uint32_t over = OverMaxLevel(a.queue, k.resource);
@@ -89,7 +92,7 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
   }
   if (!FitInMaxUndef(headroom, k.resource)) {
     return {.reason = Cat(HeadroomBlocker(a.queue, k.resource),
-                          ExplainPreemption(k, /*nodes_tried=*/false))};
+                          ExplainPreemption(k, /*nodes_tried=*/false), cancel_note)};
   }
   if (!k.required_node.empty()) return JudgeRequiredNode(k);
   if (k.reservations > 0) {
@@ -155,9 +158,36 @@ std::string Partition::ClosestNode(const Resource& wanted) const {
       best_lack = lack;
     }
   });
-  if (closest == kNoSlot) return "no schedulable node without a reservation";
+  // A node that has the room but is reserved for another ask is the likelier answer.
+  std::string reserved;
+  node_index_.ForEach([&](const NodeKey& nk) {
+    const Node& n = nodes_[nk.slot];
+    if (!reserved.empty() || !n.reservation || !n.schedulable || !FitIn(n.Available(), wanted)) {
+      return;
+    }
+    const auto [app, ask] = *n.reservation;
+    reserved = Cat("; ", n.id, " has the room but is reserved for ", app_side_[app].id, "/",
+                   asks_[ask].id, ReservationCancelNote(app, ask));
+  });
+  if (closest == kNoSlot) return Cat("no schedulable node without a reservation", reserved);
   return Cat("no node fits; closest is ", nodes_[closest].id, ", which lacks ",
-             ToString(best_lack, context_->types));
+             ToString(best_lack, context_->types), reserved);
+}
+
+std::string Partition::ReservationCancelNote(uint32_t app, uint32_t ask) const {
+  if (!context_->profile->reservations_time_out) return "";
+  const App& a = apps_[app];
+  for (const Reservation& r : a.reservations) {
+    if (r.ask != ask) continue;
+    const Resource& wanted = ResourceOf(ask_hot_[ask]);
+    std::optional<Resource> limit = LimitHeadroom(app);
+    const bool refused =
+        !FitInMaxUndef(Headroom(a.queue), wanted) || (limit && !FitInMaxUndef(*limit, wanted));
+    if (!refused) return "";
+    return Cat(" (its ask does not fit its headroom: the reservation is cancelled after t=",
+               SaturatingAdd(r.created, kReservationCancelAfterMs), "ms)");
+  }
+  return "";
 }
 
 // Why a required-node ask waits, from the predicates the walk and the preemptor use.

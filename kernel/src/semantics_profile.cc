@@ -43,6 +43,7 @@ constexpr Profile kYunikorn12Profile{
     .foreign_changes_keep_node_order = false,
     .namespace_tags_set_guarantee_and_apps = false,
     .asks_are_pods = false,
+    .reservations_time_out = false,
 };
 
 constexpr Profile kYunikorn19Profile{
@@ -66,6 +67,7 @@ constexpr Profile kYunikorn19Profile{
     .foreign_changes_keep_node_order = true,
     .namespace_tags_set_guarantee_and_apps = true,
     .asks_are_pods = true,
+    .reservations_time_out = true,
 };
 
 // The share of one type against a denominator resource (YuniKorn 1.6+): found only when the

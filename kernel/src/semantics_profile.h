@@ -85,6 +85,9 @@ struct Profile {
   // allocation's), and a manager's release removes the ask with its allocation. v1.2.0 replaced
   // a re-sent ask and kept released ones known.
   bool asks_are_pods;
+  // The reserved pass cancels a reservation whose ask the user or queue headroom refuses once
+  // it is older than kReservationCancelAfterMs (1.9+, YUNIKORN-3219); v1.2.0 kept it.
+  bool reservations_time_out;
 };
 
 const Profile& ProfileFor(Semantics semantics);

@@ -1010,7 +1010,16 @@ Sequence Generate(uint64_t seed, int calls) {
   // calls stay as they were before these calls existed.
   Rng life(seed ^ 0x5EEDF00Dull);
   static const std::vector<std::string> kForeignIds = {"f1", "f2", "f3"};
+  // Reservations old enough for the 1.9 wait-timeout (2 h) come from long advances, from a
+  // stream of their own.
+  Rng waits(seed ^ 0x3219ull);
   for (int i = 0; i < calls; ++i) {
+    if (waits.Chance(3)) {
+      Call w;
+      w.kind = CallKind::kAdvance;
+      w.value = 7200 + waits.Range(-5, 5);
+      seq.calls.push_back(w);
+    }
     if (life.Chance(10)) {
       Call l;
       l.partition = "default";
@@ -1285,6 +1294,7 @@ class Runner {
     model_out_.clear();
     errors_ = 0;
     backed_off_ = false;
+    cancel_due_ = false;
     app_ids_.clear();
     if (auto m = CompareStaticQueues()) return m;
     for (const NodeSpec& n : seq.nodes) {
@@ -1317,6 +1327,8 @@ class Runner {
   int64_t resent_pending() const { return resent_pending_; }
   // Whether the last run saw an application backed off (YUNIKORN-3115).
   bool backed_off() const { return backed_off_; }
+  // Whether the last run saw a reservation due for the wait-timeout cancel (YUNIKORN-3219).
+  bool cancel_due() const { return cancel_due_; }
   int64_t resent_live() const { return resent_live_; }
 
  private:
@@ -1352,9 +1364,15 @@ class Runner {
     }
     if (!ms.ok()) ++errors_;
     if (ms.ok()) ++accepted_[c.kind];
-    if (!backed_off_ && kernel_->options().semantics == Semantics::kYunikorn19) {
+    if (kernel_->options().semantics == Semantics::kYunikorn19 && (!backed_off_ || !cancel_due_)) {
       for (const PendingExplanation& e : kernel_->ExplainPending()) {
         if (e.reason.starts_with("application backed off")) backed_off_ = true;
+        // A reservation the next reserved pass cancels (YUNIKORN-3219): its time has come.
+        if (size_t at = e.reason.find("the reservation is cancelled after t=");
+            at != std::string::npos) {
+          const int64_t due = std::strtoll(e.reason.c_str() + at + 37, nullptr, 10);
+          if (kernel_->now_millis() > due) cancel_due_ = true;
+        }
       }
     }
     if (ms.ok() && resent_kind == 1) ++resent_pending_;
@@ -1564,6 +1582,7 @@ class Runner {
   std::map<CallKind, int64_t> accepted_;  // calls the model took, by kind
   int64_t resent_pending_ = 0;
   bool backed_off_ = false;
+  bool cancel_due_ = false;
   int64_t resent_live_ = 0;
   size_t call_ = 0;
   std::optional<Mismatch> consistency_;
@@ -1613,7 +1632,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   int64_t decisions = 0;
   int64_t preempting = 0;  // sequences with at least one general preemption (model side)
   std::map<CallKind, int64_t> accepted;  // calls taken, by kind, over every seed
-  int64_t resent_pending = 0, resent_live = 0, backed_off = 0;
+  int64_t resent_pending = 0, resent_live = 0, backed_off = 0, cancel_due = 0;
   for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
     const uint64_t seed = static_cast<uint64_t>(s);
     Sequence seq = Generate(seed, calls);
@@ -1628,6 +1647,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     for (const auto& [kind, count] : runner.accepted()) accepted[kind] += count;
     resent_pending += runner.resent_pending();
     backed_off += runner.backed_off() ? 1 : 0;
+    cancel_due += runner.cancel_due() ? 1 : 0;
     resent_live += runner.resent_live();
     for (const RefDecision& d : runner.model_out()) {
       if (d.type == DecisionType::kPreemption) {
@@ -1682,7 +1702,8 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
             << accepted[CallKind::kRemoveForeign] << "\n"
             << "  yunikorn-1.9 add_ask of a known key: with pending repeats " << resent_pending
             << ", with live allocations only " << resent_live << "; sequences with a backed-off "
-            << "application " << backed_off << "\n";
+            << "application " << backed_off << ", with a reservation due for its wait-timeout "
+            << cancel_due << "\n";
   // The lifecycle calls must keep reaching the rules, not only the refusals (floors at about
   // half of what 5000 seeds give).
   if (seeds >= 1000) {
@@ -1700,6 +1721,8 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     EXPECT_GE(resent_pending, 300 * per_thousand) << "too few re-sent keys with pending repeats";
     EXPECT_GE(resent_live, 280 * per_thousand) << "too few re-sent keys of live pods";
     EXPECT_GE(backed_off, 14 * per_thousand) << "too few sequences back an application off";
+    EXPECT_GE(cancel_due, 10 * per_thousand)
+        << "too few sequences reach a reservation's wait-timeout";
   }
   // The generator must keep exercising general preemption: at least 175 sequences of the
   // default 5000 seeds (225 with one profile; 184 since half the seeds decide like 1.9 and asks

@@ -573,6 +573,7 @@ struct ReservationR {
   std::string ask;
   std::string node;
   int64_t seq = 0;
+  int64_t created = 0;  // YUNIKORN-3219 counts the wait from here
 };
 
 struct PartitionR {
@@ -1848,25 +1849,34 @@ Result ReferenceModel::Impl::QueueTryAllocate(PartitionR& p, int q) {
 Result ReferenceModel::Impl::AppTryReservedAllocate(PartitionR& p, int app,
                                                     const Resource& headroom) {
   AppR& a = p.apps[static_cast<size_t>(app)];
-  std::vector<const ReservationR*> mine;
+  std::vector<ReservationR> mine;  // copies: the wait-timeout erases from p.reservations
   for (const ReservationR& r : p.reservations) {
-    if (r.app == app) mine.push_back(&r);
+    if (r.app == app) mine.push_back(r);
   }
   std::sort(mine.begin(), mine.end(),
-            [](const ReservationR* x, const ReservationR* y) { return x->seq < y->seq; });
+            [](const ReservationR& x, const ReservationR& y) { return x.seq < y.seq; });
+  std::vector<int64_t> cancelled;
   auto find_ask = [&](const std::string& id) -> AskR* {
     for (AskR& ask : a.asks) {
       if (ask.id == id) return &ask;
     }
     return nullptr;
   };
-  for (const ReservationR* res : mine) {
+  for (const ReservationR& reservation : mine) {
+    const ReservationR* res = &reservation;
     AskR* ask = find_ask(res->ask);
     if (ask == nullptr || ask->pending == 0) {
       return Result{Kind::kUnreserved, app, res->ask, res->node, res->seq};
     }
-    if (!FitInMaxUndef(headroom, ask->res)) continue;
-    if (!LimitsFit(p, app, ask->res)) continue;
+    if (!FitInMaxUndef(headroom, ask->res) || !LimitsFit(p, app, ask->res)) {
+      // YUNIKORN-3219 (1.9): time.Since(created + 60 min) > 60 min cancels it; the pass goes on.
+      if (v19() && now_ - res->created > 2 * 60 * 60 * 1000) {
+        const int64_t seq = res->seq;
+        cancelled.push_back(seq);
+        EraseReservations(p, [&](const ReservationR& r) { return r.seq == seq; });
+      }
+      continue;
+    }
     int n = FindNode(p, res->node);
     if (n >= 0 && !ask->required_node.empty() && !ask->preemption_triggered &&
         !FitIn(NodeAvailable(p, p.nodes[static_cast<size_t>(n)]), ask->res)) {
@@ -1878,7 +1888,9 @@ Result ReferenceModel::Impl::AppTryReservedAllocate(PartitionR& p, int app,
     }
   }
   // Second pass: any other node (kernel/README decision 14: with the headroom check).
-  for (const ReservationR* res : mine) {
+  for (const ReservationR& reservation : mine) {
+    const ReservationR* res = &reservation;
+    if (std::find(cancelled.begin(), cancelled.end(), res->seq) != cancelled.end()) continue;
     const AskR* ask = find_ask(res->ask);
     if (ask == nullptr || ask->pending == 0) continue;
     if (!ask->required_node.empty()) continue;
@@ -1957,7 +1969,7 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
       if (count >= ask->pending) return;
       const NodeR& node = p.nodes[static_cast<size_t>(FindNode(p, r.node))];
       if (!FitIn(node.capacity, ask->res)) return;
-      p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
+      p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_, now_});
       Notified(p, r.node);
       return;
     }
@@ -4091,7 +4103,7 @@ void ReferenceModel::Impl::CommitPreemption(PartitionR& p, const Result& r,
     return res.app == r.app && res.ask == r.ask && res.node != r.node;
   });
   if (!holds) {
-    p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_});
+    p.reservations.push_back({r.app, r.ask, r.node, ++reservation_seq_, now_});
     Notified(p, r.node);
   }
   for (int64_t seq : r.victims) p.victims.push_back({seq, app.id, r.ask});
