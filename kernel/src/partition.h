@@ -180,6 +180,7 @@ struct QueueSide {
   Acl admin_acl;
   std::shared_ptr<const ChildTemplate> child_template;  // own, or inherited from the parent
   std::unique_ptr<QueueLimits> limits;                  // null when no limit is configured
+  UnschedAskBackoff backoff;  // Queue::props.unsched_ask_backoff_on says whether it is on
 };
 
 struct AskKey {
@@ -262,9 +263,6 @@ struct App {
   std::vector<Reservation> reservations;
   int64_t live_allocations = 0;
   int64_t live_placeholders = 0;
-  // yunikorn-1.9: the regular walk skips the application while now < backoff_deadline (0:
-  // never backed off), set when too many of its asks were unschedulable in one visit.
-  int64_t backoff_deadline = 0;
 };
 
 // The rest of an application (side table Partition::app_side_, same slot).
@@ -285,6 +283,9 @@ struct AppSide {
     for (const auto& [seq, slot] : asks) slots.push_back(slot);
     return slots;
   }
+  // yunikorn-1.9: the regular walk skips the application while now < backoff_deadline (0:
+  // never backed off), set when too many of its asks were unschedulable in one visit.
+  int64_t backoff_deadline = 0;
   TimerKind timer = TimerKind::kNone;
   int64_t timer_due = 0;
   int64_t timer_seq = 0;
@@ -702,6 +703,9 @@ class Partition {
   uint32_t AdmittedAcceptedApp(const Queue& leaf) const;
   Outcome TryAllocate(uint32_t queue, std::vector<Decision>* out);
   Outcome TryAllocateApp(uint32_t app, const Resource& headroom, std::vector<Decision>* out);
+  template <bool kCountsUnschedulable>
+  Outcome TryAllocateAppAsks(uint32_t app, const Resource& headroom, uint64_t backoff,
+                             std::vector<Decision>* out);
   // The unschedulable-ask backoff (yunikorn-1.9): whether the walk skips the app now, and
   // whether an allocated pod of the app sorts after `last` (see TryAllocateApp).
   bool BackedOff(uint32_t app) const;
@@ -834,6 +838,8 @@ class Partition {
   std::vector<Victim> preempted_;
   bool preemption_enabled_ = false;   // the partition's preemption.enabled (decision 34, D1)
   int preemption_attempts_left_ = 0;  // general preemption attempts left in this leaf visit
+  // The latest backoff deadline any application got (yunikorn-1.9; 0: none yet).
+  int64_t latest_backoff_deadline_ = 0;
   bool walk_changed_ = false;  // the regular walk changed state without a result (cancellations)
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;

@@ -119,6 +119,8 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     if (queue.state == QueueState::kDraining) queue.state = QueueState::kActive;
     queue_side.properties = MergeProperties(parent_properties, config.properties);
     queue.props = ParseQueueProperties(queue_side.properties, context_->profile->semantics);
+    queue_side.backoff =
+        ParseUnschedAskBackoff(queue_side.properties, context_->profile->semantics);
     queue.guaranteed = *guaranteed;
     queue.max = *max;
     queue.max_apps = config.max_applications;
@@ -342,6 +344,8 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
       }
     }
     queue.props = ParseQueueProperties(queue_side.properties, context_->profile->semantics);
+    queue_side.backoff =
+        ParseUnschedAskBackoff(queue_side.properties, context_->profile->semantics);
   }
   return q;
 }

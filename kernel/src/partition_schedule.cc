@@ -170,7 +170,10 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
 }
 
 bool Partition::BackedOff(uint32_t app) const {
-  return context_->now < apps_[app].backoff_deadline;
+  // The partition's latest deadline keeps the app's cold record out of the walk when no app
+  // can be backed off.
+  return context_->now < latest_backoff_deadline_ &&
+         context_->now < app_side_[app].backoff_deadline;
 }
 
 // YuniKorn 1.9 visits every request of the application in order, allocated ones included, and
@@ -190,18 +193,28 @@ bool Partition::RequestAfter(uint32_t app, const AskKey& last) const {
 
 Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headroom,
                                              std::vector<Decision>* out) {
+  // The walk without the backoff's bookkeeping unless the leaf asks for it.
+  const uint32_t leaf = apps_[app].queue;
+  return queues_[leaf].props.unsched_ask_backoff_on
+             ? TryAllocateAppAsks<true>(app, headroom, queue_side_[leaf].backoff.asks, out)
+             : TryAllocateAppAsks<false>(app, headroom, 0, out);
+}
+
+template <bool kCountsUnschedulable>
+Partition::Outcome Partition::TryAllocateAppAsks(uint32_t app, const Resource& headroom,
+                                                 uint64_t backoff, std::vector<Decision>* out) {
   std::optional<Resource> limit_headroom = LimitHeadroom(app);
-  const QueueProperties& props = queues_[apps_[app].queue].props;
-  const uint64_t backoff = props.unsched_ask_backoff;
   uint64_t unschedulable = 0;
   auto back_off = [&] {
-    apps_[app].backoff_deadline = SaturatingAdd(context_->now, props.unsched_ask_backoff_delay_ms);
+    const int64_t delay = queue_side_[apps_[app].queue].backoff.delay_ms;
+    const int64_t deadline = SaturatingAdd(context_->now, delay);
+    app_side_[app].backoff_deadline = deadline;
+    latest_backoff_deadline_ = std::max(latest_backoff_deadline_, deadline);
     return Outcome::kNone;
   };
-  const AskKey* last = nullptr;
-  for (const AskKey& key : apps_[app].ask_order) {
-    if (backoff > 0 && unschedulable >= backoff) return back_off();
-    last = &key;
+  const absl::btree_set<AskKey>& order = apps_[app].ask_order;
+  for (const AskKey& key : order) {
+    if (kCountsUnschedulable && unschedulable >= backoff) return back_off();
     const AskHot& hot = ask_hot_[key.slot];
     if (hot.gang_member && WaitsForReplacement(key.slot)) continue;
     const Resource& wanted = ResourceOf(hot);
@@ -224,14 +237,16 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
       result = TryGeneralPreemption(key.slot, /*nodes_tried=*/true, out);
     }
     if (result != Outcome::kNone) return result;
-    if (backoff > 0) {
+    if (kCountsUnschedulable) {
       // Each pending repeat is a pod of its own, tried with the same outcome.
       const uint64_t repeats = static_cast<uint64_t>(hot.pending);
       if (unschedulable + repeats - 1 >= backoff && repeats > 1) return back_off();
       unschedulable += repeats;
     }
   }
-  if (backoff > 0 && unschedulable >= backoff && last != nullptr && RequestAfter(app, *last)) {
+  // Every pending ask was tried: the last one in the order is where the walk stopped.
+  if (kCountsUnschedulable && unschedulable >= backoff && !order.empty() &&
+      RequestAfter(app, *order.rbegin())) {
     return back_off();
   }
   return Outcome::kNone;

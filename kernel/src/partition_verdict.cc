@@ -68,12 +68,13 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
   }
   if (std::string why; accepted && !LimitsAllowNewApp(k.app, &why)) return {.reason = why};
   if (BackedOff(k.app)) {
-    return {.reason =
-                Cat("application backed off for ", FormatMillis(a.backoff_deadline - context_->now),
-                    " more (until t=", a.backoff_deadline,
-                    "ms): too many unschedulable asks in one visit "
-                    "(application.unschedasks.backoff ",
-                    leaf.props.unsched_ask_backoff, " of queue ", queue_side_[a.queue].path, ")")};
+    return {.reason = Cat("application backed off for ",
+                          FormatMillis(app_side_[k.app].backoff_deadline - context_->now),
+                          " more (until t=", app_side_[k.app].backoff_deadline,
+                          "ms): too many unschedulable asks in one visit "
+                          "(application.unschedasks.backoff ",
+                          queue_side_[a.queue].backoff.asks, " of queue ",
+                          queue_side_[a.queue].path, ")")};
   }
   // An ask that holds a reservation the headroom refuses: when 1.9 cancels it.
   const std::string cancel_note =

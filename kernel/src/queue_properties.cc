@@ -214,11 +214,20 @@ QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics se
                                                                     : PreemptionPolicy::kDefault;
     } else if (key == "preemption.delay") {
       out.preemption_delay_ms = DelayMillis(value, kDefaultPreemptionDelayMs);
-    } else if (semantics == Semantics::kYunikorn19 && key == "application.unschedasks.backoff") {
-      out.unsched_ask_backoff = ParseUint64Strict(value).value_or(0);
-    } else if (semantics == Semantics::kYunikorn19 &&
-               key == "application.unschedasks.backoff.delay") {
-      out.unsched_ask_backoff_delay_ms = DelayMillis(value, kDefaultUnschedAskBackoffDelayMs);
+    }
+  }
+  out.unsched_ask_backoff_on = ParseUnschedAskBackoff(properties, semantics).asks > 0;
+  return out;
+}
+
+UnschedAskBackoff ParseUnschedAskBackoff(const PropertyMap& properties, Semantics semantics) {
+  UnschedAskBackoff out;
+  if (semantics != Semantics::kYunikorn19) return out;  // YUNIKORN-3115 is 1.8+
+  for (const auto& [key, value] : properties) {
+    if (key == "application.unschedasks.backoff") {
+      out.asks = ParseUint64Strict(value).value_or(0);
+    } else if (key == "application.unschedasks.backoff.delay") {
+      out.delay_ms = DelayMillis(value, kDefaultUnschedAskBackoffDelayMs);
     }
   }
   return out;
@@ -273,8 +282,9 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
                             : parsed.preemption_policy == PreemptionPolicy::kDisabled ? "disabled"
                                                                                       : "default";
   queue.preemption_delay_millis = parsed.preemption_delay_ms;
-  queue.unsched_ask_backoff = parsed.unsched_ask_backoff;
-  queue.unsched_ask_backoff_delay_millis = parsed.unsched_ask_backoff_delay_ms;
+  const UnschedAskBackoff backoff = ParseUnschedAskBackoff(queue.properties, semantics);
+  queue.unsched_ask_backoff = backoff.asks;
+  queue.unsched_ask_backoff_delay_millis = backoff.delay_ms;
   const PropertyMap merged = queue.properties;
   const std::string path = queue.path;
   out->push_back(std::move(queue));

@@ -30,14 +30,21 @@ struct QueueProperties {
   bool fenced = false;  // priority.policy: fence
   int32_t offset = 0;
   PreemptionPolicy preemption_policy = PreemptionPolicy::kDefault;
+  // application.unschedasks.backoff is set above 0 (yunikorn-1.9): the values are in
+  // UnschedAskBackoff, kept beside the queue (this struct is part of the walk's hot record).
+  bool unsched_ask_backoff_on = false;
   // preemption.delay rounded up to the millisecond (exact on a millisecond clock); read on
   // leaves only, as YuniKorn does.
   int64_t preemption_delay_ms = kDefaultPreemptionDelayMs;
-  // yunikorn-1.9 (YUNIKORN-3115): after this many unschedulable asks in one visit, an
-  // application is skipped for unsched_ask_backoff_delay_ms (0: never); read on leaves only.
-  uint64_t unsched_ask_backoff = 0;
-  int64_t unsched_ask_backoff_delay_ms = kDefaultUnschedAskBackoffDelayMs;
 };
+
+// yunikorn-1.9 (YUNIKORN-3115): after `asks` unschedulable asks in one visit an application is
+// skipped for `delay_ms` (asks 0: never); read on leaves only. yunikorn-1.2: always off.
+struct UnschedAskBackoff {
+  uint64_t asks = 0;
+  int64_t delay_ms = kDefaultUnschedAskBackoffDelayMs;
+};
+UnschedAskBackoff ParseUnschedAskBackoff(const PropertyMap& properties, Semantics semantics);
 
 // Under yunikorn-1.9, `stateaware` reads as fifo.
 QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics semantics);
