@@ -49,6 +49,8 @@ std::shared_ptr<KernelService::Snapshot> KernelService::Picture(uint64_t applied
     if (nodes.ok()) picture->nodes[partition] = *std::move(nodes);
     absl::StatusOr<std::vector<AppInfo>> apps = kernel_->ListApplications(partition);
     if (apps.ok()) picture->applications[partition] = *std::move(apps);
+    absl::StatusOr<std::vector<AllocationInfo>> live = kernel_->ListAllocations(partition, "", "");
+    if (live.ok()) picture->allocations[partition] = *std::move(live);
   }
   return picture;
 }

@@ -305,6 +305,8 @@ TEST(KernelServiceTest, TypeIdsLookupsAndReceiptsGiveHandlesEndToEnd) {
   EXPECT_EQ(now->Named(now->nodes.at("default")[0].available)["memory"], 40);
   ASSERT_EQ(now->applications.at("default").size(), 1u);
   EXPECT_EQ(now->applications.at("default")[0].id, "x");
+  ASSERT_EQ(now->allocations.at("default").size(), 2u);
+  EXPECT_GT(now->allocations.at("default")[0].seq, 0);
 
   // Any other query between batches.
   std::vector<AllocationInfo> live;

@@ -95,10 +95,12 @@ class ALLOCORE_EXPORT KernelService {
     std::vector<std::string> resource_types;
     std::map<std::string, std::vector<QueueInfo>> queues;          // by partition
     std::map<std::pair<std::string, std::string>, AppState> apps;  // (partition, id): last state
-    // With Options::snapshot_inventory only (empty otherwise), by partition: every node and
-    // every application as Kernel::ListNodes and ListApplications answer.
+    // With Options::snapshot_inventory only (empty otherwise), by partition: every node, every
+    // application and every live allocation (with its seq) as Kernel::ListNodes,
+    // ListApplications and ListAllocations answer.
     std::map<std::string, std::vector<NodeInfo>> nodes;
     std::map<std::string, std::vector<AppInfo>> applications;
+    std::map<std::string, std::vector<AllocationInfo>> allocations;
     Kernel::Usage usage;
 
     // The quantities of `resource` by type name.
@@ -111,7 +113,8 @@ class ALLOCORE_EXPORT KernelService {
     // At most this many events waiting (0: no cap): producers faster than the scheduler are
     // refused rather than allowed to take the process's memory.
     size_t max_queued = 0;
-    // Snapshots also hold every node and application (O(nodes + applications) per batch).
+    // Snapshots also hold every node, application and live allocation (O(nodes + applications
+    // + allocations) per batch).
     bool snapshot_inventory = false;
   };
 
