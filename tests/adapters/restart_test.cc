@@ -24,6 +24,7 @@
 #include "allocore/events.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore::adapters {
 namespace {
@@ -355,11 +356,8 @@ steps:
 
 class RestartTest : public ::testing::TestWithParam<Semantics> {};
 
-INSTANTIATE_TEST_SUITE_P(Profiles, RestartTest,
-                         ::testing::Values(Semantics::kYunikorn12, Semantics::kYunikorn19),
-                         [](const ::testing::TestParamInfo<Semantics>& param) {
-                           return param.param == Semantics::kYunikorn12 ? "V12" : "V19";
-                         });
+INSTANTIATE_TEST_SUITE_P(Profiles, RestartTest, test_support::EachProfile(),
+                         test_support::ProfileName);
 
 TEST_P(RestartTest, OwnScenariosContinueAlikeAfterARestartAtEveryStep) {
   int compared = 0;

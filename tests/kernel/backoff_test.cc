@@ -8,6 +8,7 @@
 #include "allocore/config.h"
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -16,24 +17,14 @@ class BackoffTest : public ::testing::TestWithParam<Semantics> {
  protected:
   // root (backoff 1, delay `delay`) > parent > leaf; root.dyn's template sets backoff 1.
   void Create(const std::string& backoff, const std::string& delay) {
-    SchedulerConfig config;
-    PartitionConfig& p = config.partitions.emplace_back();
-    p.name = "default";
-    p.placement_rules.push_back({.name = "provided", .create = true});
-    QueueConfig& root = p.queues.emplace_back();
-    root.name = "root";
-    root.submit_acl = "*";
-    root.properties = {{"application.unschedasks.backoff", backoff},
-                       {"application.unschedasks.backoff.delay", delay}};
-    QueueConfig& parent = root.queues.emplace_back();
-    parent.name = "parent";
-    parent.parent = true;
-    parent.queues.emplace_back().name = "leaf";
-    QueueConfig& dyn = root.queues.emplace_back();
-    dyn.name = "dyn";
-    dyn.parent = true;
+    QueueConfig dyn = test_support::Parent("dyn", {});
     dyn.child_template = ChildTemplateConfig{};
     dyn.child_template->properties = {{"application.unschedasks.backoff", "1"}};
+    SchedulerConfig config = test_support::RootWith(
+        {test_support::Parent("parent", {test_support::Leaf("leaf")}), std::move(dyn)});
+    config.partitions[0].placement_rules.push_back({.name = "provided", .create = true});
+    test_support::Root(config).properties = {{"application.unschedasks.backoff", backoff},
+                                             {"application.unschedasks.backoff.delay", delay}};
     auto created = Kernel::Create(std::move(config), {.semantics = GetParam()});
     ASSERT_TRUE(created.ok()) << created.status();
     kernel_ = std::move(*created);
@@ -68,11 +59,8 @@ class BackoffTest : public ::testing::TestWithParam<Semantics> {
   std::vector<Decision> out_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Profiles, BackoffTest,
-                         ::testing::Values(Semantics::kYunikorn12, Semantics::kYunikorn19),
-                         [](const ::testing::TestParamInfo<Semantics>& param) {
-                           return param.param == Semantics::kYunikorn12 ? "V12" : "V19";
-                         });
+INSTANTIATE_TEST_SUITE_P(Profiles, BackoffTest, test_support::EachProfile(),
+                         test_support::ProfileName);
 
 // A configured leaf inherits the root's properties; after one unschedulable ask the next
 // request backs the app off for the delay, and both queries say so until it ends.

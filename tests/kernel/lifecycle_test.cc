@@ -12,6 +12,7 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -24,16 +25,8 @@ class LifecycleTest : public ::testing::TestWithParam<Semantics> {
   void SetUp() override { Start({}); }
 
   void Start(KernelOptions options) {
-    SchedulerConfig config;
-    PartitionConfig& p = config.partitions.emplace_back();
-    p.name = "default";
-    QueueConfig& root = p.queues.emplace_back();
-    root.name = "root";
-    root.submit_acl = "*";
-    QueueConfig& a = root.queues.emplace_back();
-    a.name = "a";
-    a.resources.max = QuantityMap{{"memory", 50}};
-    root.queues.emplace_back().name = "b";
+    SchedulerConfig config = test_support::RootWith(
+        {test_support::Leaf("a", QuantityMap{{"memory", 50}}), test_support::Leaf("b")});
     options.semantics = GetParam();
     auto created = Kernel::Create(std::move(config), options);
     ASSERT_TRUE(created.ok()) << created.status();
@@ -94,11 +87,8 @@ class LifecycleTest : public ::testing::TestWithParam<Semantics> {
   std::vector<Decision> out_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Profiles, LifecycleTest,
-                         ::testing::Values(Semantics::kYunikorn12, Semantics::kYunikorn19),
-                         [](const ::testing::TestParamInfo<Semantics>& param) {
-                           return param.param == Semantics::kYunikorn12 ? "V12" : "V19";
-                         });
+INSTANTIATE_TEST_SUITE_P(Profiles, LifecycleTest, test_support::EachProfile(),
+                         test_support::ProfileName);
 
 TEST_P(LifecycleTest, RecoveryTakesWhatRunsPastEveryLimit) {
   // 80 in a queue whose max is 50, and 120 on a node of 100: both taken as reported.

@@ -7,6 +7,7 @@
 #include "allocore/config.h"
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -50,11 +51,8 @@ class NamespaceTagsTest : public ::testing::TestWithParam<Semantics> {
   std::vector<Decision> out_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Profiles, NamespaceTagsTest,
-                         ::testing::Values(Semantics::kYunikorn12, Semantics::kYunikorn19),
-                         [](const ::testing::TestParamInfo<Semantics>& param) {
-                           return param.param == Semantics::kYunikorn12 ? "V12" : "V19";
-                         });
+INSTANTIATE_TEST_SUITE_P(Profiles, NamespaceTagsTest, test_support::EachProfile(),
+                         test_support::ProfileName);
 
 TEST_P(NamespaceTagsTest, TagsSetTheDynamicLeafsLimits) {
   Add("a1", {{"namespace", "team"},

@@ -8,6 +8,7 @@
 #include "allocore/config.h"
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -17,17 +18,9 @@ class ReservationTimeoutTest : public ::testing::TestWithParam<Semantics> {
   // x (app-a, root.a with max 100) reserves node-1 at t = reserved_at_; z then fills root.a
   // to 60, so x (80) no longer fits its headroom; y leaves node-1 free for w (90, root.b).
   void SetUp() override {
-    SchedulerConfig config;
-    PartitionConfig& p = config.partitions.emplace_back();
-    p.name = "default";
-    p.preemption_enabled = false;
-    QueueConfig& root = p.queues.emplace_back();
-    root.name = "root";
-    root.submit_acl = "*";
-    QueueConfig& a = root.queues.emplace_back();
-    a.name = "a";
-    a.resources.max = QuantityMap{{"memory", 100}};
-    root.queues.emplace_back().name = "b";
+    SchedulerConfig config = test_support::RootWith(
+        {test_support::Leaf("a", QuantityMap{{"memory", 100}}), test_support::Leaf("b")});
+    config.partitions[0].preemption_enabled = false;
     auto created = Kernel::Create(std::move(config), {.semantics = GetParam()});
     ASSERT_TRUE(created.ok()) << created.status();
     kernel_ = std::move(*created);
@@ -64,11 +57,8 @@ class ReservationTimeoutTest : public ::testing::TestWithParam<Semantics> {
   int64_t reserved_at_ = 0;
 };
 
-INSTANTIATE_TEST_SUITE_P(Profiles, ReservationTimeoutTest,
-                         ::testing::Values(Semantics::kYunikorn12, Semantics::kYunikorn19),
-                         [](const ::testing::TestParamInfo<Semantics>& param) {
-                           return param.param == Semantics::kYunikorn12 ? "V12" : "V19";
-                         });
+INSTANTIATE_TEST_SUITE_P(Profiles, ReservationTimeoutTest, test_support::EachProfile(),
+                         test_support::ProfileName);
 
 TEST_P(ReservationTimeoutTest, CancelledOnlyPastTwoHoursAndExplained) {
   const std::string due =

@@ -10,6 +10,7 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -43,16 +44,8 @@ TEST(SemanticsTest, KernelRefusesAProfileOutsideTheEnum) {
 class FairMaxTest : public ::testing::TestWithParam<Semantics> {
  protected:
   void SetUp() override {
-    SchedulerConfig config;
-    PartitionConfig& p = config.partitions.emplace_back();
-    p.name = "default";
-    QueueConfig& root = p.queues.emplace_back();
-    root.name = "root";
-    root.submit_acl = "*";
-    QueueConfig& a = root.queues.emplace_back();
-    a.name = "a";
-    a.resources.max = QuantityMap{{"memory", 100}};
-    root.queues.emplace_back().name = "b";
+    SchedulerConfig config = test_support::RootWith(
+        {test_support::Leaf("a", QuantityMap{{"memory", 100}}), test_support::Leaf("b")});
     auto created = Kernel::Create(std::move(config), {.semantics = GetParam()});
     ASSERT_TRUE(created.ok()) << created.status();
     kernel_ = std::move(*created);
