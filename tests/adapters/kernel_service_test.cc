@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore::adapters {
 namespace {
@@ -23,19 +24,9 @@ namespace {
 using Event = KernelService::Event;
 
 SchedulerConfig TwoQueues() {
-  SchedulerConfig config;
-  PartitionConfig& partition = config.partitions.emplace_back();
-  partition.name = "default";
-  QueueConfig& root = partition.queues.emplace_back();
-  root.name = "root";
-  root.parent = true;
-  root.submit_acl = "*";
-  for (const char* name : {"a", "b"}) {
-    QueueConfig& leaf = root.queues.emplace_back();
-    leaf.name = name;
-    leaf.resources.guaranteed = QuantityMap{{"memory", 100}};
-  }
-  return config;
+  std::vector<QueueConfig> leaves = {test_support::Leaf("a"), test_support::Leaf("b")};
+  for (QueueConfig& leaf : leaves) leaf.resources.guaranteed = QuantityMap{{"memory", 100}};
+  return test_support::RootWith(std::move(leaves));
 }
 
 std::string Text(const Decision& d) {

@@ -5,20 +5,15 @@
 
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
 
 SchedulerConfig UserQueues() {
-  SchedulerConfig config;
-  PartitionConfig& partition = config.partitions.emplace_back();
-  partition.name = "default";
-  QueueConfig& root = partition.queues.emplace_back();
-  root.name = "root";
-  root.parent = true;
-  root.submit_acl = "*";
+  SchedulerConfig config = test_support::RootWith({});
   // Every user gets a dynamic leaf, removed once drained: queues come and go too.
-  PlacementRuleConfig& rule = partition.placement_rules.emplace_back();
+  PlacementRuleConfig& rule = config.partitions[0].placement_rules.emplace_back();
   rule.name = "user";
   rule.create = true;
   return config;

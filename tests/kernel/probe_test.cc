@@ -7,6 +7,7 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -20,15 +21,8 @@ QueueConfig Leaf(std::string name) {
 }
 
 SchedulerConfig Config(std::vector<QueueConfig> leaves, std::string node_policy = "") {
-  SchedulerConfig config;
-  PartitionConfig& p = config.partitions.emplace_back();
-  p.name = "default";
-  QueueConfig& root = p.queues.emplace_back();
-  root.name = "root";
-  root.parent = true;
-  root.submit_acl = "*";
-  root.queues = std::move(leaves);
-  p.node_sort_policy.type = std::move(node_policy);
+  SchedulerConfig config = test_support::RootWith(std::move(leaves));
+  config.partitions[0].node_sort_policy.type = std::move(node_policy);
   return config;
 }
 
