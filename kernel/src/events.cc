@@ -53,7 +53,8 @@ absl::Status ApplyEvent(Kernel& kernel, const AddAskByHandleEvent& e, std::vecto
                .placeholder = e.placeholder,
                .required_node = e.required_node,
                .allow_preemption = e.allow_preemption,
-               .originator = e.originator},
+               .originator = e.originator,
+               .creation_time_millis = e.creation_time_millis},
               out)
       .status();
 }

@@ -191,5 +191,41 @@ TEST(EventsTest, ResultsAreOptionalAndAppended) {
   EXPECT_EQ(results[3].status.code(), absl::StatusCode::kNotFound);
 }
 
+// An ask by handle carries the pod's creation time as an ask by name does: under yunikorn-1.9
+// it lowers its application's submission time, so the later application goes first.
+TEST(EventsTest, AskByHandleCarriesItsCreationTime) {
+  std::vector<std::string> order[2];
+  for (int by_handle = 0; by_handle < 2; ++by_handle) {
+    auto created = Kernel::Create(Config({"default"}), {.semantics = Semantics::kYunikorn19});
+    ASSERT_TRUE(created.ok()) << created.status();
+    Kernel& k = **created;
+    std::vector<Decision> out;
+    ASSERT_TRUE(k.Advance(100'000, &out).ok());
+    ASSERT_TRUE(k.AddNode({.id = "n1", .capacity = {{"memory", 10}}}, &out).ok());
+    for (const char* app : {"early", "late"}) {
+      ASSERT_TRUE(k.AddApplication({.id = app, .queue = "root.a", .user = "u"}, &out).ok());
+    }
+    ASSERT_TRUE(k.AddAsk({.app = "early", .id = "e", .resources = {{"memory", 10}}}, &out).ok());
+    Event late = AskSpec{
+        .app = "late", .id = "l", .resources = {{"memory", 10}}, .creation_time_millis = 40'000};
+    if (by_handle == 1) {
+      Resource ten;
+      ten.Set(*k.ResourceTypeId("memory"), 10);
+      late = AddAskByHandleEvent{.app = *k.FindApplication(*k.FindPartition("default"), "late"),
+                                 .id = "l",
+                                 .resources = ten,
+                                 .creation_time_millis = 40'000};
+    }
+    ASSERT_TRUE(ApplyEvent(k, late, &out).ok());
+    out.clear();
+    ASSERT_EQ(k.Schedule(0, "", &out).value(), 1);
+    for (const Decision& d : out) {
+      if (d.type == DecisionType::kAllocation) order[by_handle].push_back(std::string(d.app));
+    }
+  }
+  EXPECT_EQ(order[0], std::vector<std::string>{"late"});
+  EXPECT_EQ(order[1], order[0]);
+}
+
 }  // namespace
 }  // namespace allocore

@@ -19,6 +19,7 @@
 #define ALLOCORE_EVENTS_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -74,6 +75,7 @@ struct AddAskByHandleEvent {
   std::string required_node;
   bool allow_preemption = true;
   bool originator = false;
+  std::optional<int64_t> creation_time_millis;  // as AskArgs::creation_time_millis
 };
 struct RemoveAskByHandleEvent {
   AskHandle ask;
