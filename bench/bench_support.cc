@@ -65,6 +65,8 @@ const char* TypeName(DecisionType type) {
       return "preemption";
     case DecisionType::kRecovered:
       return "recovered";
+    case DecisionType::kQuotaPreemption:
+      return "quota_preemption";
   }
   return "?";
 }
@@ -80,6 +82,7 @@ OwnedDecision Normalize(OwnedDecision d) {
       d.from = d.to = AppState::kNew;
       break;
     case DecisionType::kPreemption:
+    case DecisionType::kQuotaPreemption:
       d.seq = 0;
       d.from = d.to = AppState::kNew;
       break;

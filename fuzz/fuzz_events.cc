@@ -96,6 +96,9 @@ std::string DecisionText(const Decision& d) {
       os << "recovered " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
          << d.node;
       break;
+    case DecisionType::kQuotaPreemption:
+      os << "quota_preemption " << d.partition << " " << d.queue << ", " << d.count << " victim(s)";
+      break;
   }
   return os.str();
 }
@@ -400,6 +403,7 @@ class Checker {
 
   // Applies the decisions to the stream model, checking each against it.
   void Consume(const std::vector<Decision>& out) {
+    quota_run_ = false;
     for (const Decision& d : out) {
       stream_.push_back(DecisionText(d));
       const std::string partition = View(d.partition);
@@ -434,10 +438,11 @@ class Checker {
           break;
         }
         case DecisionType::kRelease: {
+          // The allocation the record's seq names (recovered ones have none: the oldest).
           auto it = live_.begin();
           for (; it != live_.end(); ++it) {
             if (it->partition == partition && it->app == app && it->ask == d.ask &&
-                it->node == d.node) {
+                it->node == d.node && (d.seq == 0 || it->seq == d.seq)) {
               break;
             }
           }
@@ -450,7 +455,10 @@ class Checker {
             pending_replacement_.reset();
           }
           live_.erase(it);  // the oldest one (live_ is in seq order)
-          if (AsksArePods() && d.release_reason == ReleaseReason::kReleased) {
+          Expect(d.release_reason != ReleaseReason::kQuota || quota_run_,
+                 "a quota release without its quota_preemption record: " + DecisionText(d));
+          if (AsksArePods() && (d.release_reason == ReleaseReason::kReleased ||
+                                d.release_reason == ReleaseReason::kQuota)) {
             // 1.5+: the manager's release takes the ask along once nothing of it is left.
             ForgetSpentAsk({partition, app, View(d.ask)});
           }
@@ -531,10 +539,17 @@ class Checker {
           Expect(d.count > 0, "preemption without victims: " + DecisionText(d));
           break;
         }
+        case DecisionType::kQuotaPreemption:
+          // Only the yunikorn-1.9 profile has it; its victims' releases follow.
+          Expect(AsksArePods(), "quota preemption under yunikorn-1.2: " + DecisionText(d));
+          Expect(d.count >= 0 && d.quota != nullptr, "malformed " + DecisionText(d));
+          quota_run_ = true;
+          break;
       }
     }
   }
 
+  bool quota_run_ = false;  // this call's decisions hold a quota_preemption record
   bool AsksArePods() const { return kernel_.options().semantics == Semantics::kYunikorn19; }
   bool HasLive(const AskKey& key) const {
     for (const Live& l : live_) {

@@ -579,6 +579,8 @@ static_assert(ALLOCORE_ALLOCATION == static_cast<int>(allocore::DecisionType::kA
 static_assert(ALLOCORE_ASK_REMOVED == static_cast<int>(allocore::DecisionType::kAskRemoved));
 static_assert(ALLOCORE_PREEMPTION == static_cast<int>(allocore::DecisionType::kPreemption));
 static_assert(ALLOCORE_RECOVERED == static_cast<int>(allocore::DecisionType::kRecovered));
+static_assert(ALLOCORE_QUOTA_PREEMPTION ==
+              static_cast<int>(allocore::DecisionType::kQuotaPreemption));
 
 int allocore_decision_type(const allocore_decisions_t* decisions, size_t i) {
   const Decision* d = At(decisions, i);
@@ -600,6 +602,7 @@ ALLOCORE_DECISION_NAME(reason)
 ALLOCORE_DECISION_NAME(replaces)
 ALLOCORE_DECISION_NAME(by_app)
 ALLOCORE_DECISION_NAME(by_ask)
+ALLOCORE_DECISION_NAME(by_queue)
 #undef ALLOCORE_DECISION_NAME
 
 int32_t allocore_decision_priority(const allocore_decisions_t* decisions, size_t i) {
@@ -630,6 +633,25 @@ unsigned char allocore_decision_placeholder(const allocore_decisions_t* decision
 int64_t allocore_decision_count(const allocore_decisions_t* decisions, size_t i) {
   const Decision* d = At(decisions, i);
   return d == nullptr ? 0 : d->count;
+}
+
+static int64_t QuantityOf(const allocore::Resource* r, int type, unsigned char* present) {
+  const bool set = r != nullptr && type >= 0 && type < allocore::kMaxResourceTypes && r->Has(type);
+  if (present != nullptr) *present = set ? 1 : 0;
+  return set ? r->Get(type) : 0;
+}
+int64_t allocore_decision_quota_max(const allocore_decisions_t* decisions, size_t i, int type,
+                                    unsigned char* present) {
+  const Decision* d = At(decisions, i);
+  const allocore::Resource* max =
+      d != nullptr && d->quota != nullptr && d->quota->max ? &*d->quota->max : nullptr;
+  return QuantityOf(max, type, present);
+}
+int64_t allocore_decision_quota_preemptable(const allocore_decisions_t* decisions, size_t i,
+                                            int type, unsigned char* present) {
+  const Decision* d = At(decisions, i);
+  return QuantityOf(d != nullptr && d->quota != nullptr ? &d->quota->preemptable : nullptr, type,
+                    present);
 }
 allocore_handle_t allocore_decision_app_handle(const allocore_decisions_t* decisions, size_t i) {
   const Decision* d = At(decisions, i);

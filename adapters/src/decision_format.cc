@@ -126,6 +126,17 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendStringField(out, "node", d.node);
       AppendStringField(out, "reason", ReleaseReasonName(d.release_reason));
       if (!d.by_app.empty()) AppendStringField(out, "by", internal::Cat(d.by_app, "/", d.by_ask));
+      if (!d.by_queue.empty()) AppendStringField(out, "by", d.by_queue);
+      break;
+    case RecordType::kQuotaPreemption:
+      AppendStringField(out, "partition", d.partition);
+      AppendStringField(out, "queue", d.queue);
+      out->append(",\"max\":");
+      AppendRemaining(d.quota ? d.quota->max : std::nullopt, record.types, out);
+      out->append(",\"preemptable\":");
+      AppendRemaining(d.quota ? std::optional<Resource>(d.quota->preemptable) : std::nullopt,
+                      record.types, out);
+      AppendIntField(out, "victims", d.count);
       break;
     case RecordType::kAskRemoved:
       AppendStringField(out, "app", d.app);
@@ -298,6 +309,7 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
       if (d.release_reason != ReleaseReason::kReleased) {
         row.detail = std::string(ReleaseReasonName(d.release_reason));
         if (!d.by_app.empty()) row.detail += internal::Cat(" by ", d.by_app, "/", d.by_ask);
+        if (!d.by_queue.empty()) row.detail += internal::Cat(" by ", d.by_queue);
       }
       break;
     case RecordType::kAskRemoved:
@@ -312,6 +324,15 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
       row.priority = internal::Cat(d.priority);
       row.detail = internal::Cat(d.count, d.count == 1 ? " victim" : " victims");
       if (d.preemption != nullptr) row.detail += internal::Cat(", fence ", d.preemption->fence);
+      break;
+    case RecordType::kQuotaPreemption:
+      row.queue = d.queue;
+      row.detail = internal::Cat(d.count, d.count == 1 ? " victim" : " victims");
+      if (d.quota != nullptr && record.types != nullptr) {
+        row.detail += internal::Cat(
+            " of ", ToString(d.quota->preemptable, *record.types), " above max ",
+            d.quota->max ? LimitToString(*d.quota->max, *record.types) : std::string("none"));
+      }
       break;
     case RecordType::kError:
     case RecordType::kProbe:

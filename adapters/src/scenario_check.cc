@@ -27,7 +27,8 @@ bool Matches(const ExpectedAllocation& expected, const ActualAllocation& actual)
          same(expected.node, actual.node) && same(expected.reason, actual.reason) &&
          same(expected.from, actual.from) && same(expected.to, actual.to) &&
          (!expected.step || *expected.step == actual.step) &&
-         (!expected.seq || *expected.seq == actual.seq);
+         (!expected.seq || *expected.seq == actual.seq) &&
+         (!expected.victims || *expected.victims == actual.victims);
 }
 
 std::string Describe(const ExpectedAllocation& expected) {
@@ -42,6 +43,7 @@ std::string Describe(const ExpectedAllocation& expected) {
   if (expected.to) parts.push_back(internal::Cat("to: ", *expected.to));
   if (expected.step) parts.push_back(internal::Cat("step: ", *expected.step));
   if (expected.seq) parts.push_back(internal::Cat("seq: ", *expected.seq));
+  if (expected.victims) parts.push_back(internal::Cat("victims: ", *expected.victims));
   return internal::Cat("{", internal::Join(parts, ", "), "}");
 }
 
@@ -49,6 +51,14 @@ std::string Describe(const ExpectedAllocation& expected) {
 // where it came from.
 std::string Describe(const ActualAllocation& actual, const ExpectedAllocation* like) {
   std::vector<std::string> parts;
+  if (actual.victims >= 0) {  // a quota_preemption record: a queue and a count
+    parts.push_back(internal::Cat("queue: ", actual.queue));
+    parts.push_back(internal::Cat("victims: ", actual.victims));
+    if (like == nullptr || like->partition) {
+      parts.push_back(internal::Cat("partition: ", actual.partition));
+    }
+    return internal::Cat("{", internal::Join(parts, ", "), "}  (step ", actual.step, ")");
+  }
   if (!actual.from.empty()) {  // an app_state record: no ask, node or queue
     parts.push_back(internal::Cat("app: ", actual.app));
     parts.push_back(internal::Cat("from: ", actual.from));
@@ -179,6 +189,10 @@ CheckResult CheckExpectations(const ScenarioExpect& expect, const RunResult& run
   }
   if (expect.recovered) {
     CheckRecords("recovered", *expect.recovered, run.recovered, &result.diff);
+  }
+  if (expect.quota_preemptions) {
+    CheckRecords("quota_preemptions", *expect.quota_preemptions, run.quota_preemptions,
+                 &result.diff);
   }
   if (expect.rejected_apps) CheckRejected(*expect.rejected_apps, run.rejected_apps, &result.diff);
   if (expect.errors) CheckErrors(*expect.errors, run.errors, &result.diff);

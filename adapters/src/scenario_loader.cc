@@ -1102,6 +1102,15 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
         // A recovered allocation has no seq (contract version 3).
         ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "step"},
                      read_or_number);
+      } else if (key == "quota_preemptions") {
+        ForEachField(entry, what, {"queue", "victims", "partition", "step"},
+                     [&](std::string_view field, Id text) {
+                       if (field == "victims") {
+                         if (auto n = NonNegative(text, what + ".victims")) expected.victims = *n;
+                       } else {
+                         read_or_number(field, text);
+                       }
+                     });
       } else {
         ForEachField(entry, what, {"app", "ask", "node", "queue", "partition", "seq", "step"},
                      read_or_number);
@@ -1114,25 +1123,27 @@ std::optional<std::vector<ExpectedAllocation>> ScenarioDecoder::ExpectedList(Id 
 
 void ScenarioDecoder::Expect(Id node, Scenario* out) {
   ScenarioExpect expect;
-  if (!ForEachField(
-          node, "expect",
-          {"allocations", "releases", "app_states", "recovered", "rejected_apps", "errors"},
-          [&](std::string_view key, Id value) {
-            if (key == "errors") {
-              if (auto count = NonNegative(value, "expect.errors")) expect.errors = *count;
-            } else if (key == "rejected_apps") {
-              if (auto apps = StringList(value, "expect.rejected_apps")) {
-                expect.rejected_apps = std::move(*apps);
-              }
-            } else {
-              auto list = ExpectedList(value, key);
-              if (!list) return;
-              if (key == "allocations") expect.allocations = std::move(*list);
-              if (key == "releases") expect.releases = std::move(*list);
-              if (key == "app_states") expect.app_states = std::move(*list);
-              if (key == "recovered") expect.recovered = std::move(*list);
-            }
-          })) {
+  if (!ForEachField(node, "expect",
+                    {"allocations", "releases", "app_states", "recovered", "quota_preemptions",
+                     "rejected_apps", "errors"},
+                    [&](std::string_view key, Id value) {
+                      if (key == "errors") {
+                        if (auto count = NonNegative(value, "expect.errors"))
+                          expect.errors = *count;
+                      } else if (key == "rejected_apps") {
+                        if (auto apps = StringList(value, "expect.rejected_apps")) {
+                          expect.rejected_apps = std::move(*apps);
+                        }
+                      } else {
+                        auto list = ExpectedList(value, key);
+                        if (!list) return;
+                        if (key == "allocations") expect.allocations = std::move(*list);
+                        if (key == "releases") expect.releases = std::move(*list);
+                        if (key == "app_states") expect.app_states = std::move(*list);
+                        if (key == "recovered") expect.recovered = std::move(*list);
+                        if (key == "quota_preemptions") expect.quota_preemptions = std::move(*list);
+                      }
+                    })) {
     return;
   }
   out->expect = std::move(expect);

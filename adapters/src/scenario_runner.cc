@@ -201,6 +201,15 @@ class Runner {
           if (!options_.keep_allocations) break;
           result_.recovered.push_back(Placed(decision));
           break;
+        case DecisionType::kQuotaPreemption:
+          record.type = RecordType::kQuotaPreemption;
+          record.types = &kernel_->resource_types();
+          if (!options_.keep_allocations) break;
+          result_.quota_preemptions.push_back({.step = step_,
+                                               .partition = decision.partition,
+                                               .queue = decision.queue,
+                                               .victims = decision.count});
+          break;
       }
       ++result_.records;
       if (observer_) observer_->OnRecord(record, *kernel_);
@@ -329,6 +338,8 @@ std::string_view RecordTypeName(RecordType type) {
       return "probe";
     case RecordType::kRecovered:
       return "recovered";
+    case RecordType::kQuotaPreemption:
+      return "quota_preemption";
   }
   return "unknown";
 }

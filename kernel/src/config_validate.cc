@@ -234,15 +234,13 @@ class Validator {
                      : "statedumpfilepath is deprecated and ignored: state dumps are not written",
              /*warning=*/!removed);
     }
-    if (partition.quota_preemption_enabled.value_or(false)) {
+    if (partition.quota_preemption_enabled.value_or(false) &&
+        semantics_ == Semantics::kYunikorn12) {
       Report(FieldLocation(partition.field_locations, "preemption.quotapreemptionenabled",
                            partition.location),
              "", "preemption.quotapreemptionenabled",
-             semantics_ == Semantics::kYunikorn12
-                 ? "preemption.quotapreemptionenabled has no effect under the yunikorn-1.2 "
-                   "profile (YuniKorn added quota-change preemption in 1.8)"
-                 : "preemption.quotapreemptionenabled: quota-change preemption is not modelled "
-                   "yet, so a queue above a lowered max is not preempted back under it",
+             "preemption.quotapreemptionenabled has no effect under the yunikorn-1.2 profile "
+             "(YuniKorn added quota-change preemption in 1.8)",
              /*warning=*/true);
     }
     if (partition.user_group_resolver_type) {
@@ -351,17 +349,6 @@ class Validator {
                     "; it counts as ", fallback.fallback, " (the default)");
       Report(FieldLocation(queue.field_locations, key_field, queue.location), path, key_field,
              std::move(message), /*warning=*/true);
-    }
-    // The 1.8-1.9 feature this property switches on is part of the yunikorn-1.9 profile but not
-    // modelled yet: say so rather than let it pass silently (v1.2.0 ignores it).
-    if (semantics_ == Semantics::kYunikorn12) return;
-    for (const auto& [key, value] : properties) {
-      std::string_view feature = key == "quota.preemption.delay" ? "quota-change preemption" : "";
-      if (feature.empty()) continue;
-      std::string key_field = Cat(field, ".", key);
-      Report(FieldLocation(queue.field_locations, key_field, queue.location), path, key_field,
-             Cat(key, ": ", feature, " is not modelled yet; the property has no effect"),
-             /*warning=*/true);
     }
   }
 

@@ -27,6 +27,8 @@ std::string_view ReleaseReasonName(ReleaseReason reason) {
       return "preempted";
     case ReleaseReason::kTimeout:
       return "timeout";
+    case ReleaseReason::kQuota:
+      return "quota";
   }
   return "released";
 }
@@ -440,20 +442,34 @@ absl::Status Kernel::Advance(int64_t millis, std::vector<Decision>* out) {
   if (impl_->context.now > std::numeric_limits<int64_t>::max() - millis) {
     return absl::OutOfRangeError("advance: the logical clock would overflow");
   }
-  impl_->context.now += millis;
-  // Timers of all partitions fire in one global (due, start order) sequence.
+  const int64_t to = impl_->context.now + millis;
+  impl_->context.now = to;
+  // Timers of all partitions fire in one global (due, start order) sequence, interleaved by
+  // time with the quota-change preemption checks (yunikorn-1.9) of the whole seconds crossed;
+  // a timer due at a check's time fires first. Checks that would change nothing are skipped.
+  int64_t checked_through = to - millis;
   for (;;) {
     Partition* next = nullptr;
     std::pair<int64_t, int64_t> best;
+    std::optional<int64_t> check;
     for (auto& p : impl_->partitions) {
       auto timer = p->NextTimer();
-      if (timer && timer->first <= impl_->context.now && (next == nullptr || *timer < best)) {
+      if (timer && timer->first <= to && (next == nullptr || *timer < best)) {
         next = p.get();
         best = *timer;
       }
+      auto at = p->NextQuotaCheck(checked_through);
+      if (at && *at <= to && *at > checked_through && (!check || *at < *check)) check = at;
     }
-    if (next == nullptr) break;
-    next->FireNextTimer(out);
+    if (next != nullptr && (!check || best.first <= *check)) {
+      next->FireNextTimer(out);
+      continue;
+    }
+    if (!check) break;
+    impl_->context.now = *check;
+    for (auto& p : impl_->partitions) p->QuotaCheck(out);
+    impl_->context.now = to;
+    checked_through = *check;
   }
   return absl::OkStatus();
 }

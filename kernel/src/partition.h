@@ -181,6 +181,10 @@ struct QueueSide {
   std::shared_ptr<const ChildTemplate> child_template;  // own, or inherited from the parent
   std::unique_ptr<QueueLimits> limits;                  // null when no limit is configured
   UnschedAskBackoff backoff;  // Queue::props.unsched_ask_backoff_on says whether it is on
+  // yunikorn-1.9 quota-change preemption: quota.preemption.delay (0: off; configured queues
+  // only) and when usage above the max is to be taken back (nullopt: not due).
+  int64_t quota_delay_ms = 0;
+  std::optional<int64_t> quota_start;
 };
 
 struct AskKey {
@@ -393,6 +397,11 @@ class Partition {
   // (due, start order) of the next timer, for firing timers of all partitions in order.
   std::optional<std::pair<int64_t, int64_t>> NextTimer() const;
   void FireNextTimer(std::vector<Decision>* out);
+  // yunikorn-1.9 quota-change preemption (partition_quota_preemption.cc): the first check time
+  // (a whole second) after `after` at which the check changes something (nullopt: none while
+  // nothing else changes), and the check itself at context->now.
+  std::optional<int64_t> NextQuotaCheck(int64_t after) const;
+  void QuotaCheck(std::vector<Decision>* out);
   // One scheduling cycle (§6.2). Returns {allocations made, anything changed}.
   std::pair<int64_t, bool> Cycle(std::vector<Decision>* out);
   // Removes everything (partition dropped from the config): releases all allocations.
@@ -538,8 +547,9 @@ class Partition {
   // marked removed while allocations of it live.
   void DropAsk(uint32_t ask);
   void Terminate(uint32_t app, AppState to, std::vector<Decision>* out);
+  // `by_ask`: the preemptor (kPreempted); `by_queue`: the queue a kQuota release enforces.
   void ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason, std::vector<Decision>* out,
-                             uint32_t by_ask = kNoSlot);
+                             uint32_t by_ask = kNoSlot, std::string_view by_queue = {});
   void ReportRemovalStates(uint32_t app, bool held_allocations, std::vector<Decision>* out);
   void DetachApp(uint32_t app);
   void FreeApp(uint32_t app);
@@ -596,6 +606,34 @@ class Partition {
   void ApplyNamespaceTags(uint32_t queue, const Tags& tags, bool recovery_queue);
   // The tag's resource when it is valid and strictly positive (YuniKorn's rule), else nullopt.
   std::optional<Resource> TagResource(const Tags& tags, std::string_view key);
+
+  // --- quota-change preemption (partition_quota_preemption.cc) --------------------------
+  // What a leaf may give back in one run.
+  struct QuotaTarget {
+    uint32_t leaf;
+    Resource preemptable;
+  };
+  // The max quota-change preemption enforces: the queue's, the cluster's at the root (null:
+  // none).
+  const Resource* QuotaMax(uint32_t queue) const;
+  bool UsageWithinQuota(uint32_t queue) const;
+  void SetQuotaStart(uint32_t queue, std::optional<int64_t> start);
+  // A configuration set the queue's max and delay (old values given): the start time follows.
+  void QuotaConfigChanged(uint32_t queue, const std::optional<Resource>& old_max,
+                          int64_t old_delay);
+  // A manager's report raised usage on the leaf's path (recovery, placement, resize): a queue
+  // now above its max starts its delay.
+  void QuotaUsageRaised(uint32_t leaf);
+  std::vector<uint32_t> ChildrenInConfigOrder(uint32_t parent) const;
+  Resource QuotaPathPreemptable(uint32_t queue) const;
+  std::optional<Resource> QuotaPreemptable(uint32_t queue) const;
+  void ShareQuotaAmongChildren(uint32_t parent, const Resource& amount,
+                               std::vector<QuotaTarget>* targets) const;
+  // The leaf's victims for `preemptable`, in the order they are taken.
+  std::vector<uint32_t> QuotaVictims(uint32_t leaf, const Resource& preemptable) const;
+  void RunQuotaPreemption(uint32_t queue, std::vector<Decision>* out);
+  // For --explain: "; root.a is above its max: quota-change preemption at t=...ms", or empty.
+  std::string QuotaPreemptionNote(uint32_t queue) const;
 
   // --- gang scheduling (partition_gang.cc) ------------------------------------------
   TaskGroup* FindTaskGroup(uint32_t app, std::string_view name);
@@ -840,6 +878,9 @@ class Partition {
   int preemption_attempts_left_ = 0;  // general preemption attempts left in this leaf visit
   // The latest backoff deadline any application got (yunikorn-1.9; 0: none yet).
   int64_t latest_backoff_deadline_ = 0;
+  // preemption.quotapreemptionenabled under a profile that has quota-change preemption.
+  bool quota_preemption_enabled_ = false;
+  int64_t quota_starts_ = 0;   // queues with a quota_start
   bool walk_changed_ = false;  // the regular walk changed state without a result (cancellations)
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;

@@ -111,6 +111,10 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
   if (!guaranteed.ok()) return guaranteed.status();
   auto max = ToLimit(config.resources.max);
   if (!max.ok()) return max.status();
+  const Resource* max_before = QuotaMax(q);
+  const std::optional<Resource> old_max =
+      max_before != nullptr ? std::optional<Resource>(*max_before) : std::nullopt;
+  const int64_t old_quota_delay = queue_side_[q].quota_delay_ms;
   {
     Queue& queue = queues_[q];
     QueueSide& queue_side = queue_side_[q];
@@ -128,6 +132,14 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     queue_side.admin_acl = Acl::Parse(config.admin_acl);
     queue_side.child_template = parent == kNoSlot ? nullptr : queue_side_[parent].child_template;
     queue.leaf = ConfiguredAsLeaf(config, parent == kNoSlot) && queue.children.empty();
+  }
+  // YuniKorn sets the delay, and moves the start time, only where the key is present.
+  if (std::optional<int64_t> delay =
+          ParseQuotaPreemptionDelay(queue_side_[q].properties, context_->profile->semantics)) {
+    queue_side_[q].quota_delay_ms = *delay;
+    QuotaConfigChanged(q, old_max, old_quota_delay);
+  } else {
+    queue_side_[q].quota_delay_ms = 0;  // a removed property is reset (decision 6)
   }
   if (const auto& tc = config.child_template;
       tc && (tc->max_applications != 0 || !tc->properties.empty() ||
@@ -212,6 +224,8 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   // Decision 34 (D1): absent, the key means off in v1.2.0 and on in 1.4+ (the profile says).
   preemption_enabled_ =
       config.preemption_enabled.value_or(context_->profile->preemption_enabled_by_default);
+  quota_preemption_enabled_ =
+      context_->profile->quota_preemption && config.quota_preemption_enabled.value_or(false);
   node_policy_ =
       config.node_sort_policy.type == "binpacking" ? NodePolicy::kBinPacking : NodePolicy::kFair;
   node_weights_.clear();
@@ -261,6 +275,7 @@ void Partition::RemoveDrainedQueues() {
       for (uint32_t c : queue.children) has_children |= queues_[c].alive;
       if (has_children) continue;
       queue.alive = false;
+      SetQuotaStart(q, std::nullopt);
       // The path's name may be released now: the index must not keep a view of it.
       queues_by_path_.erase(queue_side_[q].path);
       Queue& parent = queues_[queue.parent];

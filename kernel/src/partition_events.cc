@@ -857,7 +857,8 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
 }
 
 void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
-                                      std::vector<Decision>* out, uint32_t by_ask) {
+                                      std::vector<Decision>* out, uint32_t by_ask,
+                                      std::string_view by_queue) {
   Allocation& alloc = allocations_[allocation];
   App& a = apps_[alloc.app];
   AppSide& a_side = app_side_[alloc.app];
@@ -902,6 +903,7 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
     d.by_app = app_side_[ask_hot_[by_ask].app].id;
     d.by_ask = asks_[by_ask].id;
   }
+  d.by_queue = by_queue;
   out->push_back(d);
   alloc.live = false;
   free_allocations_.push_back(allocation);

@@ -50,6 +50,9 @@ void Partition::PlaceRecovered(uint32_t ask, uint32_t node, const Resource& reso
                                std::vector<Decision>* out) {
   // Not a scheduling decision: it takes no seq (allocation records number only those).
   AttachAllocation(ask, node, resource, /*seq=*/0);
+  // Usage reported by the manager is taken as it is, over a max too (yunikorn-1.9 then starts
+  // the queue's quota-change preemption delay).
+  if (apps_[ask_hot_[ask].app].in_queue) QuotaUsageRaised(apps_[ask_hot_[ask].app].queue);
   Decision d = PlacementDecision(DecisionType::kRecovered, ask, node);
   d.placeholder = ask_hot_[ask].placeholder;
   out->push_back(d);

@@ -83,6 +83,7 @@ void Partition::ResizeAllocation(uint32_t allocation, const Resource& resource) 
     TrackLimitUsage(alloc.app, resource, /*release=*/false, 0);
   }
   alloc.resource = resource;
+  if (a.in_queue && !IsZero(Sub(resource, old))) QuotaUsageRaised(a.queue);
 }
 
 void Partition::ResizePending(uint32_t ask, const Resource& resource) {

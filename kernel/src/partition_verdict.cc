@@ -128,7 +128,7 @@ std::string Partition::HeadroomBlocker(uint32_t leaf, const Resource& wanted) co
       if (remaining.Has(t) && over.Has(t)) lacking.Set(t, over.Get(t));
     }
     return Cat("queue ", queue_side.path, " headroom too small: lacks ",
-               ToString(lacking, context_->types));
+               ToString(lacking, context_->types), QuotaPreemptionNote(*it));
   }
   return "queue root (cluster capacity) headroom too small: lacks " +
          ToString(Resource(), context_->types);

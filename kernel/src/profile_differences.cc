@@ -1,6 +1,7 @@
 // Where the yunikorn-1.2 and yunikorn-1.9 profiles read one configuration differently: what
 // `allocore check` lists so that a team moving between YuniKorn releases knows which decisions
 // to look at. Each finding names the rule (kernel/README.md, "Semantics profiles").
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@ class Differences {
 
   void Partition(const PartitionConfig& partition) {
     partition_ = partition.name;
+    quota_preemption_ = partition.quota_preemption_enabled.value_or(false);
+    if (quota_preemption_) {
+      Add(partition.location, "", "preemption.quotapreemptionenabled",
+          "preemption.quotapreemptionenabled: yunikorn-1.9 takes allocations back from a "
+          "configured queue left above its max once its quota.preemption.delay has passed; "
+          "yunikorn-1.2 ignores the key (YUNIKORN-3133)");
+    }
     if (!partition.preemption_enabled) {
       Add(partition.location, "", "preemption.enabled",
           "preemption.enabled is not set: general preemption is off under yunikorn-1.2 and on "
@@ -68,6 +76,13 @@ class Differences {
                 "unschedulable asks in one visit; yunikorn-1.2 ignores the property "
                 "(YUNIKORN-3115)");
       }
+      if (key == "quota.preemption.delay" && !quota_preemption_ && queue.properties.size() > 0 &&
+          std::any_of(queue.properties.begin(), queue.properties.end(),
+                      [](const auto& p) { return p.first == "quota.preemption.delay"; })) {
+        Add(where, path, "properties",
+            "quota.preemption.delay has no effect under either profile while the partition's "
+            "preemption.quotapreemptionenabled is not true");
+      }
       if (!leaf && !queue.child_template && key == "application.sort.policy") {
         Add(where, path, "properties",
             "leaves that placement creates below this queue inherit its application.sort.policy "
@@ -110,6 +125,7 @@ class Differences {
 
   std::vector<ConfigError>* out_;
   std::string partition_;
+  bool quota_preemption_ = false;
 };
 
 }  // namespace

@@ -233,6 +233,16 @@ UnschedAskBackoff ParseUnschedAskBackoff(const PropertyMap& properties, Semantic
   return out;
 }
 
+std::optional<int64_t> ParseQuotaPreemptionDelay(const PropertyMap& properties,
+                                                 Semantics semantics) {
+  if (semantics != Semantics::kYunikorn19) return std::nullopt;  // YUNIKORN-3133 is 1.8+
+  std::optional<int64_t> delay_ms;
+  for (const auto& [key, value] : properties) {
+    if (key == "quota.preemption.delay") delay_ms = DelayMillis(value, 0);
+  }
+  return delay_ms;
+}
+
 PropertyMap MergeProperties(const PropertyMap& parent, const PropertyMap& own) {
   PropertyMap merged;
   for (const auto& [key, value] : parent) {

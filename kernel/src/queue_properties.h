@@ -7,6 +7,7 @@
 #define ALLOCORE_KERNEL_SRC_QUEUE_PROPERTIES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,12 @@ struct UnschedAskBackoff {
   int64_t delay_ms = kDefaultUnschedAskBackoffDelayMs;
 };
 UnschedAskBackoff ParseUnschedAskBackoff(const PropertyMap& properties, Semantics semantics);
+
+// yunikorn-1.9 (YUNIKORN-3133): quota.preemption.delay in milliseconds, 0 when it does not
+// parse or is not positive (quota-change preemption off); nullopt when the key is absent (the
+// queue's start time is then left as it is) or under yunikorn-1.2.
+std::optional<int64_t> ParseQuotaPreemptionDelay(const PropertyMap& properties,
+                                                 Semantics semantics);
 
 // Under yunikorn-1.9, `stateaware` reads as fifo.
 QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics semantics);

@@ -44,6 +44,7 @@ constexpr Profile kYunikorn12Profile{
     .namespace_tags_set_guarantee_and_apps = false,
     .asks_are_pods = false,
     .reservations_time_out = false,
+    .quota_preemption = false,
 };
 
 constexpr Profile kYunikorn19Profile{
@@ -68,6 +69,7 @@ constexpr Profile kYunikorn19Profile{
     .namespace_tags_set_guarantee_and_apps = true,
     .asks_are_pods = true,
     .reservations_time_out = true,
+    .quota_preemption = true,
 };
 
 // The share of one type against a denominator resource (YuniKorn 1.6+): found only when the

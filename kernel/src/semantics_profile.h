@@ -88,6 +88,11 @@ struct Profile {
   // The reserved pass cancels a reservation whose ask the user or queue headroom refuses once
   // it is older than kReservationCancelAfterMs (1.9+, YUNIKORN-3219); v1.2.0 kept it.
   bool reservations_time_out;
+  // A queue whose usage stays above a lowered max is brought back under it by preemption once
+  // its quota.preemption.delay has passed, when the partition's
+  // preemption.quotapreemptionenabled is true (1.8+, YUNIKORN-3133, -3203); v1.2.0 had neither
+  // key.
+  bool quota_preemption;
 };
 
 const Profile& ProfileFor(Semantics semantics);

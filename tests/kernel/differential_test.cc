@@ -1455,6 +1455,8 @@ class Runner {
             return "preemption";
           case DecisionType::kRecovered:
             return "recovered";
+          case DecisionType::kQuotaPreemption:
+            return "quota_preemption";
         }
         return "?";
       };

@@ -677,6 +677,13 @@ RefDecision RefDecision::Normalized() const {
       d.placeholder = placeholder;
       d.by_app = by_app;
       d.by_ask = by_ask;
+      d.by_queue = by_queue;
+      break;
+    case DecisionType::kQuotaPreemption:
+      d.queue = queue;
+      d.count = count;
+      d.quota_max = quota_max;
+      d.quota_preemptable = quota_preemptable;
       break;
     case DecisionType::kAskRemoved:
       d.ask = ask;
@@ -711,7 +718,11 @@ std::string RefDecision::ToString() const {
     case DecisionType::kRelease:
       return Cat("release [", partition, "] ", queue, " ", app, "/", ask, " on ", node, " (",
                  ReleaseReasonName(release_reason), by_app.empty() ? "" : " by ", by_app,
-                 by_app.empty() ? "" : "/", by_ask, ")");
+                 by_app.empty() ? "" : "/", by_ask, by_queue.empty() ? "" : " by ", by_queue, ")");
+    case DecisionType::kQuotaPreemption:
+      return Cat("quota_preemption [", partition, "] ", queue, " max ",
+                 quota_max ? allocore::reference::ToString(*quota_max) : "none", " preemptable ",
+                 allocore::reference::ToString(quota_preemptable), " victims ", count);
     case DecisionType::kAskRemoved:
       return Cat("ask_removed [", partition, "] ", app, "/", ask, " x", count, " (",
                  ReleaseReasonName(release_reason), ")");
@@ -733,10 +744,11 @@ bool operator==(const RefDecision& a, const RefDecision& b) {
          x.ask == y.ask && x.node == y.node && x.priority == y.priority && x.seq == y.seq &&
          x.from == y.from && x.to == y.to && x.release_reason == y.release_reason &&
          x.count == y.count && x.placeholder == y.placeholder && x.replaces == y.replaces &&
-         x.by_app == y.by_app && x.by_ask == y.by_ask;
+         x.by_app == y.by_app && x.by_ask == y.by_ask && x.by_queue == y.by_queue &&
+         x.quota_max == y.quota_max && x.quota_preemptable == y.quota_preemptable;
 }
 
-RefDecision FromKernelDecision(const Decision& d) {
+RefDecision FromKernelDecision(const Decision& d, const ResourceTypes* types) {
   RefDecision r;
   r.type = d.type;
   r.partition = std::string(d.partition);
@@ -755,6 +767,11 @@ RefDecision FromKernelDecision(const Decision& d) {
   r.replaces = std::string(d.replaces);
   r.by_app = std::string(d.by_app);
   r.by_ask = std::string(d.by_ask);
+  r.by_queue = std::string(d.by_queue);
+  if (d.quota != nullptr && types != nullptr) {
+    if (d.quota->max) r.quota_max = ToNamed(*d.quota->max, *types, /*keep_zeros=*/true);
+    r.quota_preemptable = ToNamed(d.quota->preemptable, *types, /*keep_zeros=*/true);
+  }
   return r;
 }
 

@@ -77,6 +77,11 @@ struct RefDecision {
   std::string replaces;                                     // kAllocation
   std::string by_app;                                       // kRelease (preempted)
   std::string by_ask;
+  std::string by_queue;  // kRelease (quota)
+  // kQuotaPreemption: the max and the preemptable amount, by type name (FromKernelDecision
+  // fills them only when given the kernel's types).
+  std::optional<NamedQuantities> quota_max;
+  NamedQuantities quota_preemptable;
 
   // Clears the fields that do not belong to the type: allocation keeps everything but
   // from/to/reason; release keeps partition/queue/app/ask/node; app_state keeps
@@ -87,7 +92,7 @@ struct RefDecision {
 bool operator==(const RefDecision& a, const RefDecision& b);
 
 // Copies a kernel decision into the owned form.
-RefDecision FromKernelDecision(const Decision& d);
+RefDecision FromKernelDecision(const Decision& d, const ResourceTypes* types = nullptr);
 
 struct RefQueueInfo {
   std::string path;

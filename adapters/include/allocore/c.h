@@ -102,7 +102,11 @@ enum {
   ALLOCORE_RELEASE = 3,
   ALLOCORE_ASK_REMOVED = 4,
   ALLOCORE_PREEMPTION = 5, /* an ask chose victims: node = the node it reserved, count = victims */
-  ALLOCORE_RECOVERED = 6   /* an allocation reported running (allocore_recover_allocation); seq 0 */
+  ALLOCORE_RECOVERED = 6,  /* an allocation reported running (allocore_recover_allocation); seq 0 */
+  /* yunikorn-1.9: queue = the queue brought back under its max, count = victims (their
+   * releases follow, release reason "quota", by_queue = that queue);
+   * allocore_decision_quota_max / _preemptable give its max and the amount it could take back */
+  ALLOCORE_QUOTA_PREEMPTION = 7
 };
 
 /* Kinds of other schedulers' pods (allocore_add_foreign); the kind changes no decision. */
@@ -309,7 +313,17 @@ ALLOCORE_EXPORT const char* allocore_decision_by_app(const allocore_decisions_t*
                                                      size_t i, size_t* len);
 ALLOCORE_EXPORT const char* allocore_decision_by_ask(const allocore_decisions_t* decisions,
                                                      size_t i, size_t* len);
+ALLOCORE_EXPORT const char* allocore_decision_by_queue(const allocore_decisions_t* decisions,
+                                                       size_t i, size_t* len);
 ALLOCORE_EXPORT int64_t allocore_decision_count(const allocore_decisions_t* decisions, size_t i);
+/* An ALLOCORE_QUOTA_PREEMPTION's max and preemptable quantity of resource type `type` (an id of
+ * allocore_resource_type_id / the index of allocore_resource_type_name); *present (may be NULL)
+ * tells whether the type is set. 0 and not present on any other decision. */
+ALLOCORE_EXPORT int64_t allocore_decision_quota_max(const allocore_decisions_t* decisions, size_t i,
+                                                    int type, unsigned char* present);
+ALLOCORE_EXPORT int64_t allocore_decision_quota_preemptable(const allocore_decisions_t* decisions,
+                                                            size_t i, int type,
+                                                            unsigned char* present);
 /* The decision's application, ask and node by handle (slot ALLOCORE_NO_HANDLE where the
  * decision names none: see Decision in allocore/kernel.h). */
 ALLOCORE_EXPORT allocore_handle_t

@@ -203,6 +203,9 @@ enum class DecisionType : uint8_t {
   kAskRemoved,
   kPreemption,  // an ask chose victims (general preemption); their releases follow
   kRecovered,   // an allocation a manager reported running (RecoverAllocation); no seq
+  // yunikorn-1.9: a queue above its max was brought back under it (`queue`, `count` victims,
+  // `quota` the max and the amount it could take back); the victims' releases follow.
+  kQuotaPreemption,
 };
 
 // Why an allocation was released (kRelease) or pending repeats dropped (kAskRemoved).
@@ -212,6 +215,7 @@ enum class ReleaseReason : uint8_t {
   kReplaced,   // a placeholder a real ask of its task group replaced
   kPreempted,  // preempted for another ask (`by_app`/`by_ask`)
   kTimeout,    // a placeholder timeout, or a placeholder too small for the real ask
+  kQuota,      // yunikorn-1.9 quota-change preemption of the queue `by_queue`
 };
 ALLOCORE_EXPORT std::string_view ReleaseReasonName(ReleaseReason reason);
 
@@ -228,6 +232,14 @@ struct PreemptionDetail {
     int64_t victims = 0;
   };
   std::vector<VictimQueue> victim_queues;  // in path order
+};
+
+// What a quota-change preemption was bounded by (kQuotaPreemption): the enforced queue's max
+// (the cluster's capacity at the root; nullopt: none) and the amount it could take back, in
+// kernel units, as they were when it ran.
+struct QuotaPreemptionDetail {
+  std::optional<Resource> max;
+  Resource preemptable;
 };
 
 struct Decision {
@@ -248,9 +260,13 @@ struct Decision {
   std::string_view replaces;  // kAllocation: the placeholder ask whose place it took
   std::string_view by_app;    // kRelease (kPreempted): who needed the room
   std::string_view by_ask;
-  int64_t count = 0;  // kAskRemoved: pending repeats dropped; kPreemption: victims
+  std::string_view by_queue;  // kRelease (kQuota): the queue brought back under its max
+  // kAskRemoved: pending repeats dropped; kPreemption, kQuotaPreemption: victims
+  int64_t count = 0;
   // kPreemption: which guarantees made the victims eligible (null on every other type).
   std::shared_ptr<const PreemptionDetail> preemption;
+  // kQuotaPreemption: its max and preemptable amount (null on every other type).
+  std::shared_ptr<const QuotaPreemptionDetail> quota;
   // The same entities by handle (allocore/handles.h), for managers that keep their own records
   // by slot: the application on every type but kAppRejected, the ask on kAllocation, kRelease
   // and kAskRemoved, the node on kAllocation and kRelease (invalid() where not set). A handle

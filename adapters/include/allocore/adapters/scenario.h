@@ -126,6 +126,7 @@ struct ExpectedAllocation {
   std::optional<int64_t> step;
   // allocations and releases: the allocation's seq (an optional key of this project's).
   std::optional<int64_t> seq;
+  std::optional<int64_t> victims;  // expect.quota_preemptions only (version 3)
   SourceLocation location;
 };
 
@@ -134,6 +135,8 @@ struct ScenarioExpect {
   std::optional<std::vector<ExpectedAllocation>> releases;    // version 2, checked in order
   std::optional<std::vector<ExpectedAllocation>> app_states;  // version 3, every app_state
   std::optional<std::vector<ExpectedAllocation>> recovered;   // version 3, every recovered
+  // version 3, every quota_preemption record: queue, victims, partition, step
+  std::optional<std::vector<ExpectedAllocation>> quota_preemptions;
   std::optional<std::vector<std::string>> rejected_apps;
   std::optional<int64_t> errors;
 };
@@ -188,11 +191,12 @@ enum class RecordType : uint8_t {
   kRelease,
   kError,
   kAskRemoved,
-  kProbe,       // an extension of the contract (consumers ignore types they do not know)
-  kPreemption,  // an ask chose victims (general preemption); their releases follow
-  kRecovered,   // version 3: an allocation a manager reported running (recover_allocation)
+  kProbe,            // an extension of the contract (consumers ignore types they do not know)
+  kPreemption,       // an ask chose victims (general preemption); their releases follow
+  kRecovered,        // version 3: an allocation a manager reported running (recover_allocation)
+  kQuotaPreemption,  // version 3 (yunikorn-1.9): a queue brought back under its max
 };
-inline constexpr size_t kRecordTypeCount = 9;
+inline constexpr size_t kRecordTypeCount = 10;
 // The `type` value of the decision stream: "allocation", "app_rejected", ...
 ALLOCORE_EXPORT std::string_view RecordTypeName(RecordType type);
 
@@ -250,6 +254,7 @@ struct ActualAllocation {
   std::string_view reason;  // releases: ReleaseReasonName
   std::string_view from;    // app states: AppStateName
   std::string_view to;
+  int64_t victims = -1;  // quota preemptions: how many were taken (-1 on other records)
 };
 
 struct ErrorRecord {
@@ -259,10 +264,11 @@ struct ErrorRecord {
 
 struct RunResult {
   std::unique_ptr<Kernel> kernel;  // the final state, for queries (ExplainPending, ListQueues)
-  std::vector<ActualAllocation> allocations;  // empty unless RunOptions::keep_allocations
-  std::vector<ActualAllocation> releases;     // likewise, every release in order
-  std::vector<ActualAllocation> app_states;   // likewise, every app_state record in order
-  std::vector<ActualAllocation> recovered;    // likewise, every recovered record in order
+  std::vector<ActualAllocation> allocations;        // empty unless RunOptions::keep_allocations
+  std::vector<ActualAllocation> releases;           // likewise, every release in order
+  std::vector<ActualAllocation> app_states;         // likewise, every app_state record in order
+  std::vector<ActualAllocation> recovered;          // likewise, every recovered record in order
+  std::vector<ActualAllocation> quota_preemptions;  // likewise, every quota_preemption record
   int64_t allocation_count = 0;
   std::vector<std::string> rejected_apps;  // in decision order
   std::vector<ErrorRecord> errors;
