@@ -95,7 +95,9 @@ class Differ {
   void Compare(const absl::Status& ks, const absl::Status& ms, const std::vector<Decision>& kd,
                const std::vector<RefDecision>& md, const std::string& what) {
     std::vector<RefDecision> kernel_decisions;
-    for (const Decision& d : kd) kernel_decisions.push_back(FromKernelDecision(d));
+    for (const Decision& d : kd) {
+      kernel_decisions.push_back(FromKernelDecision(d, &kernel_.resource_types()));
+    }
     const std::string both = "\n    kernel decisions:\n" + Describe(kernel_decisions) +
                              "    model decisions:\n" + Describe(md);
     Expect(ks.ok() == ms.ok(),

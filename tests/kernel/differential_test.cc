@@ -412,8 +412,16 @@ std::string ScenarioYaml(const Sequence& seq, size_t calls, const std::string& n
      << "\nconfig:\n  partitions:\n";
   for (const PartitionConfig& p : seq.config.partitions) {
     os << "    - name: " << p.name << "\n";
-    if (p.preemption_enabled.has_value()) {
-      os << "      preemption: {enabled: " << (*p.preemption_enabled ? "true" : "false") << "}\n";
+    if (p.preemption_enabled.has_value() || p.quota_preemption_enabled.has_value()) {
+      os << "      preemption: {";
+      if (p.preemption_enabled.has_value()) {
+        os << "enabled: " << (*p.preemption_enabled ? "true" : "false");
+      }
+      if (p.quota_preemption_enabled.has_value()) {
+        os << (p.preemption_enabled.has_value() ? ", " : "")
+           << "quotapreemptionenabled: " << (*p.quota_preemption_enabled ? "true" : "false");
+      }
+      os << "}\n";
     }
     if (!p.node_sort_policy.type.empty() || !p.node_sort_policy.resource_weights.empty()) {
       os << "      nodesortpolicy: {type: " << Quote(p.node_sort_policy.type);
@@ -988,6 +996,27 @@ Sequence Generate(uint64_t seed, int calls) {
       for (QueueConfig& c : q->queues) stack.push_back(&c);
     }
   }
+  // Quota-change preemption (1.9; v1.2.0 ignores the keys): the partition's switch and delays on
+  // some queues, from a stream of its own. Recoveries and resizes take queues above their max.
+  {
+    Rng features(seed ^ 0x3133ull);
+    static const std::vector<std::string> kQuotaDelays = {"1s", "1s",    "2s", "1500ms",
+                                                          "5s", "999ms", "0",  "bogus"};
+    for (PartitionConfig& p : seq.config.partitions) {
+      if (!features.Chance(45)) continue;
+      p.quota_preemption_enabled = features.Chance(90);
+      std::vector<QueueConfig*> stack;
+      for (QueueConfig& q : p.queues) stack.push_back(&q);
+      while (!stack.empty()) {
+        QueueConfig* q = stack.back();
+        stack.pop_back();
+        if (features.Chance(40)) {
+          q->properties.emplace_back("quota.preemption.delay", features.Pick(kQuotaDelays));
+        }
+        for (QueueConfig& c : q->queues) stack.push_back(&c);
+      }
+    }
+  }
   auto node_id = [&]() {
     int n = gen.next_node++;
     return std::string(n < 10 ? "n0" : "n") + std::to_string(n);
@@ -1379,7 +1408,9 @@ class Runner {
     if (ms.ok() && resent_kind == 2) ++resent_live_;
     if (verbose_) {
       std::vector<RefDecision> kernel_decisions;
-      for (const Decision& d : kd) kernel_decisions.push_back(FromKernelDecision(d));
+      for (const Decision& d : kd) {
+        kernel_decisions.push_back(FromKernelDecision(d, &kernel_->resource_types()));
+      }
       std::cout << "  step " << call_ + 1 << " @" << model_->now_millis() << "ms " << CallYaml(c)
                 << (ms.ok() ? "" : "  [model: " + ms.ToString() + "]")
                 << (ks.ok() ? "" : "  [kernel: " + ks.ToString() + "]") << "\n    model:\n"
@@ -1415,7 +1446,9 @@ class Runner {
                                       const std::vector<Decision>& kd,
                                       const std::vector<RefDecision>& md, const std::string& what) {
     std::vector<RefDecision> kernel_decisions;
-    for (const Decision& d : kd) kernel_decisions.push_back(FromKernelDecision(d));
+    for (const Decision& d : kd) {
+      kernel_decisions.push_back(FromKernelDecision(d, &kernel_->resource_types()));
+    }
     model_out_.insert(model_out_.end(), md.begin(), md.end());
     if (ks.ok() != ms.ok()) {
       return Mismatch{0, what.substr(0, what.find(':')) + " status",
@@ -1635,6 +1668,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   int64_t preempting = 0;  // sequences with at least one general preemption (model side)
   std::map<CallKind, int64_t> accepted;  // calls taken, by kind, over every seed
   int64_t resent_pending = 0, resent_live = 0, backed_off = 0, cancel_due = 0;
+  int64_t quota_runs = 0, quota_victims = 0;  // sequences with a quota preemption (with victims)
   for (int64_t s = first_seed; s < first_seed + seeds; ++s) {
     const uint64_t seed = static_cast<uint64_t>(s);
     Sequence seq = Generate(seed, calls);
@@ -1657,6 +1691,13 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
         break;
       }
     }
+    bool quota_run = false, quota_victim = false;
+    for (const RefDecision& d : runner.model_out()) {
+      quota_run |= d.type == DecisionType::kQuotaPreemption;
+      quota_victim |= d.type == DecisionType::kQuotaPreemption && d.count > 0;
+    }
+    quota_runs += quota_run ? 1 : 0;
+    quota_victims += quota_victim ? 1 : 0;
     if (std::getenv("DBG"))
       for (const auto& d : runner.model_out()) {
         if (d.type == DecisionType::kAllocation) {
@@ -1705,7 +1746,8 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
             << "  yunikorn-1.9 add_ask of a known key: with pending repeats " << resent_pending
             << ", with live allocations only " << resent_live << "; sequences with a backed-off "
             << "application " << backed_off << ", with a reservation due for its wait-timeout "
-            << cancel_due << "\n";
+            << cancel_due << "\n  sequences with a quota-change preemption " << quota_runs
+            << ", with quota victims " << quota_victims << "\n";
   // The lifecycle calls must keep reaching the rules, not only the refusals (floors at about
   // half of what 5000 seeds give).
   if (seeds >= 1000) {

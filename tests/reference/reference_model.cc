@@ -470,6 +470,12 @@ struct QueueR {
   QueueLimitsR limits;                           // configured queues only
   bool dynamic = false;
   bool removed = false;  // a dynamic queue deleted once empty (indices stay stable)
+  // 1.9 quota-change preemption: quota.preemption.delay (ms, 0 = off) and the start time.
+  int64_t quota_delay = 0;
+  std::optional<int64_t> quota_start;
+  // Every type an allocation below the queue ever had: YuniKorn's usage keeps a type at 0 once
+  // its allocations are gone, and the quota comparisons tell 0 from absent.
+  ResourceMask allocated_types = 0;
 };
 
 struct AskR {
@@ -589,6 +595,7 @@ struct PartitionR {
   std::vector<std::pair<std::string, double>> weights;
   std::vector<VictimR> victims;     // chosen in the current cycle
   bool preemption = false;          // general preemption enabled
+  bool quota_preemption = false;    // 1.9: preemption.quotapreemptionenabled
   bool had_node = false;            // a node was registered at some point
   ResourceMask capacity_types = 0;  // every type a node capacity ever had (kept at 0 after)
 };
@@ -898,6 +905,22 @@ class ReferenceModel::Impl {
   bool NodeReserved(const PartitionR& p, const std::string& node) const;
   std::vector<int> NodeIterator(const PartitionR& p) const;
   std::vector<int> SortedChildren(const PartitionR& p, int q) const;
+
+  // ---- 1.9 quota-change preemption (objects/queue.go, objects/quota_preemptor.go) ----------
+  // The queue's max as YuniKorn's queue holds it (the root: the cluster, when above zero).
+  std::optional<Resource> QuotaMaxOf(const PartitionR& p, int q) const;
+  // Usage with the types allocations below the queue ever had (0 where nothing is left).
+  Resource QuotaUsed(const PartitionR& p, int q) const;
+  void NoteAllocatedTypes(PartitionR& p, int app, const Resource& res);
+  // IncAllocatedResource's check, on every queue of the app's path.
+  void QuotaIncAllocated(PartitionR& p, int app);
+  bool AnyQuotaStart() const;
+  void QuotaCheck(PartitionR& p, std::vector<RefDecision>* out);
+  void TryQuotaPreemption(PartitionR& p, int q, std::vector<RefDecision>* out);
+  void RunQuotaPreemption(PartitionR& p, int q, std::vector<RefDecision>* out);
+  Resource PreemptableOnPath(const PartitionR& p, int q) const;
+  void ChildrenPreemptable(const PartitionR& p, int q, const Resource& amount,
+                           std::vector<std::pair<int, Resource>>* leaves) const;
   double DominantShare(const PartitionR& p, int q) const;
   std::vector<int> SortedApps(const PartitionR& p, int q) const;
   std::vector<const AskR*> SortedAsks(const AppR& app) const;
@@ -931,7 +954,7 @@ class ReferenceModel::Impl {
   // `follow_up`: the completion check of a real allocation, or the placeholder follow-ups.
   void ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
                     ReleaseReason reason, bool follow_up, const std::string& by_app = "",
-                    const std::string& by_ask = "");
+                    const std::string& by_ask = "", const std::string& by_queue = "");
 
   // Gang scheduling, naively: every value recomputed from the allocations.
   TaskGroupR* FindTaskGroup(AppR& app, const std::string& name);
@@ -1038,6 +1061,7 @@ absl::Status ReferenceModel::Impl::Init(const SchedulerConfig& config) {
     p.rules = pc.placement_rules;
     // D1: absent = off in v1.2.0, on in 1.4+.
     p.preemption = pc.preemption_enabled.value_or(v19());
+    p.quota_preemption = v19() && pc.quota_preemption_enabled.value_or(false);
     if (pc.queues.size() != 1) return absl::InvalidArgumentError("expected a single root queue");
     absl::Status s = AddQueue(p, pc.queues[0], -1, {});
     if (!s.ok()) return s;
@@ -1193,6 +1217,11 @@ void ReferenceModel::Impl::ApplyProperties(QueueR& q) const {
   if (const std::string* v = FindProperty(merged, "application.unschedasks.backoff.delay")) {
     std::optional<int64_t> nanos = ParseGoDurationNs(*v);
     if (nanos && *nanos > 0) q.unsched_backoff_delay = (*nanos - 1) / 1'000'000 + 1;
+  }
+  q.quota_delay = 0;
+  if (const std::string* v = FindProperty(merged, "quota.preemption.delay")) {
+    std::optional<int64_t> nanos = ParseGoDurationNs(*v);
+    if (nanos && *nanos > 0) q.quota_delay = (*nanos - 1) / 1'000'000 + 1;
   }
 }
 
@@ -2015,6 +2044,7 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
   alloc.ask_create_seq = ask->create_seq;
   const bool first_placeholder = alloc.placeholder && LivePlaceholders(p, r.app) == 0;
   p.allocs.push_back(alloc);
+  NoteAllocatedTypes(p, alloc.app, alloc.res);
   Notified(p, alloc.node);
   RefDecision d;
   d.type = DecisionType::kAllocation;
@@ -2200,7 +2230,8 @@ void ReferenceModel::Impl::CompletionCheck(PartitionR& p, int app_index,
 
 void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector<RefDecision>* out,
                                         ReleaseReason reason, bool follow_up,
-                                        const std::string& by_app, const std::string& by_ask) {
+                                        const std::string& by_app, const std::string& by_ask,
+                                        const std::string& by_queue) {
   AllocR alloc = p.allocs[index];
   p.allocs.erase(p.allocs.begin() + static_cast<ptrdiff_t>(index));
   Notified(p, alloc.node);
@@ -2220,12 +2251,313 @@ void ReferenceModel::Impl::ReleaseAlloc(PartitionR& p, size_t index, std::vector
   d.placeholder = alloc.placeholder;
   d.by_app = by_app;
   d.by_ask = by_ask;
+  d.by_queue = by_queue;
   out->push_back(d);
   if (!follow_up) return;
   if (alloc.placeholder) {
     PlaceholderGone(p, alloc.app, out);
   } else {
     CompletionCheck(p, alloc.app, out, /*ask_removal=*/false);
+  }
+}
+
+// ---- 1.9 quota-change preemption ----------------------------------------------------------
+// Written from YuniKorn v1.9.0's objects/queue.go and objects/quota_preemptor.go, one Go
+// function at a time; nil resources are nullopt.
+
+namespace {
+
+// Resource.StrictlyGreaterThanOrEqualsOnlyExisting (doEqualsCheck = true).
+bool GoGreaterOrEqualsOnlyExisting(const std::optional<Resource>& larger_in,
+                                   const Resource& smaller) {
+  const Resource larger = larger_in.value_or(Resource{});
+  bool equal = false;
+  bool common = false;
+  bool all_positive = true;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (!larger.Has(k)) continue;
+    if (smaller.present == 0 && larger.Get(k) <= 0) all_positive = false;
+    if (smaller.Has(k)) {
+      common = true;
+      if (smaller.Get(k) > larger.Get(k)) return false;
+      equal = true;
+    }
+  }
+  if (smaller.present == 0 && larger.present != 0) return all_positive;
+  if (common) return equal;
+  return larger.present != 0 && smaller.present != 0;
+}
+
+Resource GoSubOnlyExisting(const Resource& base, const Resource& delta) {
+  Resource out;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (base.Has(k)) out.Set(k, SaturatingSub(base.Get(k), delta.Get(k)));
+  }
+  return out;
+}
+
+int64_t GoAbs(int64_t v) { return v >= 0 ? v : SaturatingSub(0, v); }
+
+// CompUsageRatioSpecificTypes: shares of `total` (raw where total lacks the type or is 0),
+// zero quantities skipped, on the types of `types`, compared largest first.
+int GoCompUsageRatioSpecificTypes(const Resource& l, const Resource& r,
+                                  const std::optional<Resource>& total, const Resource& types) {
+  auto shares = [&](const Resource& x) {
+    std::vector<double> out;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (!types.Has(k) || !x.Has(k) || x.Get(k) == 0) continue;
+      const int64_t t = total && total->Has(k) ? total->Get(k) : 0;
+      out.push_back(t == 0 ? static_cast<double>(x.Get(k))
+                           : static_cast<double>(x.Get(k)) / static_cast<double>(t));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  std::vector<double> ls = shares(l);
+  std::vector<double> rs = shares(r);
+  if (ls.empty() && rs.empty()) return 0;
+  int li = static_cast<int>(ls.size()) - 1;
+  int ri = static_cast<int>(rs.size()) - 1;
+  for (; li >= 0 && ri >= 0; --li, --ri) {
+    if (ls[static_cast<size_t>(li)] > rs[static_cast<size_t>(ri)]) return 1;
+    if (ls[static_cast<size_t>(li)] < rs[static_cast<size_t>(ri)]) return -1;
+  }
+  for (; li >= 0; --li) {
+    if (ls[static_cast<size_t>(li)] > 0) return 1;
+    if (ls[static_cast<size_t>(li)] < 0) return -1;
+  }
+  for (; ri >= 0; --ri) {
+    if (rs[static_cast<size_t>(ri)] > 0) return -1;
+    if (rs[static_cast<size_t>(ri)] < 0) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::optional<Resource> ReferenceModel::Impl::QuotaMaxOf(const PartitionR& p, int q) const {
+  if (q == 0) {
+    Resource cluster = RootMax(p);
+    if (!StrictlyGreaterThanZero(cluster)) return std::nullopt;
+    return cluster;
+  }
+  return p.queues[static_cast<size_t>(q)].max;
+}
+
+Resource ReferenceModel::Impl::QuotaUsed(const PartitionR& p, int q) const {
+  Resource used = QueueAllocated(p, q);
+  const ResourceMask types = p.queues[static_cast<size_t>(q)].allocated_types;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (((types >> k) & 1u) && !used.Has(k)) used.Set(k, 0);
+  }
+  return used;
+}
+
+void ReferenceModel::Impl::NoteAllocatedTypes(PartitionR& p, int app, const Resource& res) {
+  for (int q = p.apps[static_cast<size_t>(app)].queue; q >= 0;
+       q = p.queues[static_cast<size_t>(q)].parent) {
+    p.queues[static_cast<size_t>(q)].allocated_types |= res.present;
+  }
+}
+
+void ReferenceModel::Impl::QuotaIncAllocated(PartitionR& p, int app) {
+  for (int q = p.apps[static_cast<size_t>(app)].queue; q >= 0;
+       q = p.queues[static_cast<size_t>(q)].parent) {
+    QueueR& queue = p.queues[static_cast<size_t>(q)];
+    if (!p.quota_preemption || queue.quota_start || queue.dynamic || queue.quota_delay == 0) {
+      continue;
+    }
+    std::optional<Resource> max = QuotaMaxOf(p, q);
+    if (!max || IsZero(*max) || GoGreaterOrEqualsOnlyExisting(max, QuotaUsed(p, q))) continue;
+    queue.quota_start = now_ + queue.quota_delay;
+  }
+}
+
+bool ReferenceModel::Impl::AnyQuotaStart() const {
+  for (const PartitionR& p : partitions_) {
+    if (!p.quota_preemption) continue;
+    for (const QueueR& q : p.queues) {
+      if (!q.removed && q.quota_start) return true;
+    }
+  }
+  return false;
+}
+
+void ReferenceModel::Impl::QuotaCheck(PartitionR& p, std::vector<RefDecision>* out) {
+  if (p.quota_preemption) TryQuotaPreemption(p, 0, out);
+}
+
+// Queue.TryQuotaPreemption with tryAcquirePreemption; the preemption completes at once.
+void ReferenceModel::Impl::TryQuotaPreemption(PartitionR& p, int q, std::vector<RefDecision>* out) {
+  QueueR& queue = p.queues[static_cast<size_t>(q)];
+  if (queue.removed) return;
+  if (!queue.dynamic) {
+    if (GoGreaterOrEqualsOnlyExisting(QuotaMaxOf(p, q), QuotaUsed(p, q))) {
+      queue.quota_start.reset();
+    } else if (queue.quota_start && now_ >= *queue.quota_start) {
+      RunQuotaPreemption(p, q, out);
+      p.queues[static_cast<size_t>(q)].quota_start.reset();
+      return;
+    }
+  }
+  if (p.queues[static_cast<size_t>(q)].leaf) return;
+  std::vector<int> children = p.queues[static_cast<size_t>(q)].children;  // config order
+  for (int child : children) TryQuotaPreemption(p, child, out);
+}
+
+// Queue.GetPreemptableResource.
+Resource ReferenceModel::Impl::PreemptableOnPath(const PartitionR& p, int q) const {
+  Resource parent;  // the root's parent: an empty resource
+  if (q != 0) parent = PreemptableOnPath(p, p.queues[static_cast<size_t>(q)].parent);
+  const QueueR& queue = p.queues[static_cast<size_t>(q)];
+  const Resource used = QuotaUsed(p, q);
+  const Resource own = queue.guaranteed ? GoSubOnlyExisting(*queue.guaranteed, used) : used;
+  return PermissiveMin(own, parent);
+}
+
+// getChildQueuesPreemptableResource, children in configuration order.
+void ReferenceModel::Impl::ChildrenPreemptable(
+    const PartitionR& p, int q, const Resource& amount,
+    std::vector<std::pair<int, Resource>>* leaves) const {
+  std::vector<std::pair<int, Resource>> weights;
+  Resource total;
+  for (int c : p.queues[static_cast<size_t>(q)].children) {
+    const QueueR& child = p.queues[static_cast<size_t>(c)];
+    if (child.removed) continue;
+    const Resource allocated = QuotaUsed(p, c);
+    if (allocated.present == 0 || GoGreaterOrEqualsOnlyExisting(child.guaranteed, allocated)) {
+      continue;
+    }
+    const Resource used = child.guaranteed && child.guaranteed->present != 0
+                              ? GoSubOnlyExisting(*child.guaranteed, allocated)
+                              : allocated;
+    Resource weight;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (used.Has(k)) weight.Set(k, GoAbs(used.Get(k)));
+    }
+    weights.emplace_back(c, weight);
+    total = Add(total, weight);
+  }
+  for (const auto& [c, weight] : weights) {
+    Resource share;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (!weight.Has(k) || !amount.Has(k)) continue;
+      double per = 0;
+      if (weight.Get(k) != 0) {
+        per = total.Get(k) == 0
+                  ? static_cast<double>(weight.Get(k))
+                  : static_cast<double>(weight.Get(k)) / static_cast<double>(total.Get(k));
+      }
+      const double v = std::floor(per * static_cast<double>(amount.Get(k)));
+      share.Set(k, v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : static_cast<int64_t>(v));
+    }
+    if (p.queues[static_cast<size_t>(c)].leaf) {
+      leaves->emplace_back(c, share);
+    } else {
+      ChildrenPreemptable(p, c, share, leaves);
+    }
+  }
+}
+
+void ReferenceModel::Impl::RunQuotaPreemption(PartitionR& p, int q, std::vector<RefDecision>* out) {
+  // setPreemptableResources.
+  const std::optional<Resource> max = QuotaMaxOf(p, q);
+  const Resource used = QuotaUsed(p, q);
+  std::optional<Resource> preemptable;
+  if (max && max->present != 0 && used.present != 0) {
+    const Resource actual = GoSubOnlyExisting(*max, used);
+    Resource net;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (actual.Has(k) && actual.Get(k) < 0) net.Set(k, GoAbs(actual.Get(k)));
+    }
+    const Resource path = PreemptableOnPath(p, q);
+    Resource net_path;
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (path.Has(k) && path.Get(k) < 0) net_path.Set(k, GoAbs(path.Get(k)));
+    }
+    Resource amount;  // ComponentWiseMinOnlyExisting(net, net_path)
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (!net.Has(k)) continue;
+      amount.Set(k, net_path.Has(k) ? std::min(net.Get(k), net_path.Get(k)) : net.Get(k));
+    }
+    if (amount.present != 0) preemptable = amount;
+  }
+  std::vector<std::pair<int, Resource>> leaves;
+  if (p.queues[static_cast<size_t>(q)].leaf) {
+    leaves.emplace_back(q, preemptable.value_or(Resource{}));
+  } else if (preemptable) {
+    ChildrenPreemptable(p, q, *preemptable, &leaves);
+  }
+  std::vector<int64_t> chosen;  // AllocR::seq, in release order
+  for (const auto& [leaf, amount] : leaves) {
+    if (IsZero(amount)) continue;
+    // filterAllocations
+    std::vector<AllocR> candidates;
+    for (const AllocR& a : p.allocs) {
+      if (p.apps[static_cast<size_t>(a.app)].queue != leaf) continue;
+      if ((amount.present & a.res.present) == 0 || a.required_node) continue;
+      candidates.push_back(a);
+    }
+    // SortAllocationsBasedOnAsk(total = the leaf's max, ask = amount); ties: newer first.
+    const std::optional<Resource> leaf_max = QuotaMaxOf(p, leaf);
+    auto score = [&](const AllocR& a) {
+      uint64_t s = 0;
+      if (a.originator) s |= uint64_t{1} << 33;
+      if (!a.allow_preemption) s |= uint64_t{1} << 34;
+      int types = 0;
+      int matching = 0;
+      for (int k = 0; k < kMaxResourceTypes; ++k) {
+        if (!a.res.Has(k)) continue;
+        ++types;
+        if (amount.Has(k)) ++matching;
+      }
+      return s + (types == 0 ? 0 : static_cast<uint64_t>(matching * 100 / types));
+    };
+    auto hour = [](const AllocR& a) {
+      const int64_t h = 3'600'000;
+      return a.ask_create_time >= 0 ? a.ask_create_time / h : -((-a.ask_create_time + h - 1) / h);
+    };
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const AllocR& l, const AllocR& r) {
+      if (score(l) != score(r)) return score(l) > score(r);
+      if (l.priority != r.priority) return l.priority < r.priority;
+      if (hour(l) != hour(r)) return hour(l) > hour(r);
+      int c = GoCompUsageRatioSpecificTypes(l.res, r.res, leaf_max, amount);
+      if (c != 0) return c < 0;
+      return l.seq > r.seq;
+    });
+    // preemptVictims
+    Resource total;
+    for (const AllocR& v : candidates) {
+      if (!FitInMaxUndef(amount, v.res)) continue;
+      Resource with = Add(total, v.res);
+      if (!GoGreaterOrEqualsOnlyExisting(amount, with)) continue;
+      total = with;
+      chosen.push_back(v.seq);
+    }
+  }
+  RefDecision d;
+  d.type = DecisionType::kQuotaPreemption;
+  d.partition = p.name;
+  d.queue = p.queues[static_cast<size_t>(q)].path;
+  d.count = static_cast<int64_t>(chosen.size());
+  if (max) d.quota_max = ToNamed(*max, types_, /*keep_zeros=*/true);
+  d.quota_preemptable = ToNamed(preemptable.value_or(Resource{}), types_, /*keep_zeros=*/true);
+  out->push_back(d);
+  const std::string by = p.queues[static_cast<size_t>(q)].path;
+  for (int64_t seq : chosen) {
+    size_t index = p.allocs.size();
+    for (size_t i = 0; i < p.allocs.size(); ++i) {
+      if (p.allocs[i].seq == seq) index = i;
+    }
+    if (index == p.allocs.size()) continue;
+    const int app = p.allocs[index].app;
+    const std::string ask = p.allocs[index].ask;
+    ReleaseAlloc(p, index, out, ReleaseReason::kQuota, /*follow_up=*/true, "", "", by);
+    // The manager confirms it as any release: the pod goes with its ask (YUNIKORN-2204).
+    AppR& a = p.apps[static_cast<size_t>(app)];
+    auto it =
+        std::find_if(a.asks.begin(), a.asks.end(), [&](const AskR& x) { return x.id == ask; });
+    if (it != a.asks.end() && it->pending == 0 && !HasLive(p, app, ask)) a.asks.erase(it);
   }
 }
 
@@ -3005,6 +3337,8 @@ void ReferenceModel::Impl::PlaceRunning(PartitionR& p, int a, const AskR& ask,
   alloc.ask_create_seq = ask.create_seq;
   const bool first_placeholder = alloc.placeholder && LivePlaceholders(p, a) == 0;
   p.allocs.push_back(alloc);
+  NoteAllocatedTypes(p, alloc.app, alloc.res);
+  QuotaIncAllocated(p, a);  // taken as reported, over a max too (YUNIKORN-3228)
   Notified(p, node);
   RefDecision d;
   d.type = DecisionType::kRecovered;
@@ -3062,8 +3396,11 @@ absl::Status ReferenceModel::Impl::ResizeLive(PartitionR& p, int a, const std::s
   }
   if (alloc.res == res) return absl::OkStatus();
   const Resource before = NodeAvailable(p, n);
+  const Resource old = alloc.res;
   alloc.res = res;
   FreeSpaceChanged(p, n, before);
+  NoteAllocatedTypes(p, a, res);
+  if (!IsZero(Sub(res, old))) QuotaIncAllocated(p, a);
   return absl::OkStatus();
 }
 
@@ -3329,6 +3666,9 @@ absl::Status ReferenceModel::Impl::Advance(int64_t millis, std::vector<RefDecisi
     return absl::OutOfRangeError("the clock would overflow");
   }
   int64_t target = now_ + millis;
+  // 1.9 quota-change preemption: a check at every whole second crossed, after the timers due
+  // at or before it (checks while no queue has a start time change nothing and are skipped).
+  int64_t next_check = (now_ / 1000 + 1) * 1000;
   while (true) {
     // The earliest due timer over every partition (ties: the timer set first).
     PartitionR* best_p = nullptr;
@@ -3357,9 +3697,16 @@ absl::Status ReferenceModel::Impl::Advance(int64_t millis, std::vector<RefDecisi
         }
       }
     }
+    if (next_check <= target && (best_p == nullptr || best_due > next_check) && AnyQuotaStart()) {
+      now_ = next_check;
+      for (PartitionR& p : partitions_) QuotaCheck(p, out);
+      next_check += 1000;
+      continue;
+    }
     if (best_p == nullptr) break;
     AppR& app = best_p->apps[static_cast<size_t>(best_app)];
     now_ = std::max(now_, best_due);
+    if (next_check < now_) next_check = (now_ + 999) / 1000 * 1000;  // checks skipped meanwhile
     if (best_placeholder) {
       app.has_ph_timer = false;
       PlaceholderTimeout(*best_p, best_app, out);
@@ -3667,6 +4014,7 @@ void ReferenceModel::Impl::Replace(PartitionR& p, int app_index, const std::stri
   alloc.ask_create_time = ask->create_time;
   alloc.ask_create_seq = ask->create_seq;
   p.allocs.push_back(alloc);
+  NoteAllocatedTypes(p, alloc.app, alloc.res);
   Notified(p, alloc.node);
   RefDecision d;
   d.type = DecisionType::kAllocation;
