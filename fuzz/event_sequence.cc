@@ -457,6 +457,14 @@ std::optional<SchedulerConfig> DecodeTree(ByteReader& in, bool modelled_only) {
       }
     }
     p.queues.push_back(DecodeQueue(in, "root", 0, modelled_only));
+    if (flags & 32u) {
+      // Quota-change preemption (yunikorn-1.9; v1.2.0 ignores both keys): the partition's switch
+      // and a delay on the root that every configured queue inherits.
+      static const std::vector<std::string> kQuotaDelays = {"1ms", "1s",  "1500ms", "3s",
+                                                            "0",   "-1s", "bogus",  "2562048h"};
+      p.quota_preemption_enabled = !(flags & 64u);
+      p.queues.back().properties.emplace_back("quota.preemption.delay", in.Pick(kQuotaDelays));
+    }
     if (flags & 2u) DecodePlacement(in, &p, modelled_only);
     if (flags & 4u) {
       LimitConfig& limit = p.limits.emplace_back();

@@ -2489,7 +2489,9 @@ void ReferenceModel::Impl::RunQuotaPreemption(PartitionR& p, int q, std::vector<
     ChildrenPreemptable(p, q, *preemptable, &leaves);
   }
   std::vector<int64_t> chosen;  // AllocR::seq, in release order
-  for (const auto& [leaf, amount] : leaves) {
+  for (const auto& entry : leaves) {
+    const int leaf = entry.first;
+    const Resource& amount = entry.second;
     if (IsZero(amount)) continue;
     // filterAllocations
     std::vector<AllocR> candidates;
