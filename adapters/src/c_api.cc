@@ -602,7 +602,6 @@ ALLOCORE_DECISION_NAME(reason)
 ALLOCORE_DECISION_NAME(replaces)
 ALLOCORE_DECISION_NAME(by_app)
 ALLOCORE_DECISION_NAME(by_ask)
-ALLOCORE_DECISION_NAME(by_queue)
 #undef ALLOCORE_DECISION_NAME
 
 int32_t allocore_decision_priority(const allocore_decisions_t* decisions, size_t i) {
@@ -633,6 +632,12 @@ unsigned char allocore_decision_placeholder(const allocore_decisions_t* decision
 int64_t allocore_decision_count(const allocore_decisions_t* decisions, size_t i) {
   const Decision* d = At(decisions, i);
   return d == nullptr ? 0 : d->count;
+}
+
+const char* allocore_decision_by_queue(const allocore_decisions_t* decisions, size_t i,
+                                       size_t* len) {
+  const Decision* d = At(decisions, i);
+  return Name(d != nullptr && d->quota != nullptr ? d->quota->queue : std::string_view(), len);
 }
 
 static int64_t QuantityOf(const allocore::Resource* r, int type, unsigned char* present) {

@@ -126,7 +126,7 @@ void AppendJsonLine(const Record& record, std::string* out) {
       AppendStringField(out, "node", d.node);
       AppendStringField(out, "reason", ReleaseReasonName(d.release_reason));
       if (!d.by_app.empty()) AppendStringField(out, "by", internal::Cat(d.by_app, "/", d.by_ask));
-      if (!d.by_queue.empty()) AppendStringField(out, "by", d.by_queue);
+      if (d.quota != nullptr) AppendStringField(out, "by", d.quota->queue);
       break;
     case RecordType::kQuotaPreemption:
       AppendStringField(out, "partition", d.partition);
@@ -309,7 +309,7 @@ void RecordTable::OnRecord(const Record& record, const Kernel& kernel) {
       if (d.release_reason != ReleaseReason::kReleased) {
         row.detail = std::string(ReleaseReasonName(d.release_reason));
         if (!d.by_app.empty()) row.detail += internal::Cat(" by ", d.by_app, "/", d.by_ask);
-        if (!d.by_queue.empty()) row.detail += internal::Cat(" by ", d.by_queue);
+        if (d.quota != nullptr) row.detail += internal::Cat(" by ", d.quota->queue);
       }
       break;
     case RecordType::kAskRemoved:

@@ -547,9 +547,8 @@ class Partition {
   // marked removed while allocations of it live.
   void DropAsk(uint32_t ask);
   void Terminate(uint32_t app, AppState to, std::vector<Decision>* out);
-  // `by_ask`: the preemptor (kPreempted); `by_queue`: the queue a kQuota release enforces.
   void ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason, std::vector<Decision>* out,
-                             uint32_t by_ask = kNoSlot, std::string_view by_queue = {});
+                             uint32_t by_ask = kNoSlot);
   void ReportRemovalStates(uint32_t app, bool held_allocations, std::vector<Decision>* out);
   void DetachApp(uint32_t app);
   void FreeApp(uint32_t app);
@@ -653,6 +652,7 @@ class Partition {
                            int64_t seq) const;
   // A decision about `ask` going to `node` (allocation, preemption): who, where, by handle.
   Decision PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const;
+  void FillPlacement(Decision* out, DecisionType type, uint32_t ask, uint32_t node) const;
   // A live allocation of `ask` on `node` with `resource` and `seq`, counted on the node, the
   // application, the queue path and the user's limits; returns its slot. No decision.
   uint32_t AttachAllocation(uint32_t ask, uint32_t node, const Resource& resource, int64_t seq);

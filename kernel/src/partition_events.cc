@@ -91,7 +91,7 @@ uint32_t Partition::LiveNode(uint32_t node, uint32_t generation) const {
 
 void Partition::EmitState(uint32_t app, AppState from, AppState to,
                           std::vector<Decision>* out) const {
-  Decision d;
+  Decision& d = out->emplace_back();  // filled in place: a Decision is too large to copy cheaply
   d.type = DecisionType::kAppState;
   d.partition = name_;
   d.app = app_side_[app].id;
@@ -99,7 +99,6 @@ void Partition::EmitState(uint32_t app, AppState from, AppState to,
   d.queue = apps_[app].queue == kNoSlot ? std::string_view() : queue_side_[apps_[app].queue].path;
   d.from = from;
   d.to = to;
-  out->push_back(d);
 }
 
 // --- nodes ------------------------------------------------------------------------------
@@ -857,8 +856,7 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
 }
 
 void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
-                                      std::vector<Decision>* out, uint32_t by_ask,
-                                      std::string_view by_queue) {
+                                      std::vector<Decision>* out, uint32_t by_ask) {
   Allocation& alloc = allocations_[allocation];
   App& a = apps_[alloc.app];
   AppSide& a_side = app_side_[alloc.app];
@@ -903,7 +901,6 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
     d.by_app = app_side_[ask_hot_[by_ask].app].id;
     d.by_ask = asks_[by_ask].id;
   }
-  d.by_queue = by_queue;
   out->push_back(d);
   alloc.live = false;
   free_allocations_.push_back(allocation);

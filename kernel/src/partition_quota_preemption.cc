@@ -300,9 +300,11 @@ void Partition::RunQuotaPreemption(uint32_t queue, std::vector<Decision>* out) {
   record.queue = queue_side_[queue].path;
   record.count = static_cast<int64_t>(victims.size());
   const Resource* max = QuotaMax(queue);
-  record.quota = std::make_shared<const QuotaPreemptionDetail>(
-      QuotaPreemptionDetail{.max = max != nullptr ? std::optional<Resource>(*max) : std::nullopt,
+  auto run = std::make_shared<const QuotaPreemptionDetail>(
+      QuotaPreemptionDetail{.queue = queue_side_[queue].path,
+                            .max = max != nullptr ? std::optional<Resource>(*max) : std::nullopt,
                             .preemptable = preemptable.value_or(Resource{})});
+  record.quota = run;
   out->push_back(std::move(record));
   for (auto [slot, age] : victims) {
     // A release's follow-ups cannot take another victim today; the age check says so for sure.
@@ -310,7 +312,8 @@ void Partition::RunQuotaPreemption(uint32_t queue, std::vector<Decision>* out) {
     const uint32_t app = allocations_[slot].app;
     const uint32_t ask = allocations_[slot].ask;
     const bool placeholder = allocations_[slot].placeholder;
-    ReleaseAllocationSlot(slot, ReleaseReason::kQuota, out, kNoSlot, queue_side_[queue].path);
+    ReleaseAllocationSlot(slot, ReleaseReason::kQuota, out);
+    out->back().quota = run;
     // The resource manager confirms the release as any other: the pod goes with its ask.
     if (asks_[ask].allocations.empty() &&
         (ask_hot_[ask].removed ||

@@ -386,20 +386,27 @@ void Partition::PlaceAllocation(uint32_t ask, uint32_t node, std::string_view re
   AskHot& hot = ask_hot_[ask];
   const int64_t seq = context_->next_allocation_seq++;
   AttachAllocation(ask, node, ResourceOf(hot), seq);
-  Decision d = PlacementDecision(DecisionType::kAllocation, ask, node);
+  // Filled in place: a Decision is too large to copy on every allocation.
+  Decision& d = out->emplace_back();
+  FillPlacement(&d, DecisionType::kAllocation, ask, node);
   d.seq = seq;
   d.placeholder = hot.placeholder;
   d.replaces = replaces;
-  out->push_back(d);
   SetPending(ask, hot.pending - 1);
 }
 
 Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const {
+  Decision d;
+  FillPlacement(&d, type, ask, node);
+  return d;
+}
+
+void Partition::FillPlacement(Decision* out, DecisionType type, uint32_t ask, uint32_t node) const {
   const Ask& k = asks_[ask];
   const AskHot& hot = ask_hot_[ask];
   const App& a = apps_[hot.app];
   const AppSide& a_side = app_side_[hot.app];
-  Decision d;
+  Decision& d = *out;
   d.type = type;
   d.partition = name_;
   d.queue = queue_side_[a.queue].path;
@@ -410,7 +417,6 @@ Decision Partition::PlacementDecision(DecisionType type, uint32_t ask, uint32_t 
   d.app_handle = AppHandleOf(hot.app);
   d.ask_handle = AskHandleOf(ask);
   d.node_handle = NodeHandleOf(node);
-  return d;
 }
 
 // YuniKorn's RunApplication event after an allocation.

@@ -86,7 +86,8 @@ TEST_P(QuotaPreemptionTest, VictimsAreReleasedWithTheEnforcedQueue) {
   EXPECT_EQ(out_[0].quota->preemptable.Get(kernel_->resource_types().Find("memory")), 5);
   EXPECT_EQ(out_[1].type, DecisionType::kRelease);
   EXPECT_EQ(out_[1].release_reason, ReleaseReason::kQuota);
-  EXPECT_EQ(out_[1].by_queue, "root.a");
+  ASSERT_NE(out_[1].quota, nullptr);
+  EXPECT_EQ(out_[1].quota->queue, "root.a");
   EXPECT_EQ(out_[1].ask, "a2");  // the smaller share of the max goes first
   EXPECT_EQ(kernel_->GetQueue("default", "root.a")
                 ->allocated.Get(kernel_->resource_types().Find("memory")),

@@ -774,7 +774,9 @@ RefDecision FromKernelDecision(const Decision& d, const ResourceTypes* types) {
   r.replaces = std::string(d.replaces);
   r.by_app = std::string(d.by_app);
   r.by_ask = std::string(d.by_ask);
-  r.by_queue = std::string(d.by_queue);
+  if (d.type == DecisionType::kRelease && d.quota != nullptr) {
+    r.by_queue = std::string(d.quota->queue);
+  }
   if (d.quota != nullptr && types != nullptr) {
     if (d.quota->max) r.quota_max = ToNamed(*d.quota->max, *types, /*keep_zeros=*/true);
     r.quota_preemptable = ToNamed(d.quota->preemptable, *types, /*keep_zeros=*/true);

@@ -215,7 +215,7 @@ enum class ReleaseReason : uint8_t {
   kReplaced,   // a placeholder a real ask of its task group replaced
   kPreempted,  // preempted for another ask (`by_app`/`by_ask`)
   kTimeout,    // a placeholder timeout, or a placeholder too small for the real ask
-  kQuota,      // yunikorn-1.9 quota-change preemption of the queue `by_queue`
+  kQuota,      // yunikorn-1.9 quota-change preemption (`quota`: which queue it enforced)
 };
 ALLOCORE_EXPORT std::string_view ReleaseReasonName(ReleaseReason reason);
 
@@ -234,10 +234,11 @@ struct PreemptionDetail {
   std::vector<VictimQueue> victim_queues;  // in path order
 };
 
-// What a quota-change preemption was bounded by (kQuotaPreemption): the enforced queue's max
-// (the cluster's capacity at the root; nullopt: none) and the amount it could take back, in
-// kernel units, as they were when it ran.
+// A quota-change preemption (kQuotaPreemption, and the kRelease records of its victims): the
+// queue brought back under its max, that max (the cluster's capacity at the root; nullopt:
+// none) and the amount it could take back, in kernel units, as they were when it ran.
 struct QuotaPreemptionDetail {
+  std::string_view queue;
   std::optional<Resource> max;
   Resource preemptable;
 };
@@ -260,12 +261,11 @@ struct Decision {
   std::string_view replaces;  // kAllocation: the placeholder ask whose place it took
   std::string_view by_app;    // kRelease (kPreempted): who needed the room
   std::string_view by_ask;
-  std::string_view by_queue;  // kRelease (kQuota): the queue brought back under its max
   // kAskRemoved: pending repeats dropped; kPreemption, kQuotaPreemption: victims
   int64_t count = 0;
   // kPreemption: which guarantees made the victims eligible (null on every other type).
   std::shared_ptr<const PreemptionDetail> preemption;
-  // kQuotaPreemption: its max and preemptable amount (null on every other type).
+  // kQuotaPreemption and its victims' kRelease (kQuota): the run (null on every other record).
   std::shared_ptr<const QuotaPreemptionDetail> quota;
   // The same entities by handle (allocore/handles.h), for managers that keep their own records
   // by slot: the application on every type but kAppRejected, the ask on kAllocation, kRelease
