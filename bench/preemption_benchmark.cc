@@ -15,7 +15,20 @@
 // an ask whose preemption attempt runs (a fresh ask past its delay), next to
 // BM_Preemption_FailedAttemptOff, the same call with preemption disabled in the partition: the
 // cost of an ordinary failed attempt.
+//
+// BM_QuotaPreemption_Pass (yunikorn-1.9, quota-change preemption): the same full cluster, the
+// partition's quotapreemptionenabled on and quota.preemption.delay 1s on root.parent; a reload
+// lowers root.parent's max from 100,000 to 90,000 slots, and the timed call is the Advance of
+// 1 s whose check runs the pass: 10,000 slots shared among the ten busy leaves (1,000 each,
+// their usage above their guarantee as weights), each leaf's 10,000 allocations sorted and
+// 1,000 of them released. Counters: victims per pass (must be 10,000). The cluster is rebuilt
+// (untimed) for every iteration.
+//
+// BM_QuotaPreemption_IdleAdvance: the same configuration, nothing above a max: the cost of an
+// Advance of 1 s that crosses a check with nothing to do (what every advance pays once the
+// feature is configured).
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +41,8 @@ constexpr int64_t kNodes = 5000;
 constexpr int64_t kSlotsPerNode = 20;
 constexpr int64_t kBusyLeaves = 10;
 
-SchedulerConfig PreemptionConfig(bool enabled, int64_t busy_guarantee) {
+SchedulerConfig PreemptionConfig(bool enabled, int64_t busy_guarantee,
+                                 std::optional<int64_t> parent_max = std::nullopt) {
   SchedulerConfig config;
   PartitionConfig& p = config.partitions.emplace_back();
   p.name = "default";
@@ -38,6 +52,11 @@ SchedulerConfig PreemptionConfig(bool enabled, int64_t busy_guarantee) {
   root.submit_acl = "*";
   QueueConfig parent;
   parent.name = "parent";
+  if (parent_max) {
+    p.quota_preemption_enabled = true;
+    parent.resources.max = QuantityMap{{"slots", *parent_max}};
+    parent.properties = {{"quota.preemption.delay", "1s"}};
+  }
   for (int64_t i = 0; i < kBusyLeaves; ++i) {
     QueueConfig leaf;
     leaf.name = "busy-" + std::to_string(i);
@@ -61,9 +80,11 @@ struct Cluster {
 };
 
 // Fills every slot with the busy leaves' one-slot allocations.
-Cluster MakeFullCluster(bool enabled, int64_t busy_guarantee) {
+Cluster MakeFullCluster(bool enabled, int64_t busy_guarantee,
+                        std::optional<int64_t> parent_max = std::nullopt) {
   Cluster c;
-  c.kernel = NewKernel(PreemptionConfig(enabled, busy_guarantee));
+  c.kernel = NewKernel(PreemptionConfig(enabled, busy_guarantee, parent_max),
+                       parent_max ? Semantics::kYunikorn19 : Semantics::kYunikorn12);
   for (int64_t i = 0; i < kNodes; ++i) {
     NodeSpec node;
     node.id = "node-" + std::to_string(100000 + i);
@@ -154,6 +175,43 @@ void FailedAttempt(benchmark::State& state, bool enabled) {
   Report(state, &ns);
 }
 
+constexpr int64_t kFullSlots = kNodes * kSlotsPerNode;
+
+void BM_QuotaPreemption_Pass(benchmark::State& state) {
+  int64_t victims = 0, passes = 0;
+  for (auto _ : state) {
+    Cluster c = MakeFullCluster(/*enabled=*/true, /*busy_guarantee=*/1000, kFullSlots);
+    Apply(*c.kernel, UpdateConfigEvent{.config = PreemptionConfig(true, 1000, kFullSlots * 9 / 10)},
+          &c.out);
+    c.out.clear();
+    Clock::time_point start = Clock::now();
+    Apply(*c.kernel, AdvanceOp{.millis = 1000}, &c.out);
+    state.SetIterationTime(static_cast<double>(Nanos(Clock::now() - start)) * 1e-9);
+    for (const Decision& d : c.out) {
+      passes += d.type == DecisionType::kQuotaPreemption;
+      victims += d.type == DecisionType::kQuotaPreemption ? d.count : 0;
+    }
+  }
+  if (passes != static_cast<int64_t>(state.iterations())) {
+    state.SkipWithError("not one quota preemption per lowered max");
+    return;
+  }
+  state.counters["victims_per_pass"] = static_cast<double>(victims) / static_cast<double>(passes);
+}
+
+void BM_QuotaPreemption_IdleAdvance(benchmark::State& state) {
+  Cluster c = MakeFullCluster(/*enabled=*/true, /*busy_guarantee=*/1000, kFullSlots);
+  for (auto _ : state) {
+    Clock::time_point start = Clock::now();
+    Apply(*c.kernel, AdvanceOp{.millis = 1000}, &c.out);
+    state.SetIterationTime(static_cast<double>(Nanos(Clock::now() - start)) * 1e-9);
+    if (!c.out.empty()) {
+      state.SkipWithError("an idle advance decided something");
+      return;
+    }
+  }
+}
+
 void BM_Preemption_NothingPreemptible(benchmark::State& state) { FailedAttempt(state, true); }
 void BM_Preemption_FailedAttemptOff(benchmark::State& state) { FailedAttempt(state, false); }
 
@@ -168,6 +226,11 @@ BENCHMARK(BM_Preemption_NothingPreemptible)
 BENCHMARK(BM_Preemption_FailedAttemptOff)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond)
+    ->Iterations(2000);
+BENCHMARK(BM_QuotaPreemption_Pass)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_QuotaPreemption_IdleAdvance)
+    ->UseManualTime()
+    ->Unit(benchmark::kNanosecond)
     ->Iterations(2000);
 
 }  // namespace
