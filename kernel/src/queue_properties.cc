@@ -295,6 +295,8 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
   const UnschedAskBackoff backoff = ParseUnschedAskBackoff(queue.properties, semantics);
   queue.unsched_ask_backoff = backoff.asks;
   queue.unsched_ask_backoff_delay_millis = backoff.delay_ms;
+  queue.quota_preemption_delay_millis =
+      ParseQuotaPreemptionDelay(queue.properties, semantics).value_or(0);
   const PropertyMap merged = queue.properties;
   const std::string path = queue.path;
   out->push_back(std::move(queue));

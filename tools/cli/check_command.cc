@@ -80,6 +80,9 @@ void PrintQueue(const QueueConfig& queue, const std::vector<EffectiveQueue>& eff
           ? absl::StrCat(" unschedasks.backoff=", e.unsched_ask_backoff,
                          " unschedasks.backoff.delay=", e.unsched_ask_backoff_delay_millis, "ms")
           : "",
+      e.quota_preemption_delay_millis > 0
+          ? absl::StrCat(" quota.preemption.delay=", e.quota_preemption_delay_millis, "ms")
+          : "",
       " guaranteed=", FormatQuantities(queue.resources.guaranteed),
       " max=", FormatQuantities(queue.resources.max), " maxapplications=",
       queue.max_applications == 0 ? std::string("unlimited") : absl::StrCat(queue.max_applications),

@@ -122,8 +122,9 @@ struct PartitionConfig {
   std::optional<bool> preemption_enabled;
   NodeSortPolicyConfig node_sort_policy;
   std::string state_dump_file_path;  // deprecated: a warning (yunikorn-1.2), an error (1.9)
-  // YuniKorn 1.8+ keys. preemption.quotapreemptionenabled: read, not modelled yet (a warning);
-  // usergroupresolver.type: accepted with a warning (the manager resolves groups).
+  // YuniKorn 1.8+ keys. preemption.quotapreemptionenabled: quota-change preemption under
+  // yunikorn-1.9 (absent: off; a warning under yunikorn-1.2); usergroupresolver.type: accepted
+  // with a warning (the manager resolves groups).
   std::optional<bool> quota_preemption_enabled;
   std::optional<std::string> user_group_resolver_type;
   SourceLocation location;
@@ -180,6 +181,8 @@ struct EffectiveQueue {
   // application.unschedasks.backoff and .delay (yunikorn-1.9; 0 under yunikorn-1.2: off).
   uint64_t unsched_ask_backoff = 0;
   int64_t unsched_ask_backoff_delay_millis = 30'000;
+  // quota.preemption.delay (yunikorn-1.9; 0: off, and always 0 under yunikorn-1.2).
+  int64_t quota_preemption_delay_millis = 0;
   PropertyMap properties;  // the merged map the values come from
 };
 
