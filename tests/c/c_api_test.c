@@ -613,6 +613,77 @@ int main(void) {
   allocore_decisions_destroy(out);
   allocore_kernel_destroy(kernel);
 
+  /* Quota-change preemption under yunikorn-1.9: a manager reports 12 running in root.a (max 10,
+   * delay 1s); the check at t = 1 s takes the smaller pod back (2 of the 12). */
+  {
+    static const char kQuota[] =
+        "partitions:\n"
+        "  - name: default\n"
+        "    preemption: {quotapreemptionenabled: true}\n"
+        "    queues:\n"
+        "      - name: root\n"
+        "        submitacl: '*'\n"
+        "        queues:\n"
+        "          - name: a\n"
+        "            resources: {max: {memory: 10}}\n"
+        "            properties: {quota.preemption.delay: 1s}\n";
+    long run;
+    long release;
+    unsigned char present = 0;
+    int memory;
+    kernel = allocore_kernel_create(kQuota, strlen(kQuota), "quota.yaml", &v19, &err);
+    EXPECT_OK(err);
+    if (kernel == NULL) return 1;
+    out = allocore_decisions_create();
+    node = allocore_node_create("node-1");
+    allocore_node_add_capacity(node, "memory", 100);
+    allocore_add_node(kernel, node, NULL, &err);
+    EXPECT_OK(err);
+    allocore_node_destroy(node);
+    app = allocore_app_create("app-1", "alice");
+    allocore_app_set_queue(app, "root.a");
+    allocore_add_app(kernel, app, NULL, &err);
+    EXPECT_OK(err);
+    allocore_app_destroy(app);
+    ask = allocore_ask_create("app-1", "big");
+    allocore_ask_add_resource(ask, "memory", 10);
+    allocore_recover_allocation(kernel, ask, "node-1", NULL, &err);
+    EXPECT_OK(err);
+    allocore_ask_destroy(ask);
+    ask = allocore_ask_create("app-1", "small");
+    allocore_ask_add_resource(ask, "memory", 2);
+    allocore_recover_allocation(kernel, ask, "node-1", NULL, &err);
+    EXPECT_OK(err);
+    allocore_ask_destroy(ask);
+    allocore_advance(kernel, 999, out, &err);
+    EXPECT_OK(err);
+    EXPECT(find_decision(out, ALLOCORE_QUOTA_PREEMPTION, 0) < 0);
+    allocore_advance(kernel, 1, out, &err);
+    EXPECT_OK(err);
+    run = find_decision(out, ALLOCORE_QUOTA_PREEMPTION, 0);
+    release = find_decision(out, ALLOCORE_RELEASE, 0);
+    memory = allocore_resource_type_id(kernel, "memory", &err);
+    EXPECT_OK(err);
+    EXPECT(run >= 0 && release > run);
+    if (run >= 0 && release > run) {
+      EXPECT(strcmp(allocore_decision_queue(out, (size_t)run, NULL), "root.a") == 0);
+      EXPECT(allocore_decision_count(out, (size_t)run) == 1);
+      EXPECT(allocore_decision_quota_max(out, (size_t)run, memory, &present) == 10 && present);
+      EXPECT(allocore_decision_quota_preemptable(out, (size_t)run, memory, NULL) == 2);
+      EXPECT(allocore_decision_quota_max(out, (size_t)release, memory, &present) == 10);
+      EXPECT(strcmp(allocore_decision_release_reason(out, (size_t)release), "quota") == 0);
+      EXPECT(strcmp(allocore_decision_by_queue(out, (size_t)release, NULL), "root.a") == 0);
+      EXPECT(strcmp(allocore_decision_ask(out, (size_t)release, NULL), "small") == 0);
+      /* No such record, or no such type: nothing there. */
+      EXPECT(allocore_decision_quota_max(out, 99, memory, &present) == 0 && !present);
+      EXPECT(allocore_decision_quota_max(out, (size_t)run, 7, &present) == 0 && !present);
+      EXPECT(strcmp(allocore_decision_by_queue(out, 99, NULL), "") == 0);
+    }
+    EXPECT(allocore_decision_quota_max(NULL, 0, memory, &present) == 0 && !present);
+    allocore_decisions_destroy(out);
+    allocore_kernel_destroy(kernel);
+  }
+
   /* A configuration error names the call, the file and the line, with its code. */
   kernel = allocore_kernel_create("partitions: [", 13, "bad.yaml", NULL, &err);
   EXPECT(kernel == NULL);
