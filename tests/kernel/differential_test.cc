@@ -1768,8 +1768,7 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     EXPECT_GE(cancel_due, 10 * per_thousand)
         << "too few sequences reach a reservation's wait-timeout";
     EXPECT_GE(quota_runs, 9 * per_thousand) << "too few sequences run a quota-change preemption";
-    EXPECT_GE(quota_victims, 5 * per_thousand)
-        << "too few quota-change preemptions take a victim";
+    EXPECT_GE(quota_victims, 5 * per_thousand) << "too few quota-change preemptions take a victim";
   }
   // The generator must keep exercising general preemption: at least 175 sequences of the
   // default 5000 seeds (225 with one profile; 184 since half the seeds decide like 1.9 and asks
