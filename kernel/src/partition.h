@@ -676,6 +676,7 @@ class Partition {
   // --- general preemption (partition_preemption.cc) ---------------------------------------
   class PreemptionUsage;
   struct VictimCandidate;
+  class PreemptionSearch;  // PlanPreemption's phases (partition_preemption.cc)
   struct PreemptionPlan {
     uint32_t node = kNoSlot;                       // kNoSlot: no preemption (why_not says why)
     std::vector<uint32_t> victims;                 // allocation slots

@@ -203,386 +203,456 @@ std::string Partition::PreemptionPreconditions(uint32_t ask, bool* retry_wait) c
   return {};
 }
 
-Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_slot,
-                                                    const Resource& ask, int32_t priority,
-                                                    bool nodes_tried) const {
-  const ResourceTypes& types = context_->types;
-  PreemptionPlan plan;
-  const uint32_t leaf = apps_[app].queue;
-  PreemptionUsage usage(*this);
+// One general preemption search: the state PlanPreemption's phases share, each phase a member
+// function in the order the search runs them (kernel/preemption-semantics.md §2-§3).
+class Partition::PreemptionSearch {
+ public:
+  PreemptionSearch(const Partition& p, uint32_t app, uint32_t ask_slot, const Resource& ask,
+                   int32_t priority, bool nodes_tried)
+      : p_(p),
+        ask_slot_(ask_slot),
+        ask_(ask),
+        priority_(priority),
+        nodes_tried_(nodes_tried),
+        leaf_(p.apps_[app].queue),
+        usage_(p) {}
 
-  // The guarantee gate needs a remaining guarantee for the ask's queue; whether it has one
-  // depends on the configured guarantees only, so without one nothing below can help.
-  const std::optional<Resource> ask_remaining = RemainingGuarantee(leaf, leaf, usage);
-  if (!ask_remaining) {
-    plan.why_not = Cat("queue ", queue_side_[leaf].path,
-                       " has no guaranteed resources on its path (only a queue below its "
-                       "guarantee may preempt)");
-    return plan;
-  }
-  // An ask queue with a guarantee of its own answers to it alone (RemainingGuarantee): taking
-  // victims elsewhere never moves it, which lets the search below stop early.
-  const bool shielded = queues_[leaf].guaranteed && queues_[leaf].guaranteed->present != 0;
-
-  // Fence root and priority frames (§2.4): up from the ask's leaf.
-  absl::flat_hash_map<uint32_t, int64_t> frames;
-  uint32_t fence = leaf;
-  {
-    int64_t frame = priority;
-    for (uint32_t q = leaf; q != kNoSlot; q = queues_[q].parent) {
-      const Queue& queue = queues_[q];
-      frame = queue.props.fenced ? int64_t{queue.props.offset} : frame + queue.props.offset;
-      frames[q] = frame;
-      fence = q;
-      if (q == root_ || queue.props.preemption_policy == PreemptionPolicy::kFence) break;
-      // Fenced by its effective max (its own and every ancestor's, the root's being the
-      // cluster): victims outside a queue the ask cannot fit in would not make room for it.
-      Resource effective_max = cluster_capacity_;
-      for (uint32_t a = q; a != root_; a = queues_[a].parent) {
-        if (queues_[a].max) effective_max = PermissiveMin(effective_max, *queues_[a].max);
-      }
-      const Resource projected = Add(queue.allocated, ask);
-      bool over = false;
-      for (int t = 0; t < kMaxResourceTypes; ++t) {
-        if (effective_max.Has(t) && projected.Has(t) && projected.Get(t) > effective_max.Get(t)) {
-          over = true;
-        }
-      }
-      if (over) break;
+  PreemptionPlan Run() {
+    // The guarantee gate needs a remaining guarantee for the ask's queue; whether it has one
+    // depends on the configured guarantees only, so without one nothing below can help.
+    ask_remaining_ = p_.RemainingGuarantee(leaf_, leaf_, usage_);
+    if (!ask_remaining_) {
+      plan_.why_not = Cat("queue ", p_.queue_side_[leaf_].path,
+                          " has no guaranteed resources on its path (only a queue below its "
+                          "guarantee may preempt)");
+      return std::move(plan_);
     }
+    // An ask queue with a guarantee of its own answers to it alone (RemainingGuarantee): taking
+    // victims elsewhere never moves it, which lets the search below stop early.
+    shielded_ = p_.queues_[leaf_].guaranteed && p_.queues_[leaf_].guaranteed->present != 0;
+    FindFenceAndFrames();
+    CollectVictimLeaves(fence_, frames_[fence_], false);
+    detail_ = std::make_shared<PreemptionDetail>();
+    detail_->fence = p_.queue_side_[fence_].path;
+    detail_->remaining_guarantee = ask_remaining_;
+    plan_.detail = detail_;
+    if (!PassesGuaranteeGate()) {
+      plan_.why_not =
+          Cat("the ask (", ToString(ask_, types()), ") does not fit the remaining guarantee ",
+              LimitToString(*ask_remaining_, types()), " of queue ", p_.queue_side_[leaf_].path,
+              victim_leaves_.empty() ? "" : ", even with every candidate victim gone");
+      return std::move(plan_);
+    }
+    FindCancellableReservations();
+    if (victim_leaves_.empty()) {
+      plan_.why_not = Cat("no allocation below fence ", p_.queue_side_[fence_].path,
+                          " may be preempted for it (queues within their guarantee, "
+                          "preemption.policy disabled, higher priority, required-node, or no "
+                          "shared resource type)");
+      return std::move(plan_);
+    }
+    ChooseNode();
+    if (best_.node == kNoSlot) {
+      plan_.why_not =
+          Cat("no node can be freed for it by preempting below fence ", p_.queue_side_[fence_].path,
+              " (", usable_nodes_, " node(s) could hold it)");
+      return std::move(plan_);
+    }
+    if (!FinalVictims()) return std::move(plan_);
+    plan_.node = best_.node;
+    DescribeVictimQueues();
+    return std::move(plan_);
   }
 
-  // The leaves that may give victims (§2.5), depth-first from the fence root, the ask's own
-  // leaf skipped, with the priority frame each allocation is compared with.
+ private:
+  // How a leaf that may give victims compares their priorities (§2.4).
   struct VictimLeaf {
     int64_t frame;
     bool fenced;
   };
-  absl::flat_hash_map<uint32_t, VictimLeaf> victim_leaves;
-  ResourceMask victim_types = 0;  // every type a candidate may have
-  auto visit = [&](auto&& self, uint32_t q, int64_t frame, bool fenced) -> void {
-    if (q == leaf) return;
-    const Queue& queue = queues_[q];
+  // The node the search settles on (§3.3, §3.4) and its victims; index: victims needed - 1
+  // (-1: none), what the fewest-victims rule compares.
+  struct Choice {
+    int64_t index = std::numeric_limits<int64_t>::max();
+    uint32_t node = kNoSlot;
+    std::vector<VictimCandidate> victims;
+  };
+
+  const ResourceTypes& types() const { return p_.context_->types; }
+
+  // Fence root and priority frames (§2.4): up from the ask's leaf.
+  void FindFenceAndFrames() {
+    fence_ = leaf_;
+    int64_t frame = priority_;
+    for (uint32_t q = leaf_; q != kNoSlot; q = p_.queues_[q].parent) {
+      const Queue& queue = p_.queues_[q];
+      frame = queue.props.fenced ? int64_t{queue.props.offset} : frame + queue.props.offset;
+      frames_[q] = frame;
+      fence_ = q;
+      if (q == p_.root_ || queue.props.preemption_policy == PreemptionPolicy::kFence) break;
+      if (OverEffectiveMax(q)) break;
+    }
+  }
+
+  // Fenced by its effective max (its own and every ancestor's, the root's being the cluster):
+  // victims outside a queue the ask cannot fit in would not make room for it.
+  bool OverEffectiveMax(uint32_t q) const {
+    Resource effective_max = p_.cluster_capacity_;
+    for (uint32_t a = q; a != p_.root_; a = p_.queues_[a].parent) {
+      if (p_.queues_[a].max) effective_max = PermissiveMin(effective_max, *p_.queues_[a].max);
+    }
+    const Resource projected = Add(p_.queues_[q].allocated, ask_);
+    for (int t = 0; t < kMaxResourceTypes; ++t) {
+      if (effective_max.Has(t) && projected.Has(t) && projected.Get(t) > effective_max.Get(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The leaves that may give victims (§2.5), depth-first from the fence root, the ask's own
+  // leaf skipped, with the priority frame each allocation is compared with.
+  void CollectVictimLeaves(uint32_t q, int64_t frame, bool fenced) {
+    if (q == leaf_) return;
+    const Queue& queue = p_.queues_[q];
     if (queue.leaf) {
       if (queue.props.preemption_policy == PreemptionPolicy::kDisabled) return;
-      if (std::optional<Resource> r = RemainingGuarantee(q, leaf, usage)) {
+      if (std::optional<Resource> r = p_.RemainingGuarantee(q, leaf_, usage_)) {
         bool within = true;
         for (int t = 0; t < kMaxResourceTypes; ++t) {
           if (r->Has(t) && r->Get(t) < 0) within = false;
         }
         if (within) return;
       }
-      victim_leaves[q] = {frame, fenced};
-      victim_types |= queue.allocated.present;
+      victim_leaves_[q] = {frame, fenced};
+      victim_types_ |= queue.allocated.present;
       return;
     }
     for (uint32_t child : queue.children) {
-      const Queue& c = queues_[child];
+      const Queue& c = p_.queues_[child];
       if (!c.alive) continue;
-      if (auto it = frames.find(child); it != frames.end()) {
-        self(self, child, it->second, fenced);
+      if (auto it = frames_.find(child); it != frames_.end()) {
+        CollectVictimLeaves(child, it->second, fenced);
       } else if (c.props.fenced) {
         if (int64_t{c.props.offset} > frame) continue;
-        self(self, child, frame, true);
+        CollectVictimLeaves(child, frame, true);
       } else {
-        self(self, child, frame - c.props.offset, fenced);
+        CollectVictimLeaves(child, frame - c.props.offset, fenced);
       }
     }
-  };
-  visit(visit, fence, frames[fence], false);
+  }
 
   // One allocation as a candidate victim, or nullopt (§2.5 and the order of §3.2).
-  auto candidate = [&](uint32_t alloc) -> std::optional<VictimCandidate> {
-    const Allocation& al = allocations_[alloc];
-    if ((al.resource.present & ask.present) == 0 || al.required_node) return std::nullopt;
-    const uint32_t q = apps_[al.app].queue;
-    auto it = victim_leaves.find(q);
-    if (it == victim_leaves.end()) return std::nullopt;
+  std::optional<VictimCandidate> Candidate(uint32_t alloc) const {
+    const Allocation& al = p_.allocations_[alloc];
+    if ((al.resource.present & ask_.present) == 0 || al.required_node) return std::nullopt;
+    const uint32_t q = p_.apps_[al.app].queue;
+    auto it = victim_leaves_.find(q);
+    if (it == victim_leaves_.end()) return std::nullopt;
     if (!it->second.fenced && al.priority > it->second.frame) return std::nullopt;
-    for (const Victim& v : preempted_) {
+    for (const Victim& v : p_.preempted_) {
       if (v.allocation == alloc && v.age == al.age) return std::nullopt;
     }
     const int score = (al.originator ? 1 : 0) | (al.allow_preemption ? 0 : 2);
     return VictimCandidate{score, -al.ask_create_time, -al.age, alloc, q};
-  };
-  // Every candidate, in leaf order (callers sort when order matters).
-  auto all_candidates = [&]() {
-    std::vector<VictimCandidate> out;
-    for (const auto& [q, rule] : victim_leaves) {
-      for (const auto& [seq, a] : queues_[q].apps) {
-        for (const auto& [first_seq, k] : app_side_[a].asks) {
-          for (uint32_t alloc : asks_[k].allocations) {
-            if (std::optional<VictimCandidate> c = candidate(alloc)) out.push_back(*c);
+  }
+
+  // Every candidate, in leaf order (callers sort when order matters); computed once, when a
+  // phase needs all of them.
+  const std::vector<VictimCandidate>& Everyone() {
+    if (everyone_) return *everyone_;
+    everyone_.emplace();
+    for (const auto& [q, rule] : victim_leaves_) {
+      for (const auto& [seq, a] : p_.queues_[q].apps) {
+        for (const auto& [first_seq, k] : p_.app_side_[a].asks) {
+          for (uint32_t alloc : p_.asks_[k].allocations) {
+            if (std::optional<VictimCandidate> c = Candidate(alloc)) everyone_->push_back(*c);
           }
         }
       }
     }
-    return out;
-  };
-  std::optional<std::vector<VictimCandidate>> everyone;  // computed when a step needs all of them
-
-  auto detail = std::make_shared<PreemptionDetail>();
-  detail->fence = queue_side_[fence].path;
-  detail->remaining_guarantee = ask_remaining;
-  plan.detail = detail;
-  const std::string no_candidates =
-      Cat("no allocation below fence ", queue_side_[fence].path,
-          " may be preempted for it (queues within their guarantee, preemption.policy "
-          "disabled, higher priority, required-node, or no shared resource type)");
+    return *everyone_;
+  }
 
   // The guarantee gate (§2.3): the ask fits its queue's remaining guarantee, or would once every
   // candidate went (removals add up, so they are applied per leaf).
-  bool gate = FitsActual(*ask_remaining, ask);
-  if (!gate && !shielded && !victim_leaves.empty()) {
-    everyone = all_candidates();
+  bool PassesGuaranteeGate() {
+    if (FitsActual(*ask_remaining_, ask_)) return true;
+    if (shielded_ || victim_leaves_.empty()) return false;
     absl::flat_hash_map<uint32_t, Resource> freed;
-    for (const VictimCandidate& c : *everyone) {
-      AddTo(&freed[c.leaf], allocations_[c.allocation].resource);
+    for (const VictimCandidate& c : Everyone()) {
+      AddTo(&freed[c.leaf], p_.allocations_[c.allocation].resource);
     }
-    if (!freed.empty()) {
-      usage.Put(leaf, ask);
-      for (const auto& [q, r] : freed) usage.Remove(q, r);
-      std::optional<Resource> r = RemainingGuarantee(leaf, leaf, usage);
-      gate = r && AskQueueUnderGuarantee(ask, *r);
-      usage.Reset();
-    }
-  }
-  if (!gate) {
-    plan.why_not = Cat("the ask (", ToString(ask, types), ") does not fit the remaining guarantee ",
-                       LimitToString(*ask_remaining, types), " of queue ", queue_side_[leaf].path,
-                       victim_leaves.empty() ? "" : ", even with every candidate victim gone");
-    return plan;
+    if (freed.empty()) return false;
+    usage_.Put(leaf_, ask_);
+    for (const auto& [q, r] : freed) usage_.Remove(q, r);
+    std::optional<Resource> r = p_.RemainingGuarantee(leaf_, leaf_, usage_);
+    usage_.Reset();
+    return r && AskQueueUnderGuarantee(ask_, *r);
   }
 
   // Nodes (§3.1): every reserved node is looked at, and reservations that may be cancelled for
   // this ask are (D12), whether or not the node is then chosen.
-  if (total_reservations_ > 0) {
-    for (uint32_t node = 0; node < nodes_.size(); ++node) {
-      const Node& n = nodes_[node];
-      if (!n.alive || !n.reservation || n.reservation->second == ask_slot) continue;
-      const Ask& holder = asks_[n.reservation->second];
-      const AskHot& holder_hot = ask_hot_[n.reservation->second];
+  void FindCancellableReservations() {
+    if (p_.total_reservations_ == 0) return;
+    for (uint32_t node = 0; node < p_.nodes_.size(); ++node) {
+      const Node& n = p_.nodes_[node];
+      if (!n.alive || !n.reservation || n.reservation->second == ask_slot_) continue;
+      const Ask& holder = p_.asks_[n.reservation->second];
+      const AskHot& holder_hot = p_.ask_hot_[n.reservation->second];
       if (holder.required_node.empty() && !holder_hot.preemption_triggered &&
-          holder_hot.priority < priority &&
-          SaturatingSub(context_->now, holder.create_time) > kReservationCancelAgeMs) {
-        plan.cancel_reservations_on.push_back(node);
+          holder_hot.priority < priority_ &&
+          SaturatingSub(p_.context_->now, holder.create_time) > kReservationCancelAgeMs) {
+        plan_.cancel_reservations_on.push_back(node);
       }
     }
   }
-  auto usable = [&](uint32_t node) {
-    const Node& n = nodes_[node];
-    if (n.reservation && n.reservation->second != ask_slot &&
-        std::find(plan.cancel_reservations_on.begin(), plan.cancel_reservations_on.end(), node) ==
-            plan.cancel_reservations_on.end()) {
+
+  bool Usable(uint32_t node) const {
+    const Node& n = p_.nodes_[node];
+    if (n.reservation && n.reservation->second != ask_slot_ &&
+        std::find(plan_.cancel_reservations_on.begin(), plan_.cancel_reservations_on.end(), node) ==
+            plan_.cancel_reservations_on.end()) {
       return false;
     }
-    return n.schedulable && FitIn(n.capacity, ask);
-  };
-  if (victim_leaves.empty()) {
-    plan.why_not = no_candidates;
-    return plan;
+    return n.schedulable && FitIn(n.capacity, ask_);
   }
 
-  // The victim test (§3.3 step 2): `c` leaves its queue in `usage` when that queue, judged
+  // The victim test (§3.3 step 2): `c` leaves its queue in `usage_` when that queue, judged
   // before the removal, is over its guarantee in a type the ask uses; false (nothing changed)
   // otherwise.
-  auto leave_queue = [&](const VictimCandidate& c) {
-    const Resource& res = allocations_[c.allocation].resource;
-    std::optional<Resource> r = RemainingGuarantee(c.leaf, leaf, usage);
-    usage.Remove(c.leaf, res);
-    if (r && !VictimQueueOverGuarantee(ask, *r)) {
-      usage.Put(c.leaf, res);
+  bool LeaveQueue(const VictimCandidate& c) {
+    const Resource& res = p_.allocations_[c.allocation].resource;
+    std::optional<Resource> r = p_.RemainingGuarantee(c.leaf, leaf_, usage_);
+    usage_.Remove(c.leaf, res);
+    if (r && !VictimQueueOverGuarantee(ask_, *r)) {
+      usage_.Put(c.leaf, res);
       return false;
     }
     return true;
-  };
-  // The ask-queue test (step 3), after leave_queue: the ask's queue takes `c` when its
-  // remaining guarantee (`before`, as it was) holds it; false puts `c` back where it was, and
-  // the scan ends there.
-  auto join_ask_queue = [&](const VictimCandidate& c, std::optional<Resource>* before) {
-    const Resource& res = allocations_[c.allocation].resource;
-    *before = RemainingGuarantee(leaf, leaf, usage);
+  }
+
+  // The ask-queue test (step 3), after LeaveQueue: the ask's queue takes `c` when its remaining
+  // guarantee (`before`, as it was) holds it; false puts `c` back where it was, and the scan
+  // ends there.
+  bool JoinAskQueue(const VictimCandidate& c, std::optional<Resource>* before) {
+    const Resource& res = p_.allocations_[c.allocation].resource;
+    *before = p_.RemainingGuarantee(leaf_, leaf_, usage_);
     if (!*before || !FitsActual(**before, res)) {
-      usage.Put(c.leaf, res);
+      usage_.Put(c.leaf, res);
       return false;
     }
-    usage.Put(leaf, res);
+    usage_.Put(leaf_, res);
     return true;
-  };
+  }
 
   // The node (§3.3, §3.4): the fewest victims, then the lowest id. Nodes are visited in id
   // order, so the first node that fits without victims (offered on the headroom path only), or
   // failing that the first that needs exactly one, ends the search.
-  struct Choice {
-    int64_t index = std::numeric_limits<int64_t>::max();
-    uint32_t node = kNoSlot;
-    std::vector<VictimCandidate> victims;
-  } best;
-  if (!nodes_tried) {
-    for (const auto& [id, node] : nodes_in_id_order_) {
-      if (usable(node) && FitIn(nodes_[node].Available(), ask)) {
-        best.index = -1;
-        best.node = node;
-        break;
+  void ChooseNode() {
+    if (!nodes_tried_) {
+      for (const auto& [id, node] : p_.nodes_in_id_order_) {
+        if (Usable(node) && FitIn(p_.nodes_[node].Available(), ask_)) {
+          best_.index = -1;
+          best_.node = node;
+          break;
+        }
       }
     }
-  }
-  size_t usable_nodes = 0;
-  std::vector<VictimCandidate> on_node;
-  for (const auto& [id, node] : nodes_in_id_order_) {
-    if (best.index <= 0) break;
-    if (!usable(node)) continue;
-    ++usable_nodes;
-    const Resource& available = nodes_[node].Available();
-    if (FitIn(available, ask)) continue;  // needs no victim: offered above, or not at all
-    on_node.clear();
-    for (uint32_t alloc : nodes_[node].allocations) {
-      if (std::optional<VictimCandidate> c = candidate(alloc)) on_node.push_back(*c);
+    for (const auto& [id, node] : p_.nodes_in_id_order_) {
+      if (best_.index <= 0) break;
+      if (!Usable(node)) continue;
+      ++usable_nodes_;
+      if (FitIn(p_.nodes_[node].Available(), ask_)) continue;  // offered above, or not at all
+      TryNode(node);
     }
-    if (on_node.empty()) continue;
-    std::sort(on_node.begin(), on_node.end());
+  }
+
+  // The victims `node` would need (§3.3), kept in best_ when they are fewer than best_'s.
+  void TryNode(uint32_t node) {
+    const Resource& available = p_.nodes_[node].Available();
+    on_node_.clear();
+    for (uint32_t alloc : p_.nodes_[node].allocations) {
+      if (std::optional<VictimCandidate> c = Candidate(alloc)) on_node_.push_back(*c);
+    }
+    if (on_node_.empty()) return;
+    std::sort(on_node_.begin(), on_node_.end());
     // Pass 1: keep the victims whose queues are over their guarantee and that fit the ask
     // queue's remaining guarantee; those that do not lower the node's shortfall go last.
     std::vector<const VictimCandidate*> head, tail;
     Resource avail = available;
-    usage.Reset();
-    for (const VictimCandidate& c : on_node) {
-      const Resource& res = allocations_[c.allocation].resource;
+    usage_.Reset();
+    for (const VictimCandidate& c : on_node_) {
+      const Resource& res = p_.allocations_[c.allocation].resource;
       std::optional<Resource> unused_before;
-      if (!leave_queue(c)) continue;
-      if (!join_ask_queue(c, &unused_before)) break;
-      if (LowersShortfall(ask, avail, res)) {
+      if (!LeaveQueue(c)) continue;
+      if (!JoinAskQueue(c, &unused_before)) break;
+      if (LowersShortfall(ask_, avail, res)) {
         AddTo(&avail, res);
         head.push_back(&c);
       } else {
-        usage.Remove(leaf, res);
-        usage.Put(c.leaf, res);
+        usage_.Remove(leaf_, res);
+        usage_.Put(c.leaf, res);
         tail.push_back(&c);
       }
     }
     head.insert(head.end(), tail.begin(), tail.end());
     // Pass 2: the victim test again, in this order; the node is done at the first prefix of
     // victims after which the ask fits.
-    usage.Reset();
+    usage_.Reset();
     avail = available;
     std::vector<VictimCandidate> result;
     int64_t index = -1;
     for (const VictimCandidate* c : head) {
-      if (!leave_queue(*c)) continue;
-      AddTo(&avail, allocations_[c->allocation].resource);
-      if (index < 0 && FitIn(avail, ask)) index = static_cast<int64_t>(result.size());
+      if (!LeaveQueue(*c)) continue;
+      AddTo(&avail, p_.allocations_[c->allocation].resource);
+      if (index < 0 && FitIn(avail, ask_)) index = static_cast<int64_t>(result.size());
       result.push_back(*c);
     }
-    usage.Reset();
-    if (index >= 0 && index < best.index) {
+    usage_.Reset();
+    if (index >= 0 && index < best_.index) {
       result.resize(static_cast<size_t>(index) + 1);
-      best = {index, node, std::move(result)};
+      best_ = {index, node, std::move(result)};
     }
   }
-  if (best.node == kNoSlot) {
-    plan.why_not = Cat("no node can be freed for it by preempting below fence ",
-                       queue_side_[fence].path, " (", usable_nodes, " node(s) could hold it)");
-    return plan;
+
+  // A victim of the final list (§3.6): only victims on the chosen node count unless it already
+  // has room, and they are taken while they do not yet cover the ask (the node's free space is
+  // not counted).
+  void Offer(const VictimCandidate& c) {
+    const Allocation& al = p_.allocations_[c.allocation];
+    if (!node_has_room_ && al.node != best_.node) return;
+    if (!Covers(total_, ask_)) plan_.victims.push_back(c.allocation);
+    AddTo(&total_, al.resource);
   }
 
-  // The final list (§3.6) grows with the additional victims (§3.5) in candidate order: the
-  // chosen node's victims first, then others while the ask queue stays over its guarantee;
-  // only victims on the chosen node count unless it already has room, and they are taken while
-  // they do not yet cover the ask (the node's free space is not counted).
-  const bool node_has_room = FitIn(nodes_[best.node].Available(), ask);
-  Resource total;
-  auto offer = [&](const VictimCandidate& c) {
-    const Allocation& al = allocations_[c.allocation];
-    if (!node_has_room && al.node != best.node) return;
-    if (!Covers(total, ask)) plan.victims.push_back(c.allocation);
-    AddTo(&total, al.resource);
-  };
-  for (const VictimCandidate& c : best.victims) offer(c);
   // For a shielded ask queue the additional victims can never fail the attempt (they only take
   // what its remaining guarantee holds), so they matter only while they can still change the
   // final list: until it covers the ask for good (some type beyond the ask, or no candidate
   // left with an ask type the total lacks).
-  auto settled = [&]() {
-    if (!Covers(total, ask)) return false;
+  bool Settled() const {
+    if (!Covers(total_, ask_)) return false;
     for (int t = 0; t < kMaxResourceTypes; ++t) {
-      if (ask.Has(t) && total.Has(t) && total.Get(t) > ask.Get(t)) return true;
+      if (ask_.Has(t) && total_.Has(t) && total_.Get(t) > ask_.Get(t)) return true;
     }
-    return (victim_types & ask.present & ~total.present) == 0;
-  };
-  if (!(shielded && settled())) {
-    usage.Reset();
+    return (victim_types_ & ask_.present & ~total_.present) == 0;
+  }
+
+  // The final list (§3.6) grows with the additional victims (§3.5) in candidate order: the
+  // chosen node's victims first, then others while the ask queue stays over its guarantee.
+  // False (with why_not) when the list does not make the attempt.
+  bool FinalVictims() {
+    node_has_room_ = FitIn(p_.nodes_[best_.node].Available(), ask_);
+    for (const VictimCandidate& c : best_.victims) Offer(c);
+    if (!(shielded_ && Settled()) && !AddExtraVictims()) return false;
+    if (plan_.victims.empty() && total_.present == 0) {
+      plan_.why_not = Cat("none of the candidate victims below fence ", p_.queue_side_[fence_].path,
+                          " may go: their queues are not over their guarantee in the ask's "
+                          "types, or the ask's queue cannot take them within its own");
+      return false;
+    }
+    if (!Covers(total_, ask_)) {
+      plan_.victims.clear();
+      plan_.why_not = Cat(
+          node_has_room_ ? "the victims (" : Cat("the victims on ", p_.nodes_[best_.node].id, " ("),
+          ToString(total_, types()), ") would not cover the ask (", ToString(ask_, types()), ")");
+      return false;
+    }
+    return true;
+  }
+
+  // §3.5: candidates beyond the chosen node's, in candidate order (lazily: a shielded search
+  // usually stops after a few). False (with why_not) when they leave the ask's queue outside
+  // its guarantee.
+  bool AddExtraVictims() {
+    usage_.Reset();
     absl::flat_hash_set<uint32_t> taken;
-    for (const VictimCandidate& c : best.victims) {
-      usage.Remove(c.leaf, allocations_[c.allocation].resource);
+    for (const VictimCandidate& c : best_.victims) {
+      usage_.Remove(c.leaf, p_.allocations_[c.allocation].resource);
       taken.insert(c.allocation);
     }
-    if (!everyone) everyone = all_candidates();
-    // Candidate order, lazily: a shielded search usually stops after a few.
     std::vector<const VictimCandidate*> heap;
-    heap.reserve(everyone->size());
-    for (const VictimCandidate& c : *everyone) {
+    heap.reserve(Everyone().size());
+    for (const VictimCandidate& c : Everyone()) {
       if (!taken.contains(c.allocation)) heap.push_back(&c);
     }
     auto later = [](const VictimCandidate* l, const VictimCandidate* r) { return *r < *l; };
     std::make_heap(heap.begin(), heap.end(), later);
     bool extras = false;
-    while (!heap.empty() && !(shielded && settled())) {
+    while (!heap.empty() && !(shielded_ && Settled())) {
       std::pop_heap(heap.begin(), heap.end(), later);
       const VictimCandidate& c = *heap.back();
       heap.pop_back();
-      const Resource& res = allocations_[c.allocation].resource;
+      const Resource& res = p_.allocations_[c.allocation].resource;
       std::optional<Resource> before;
-      if (!leave_queue(c)) continue;
-      if (!join_ask_queue(c, &before)) break;
-      std::optional<Resource> after = RemainingGuarantee(leaf, leaf, usage);
+      if (!LeaveQueue(c)) continue;
+      if (!JoinAskQueue(c, &before)) break;
+      std::optional<Resource> after = p_.RemainingGuarantee(leaf_, leaf_, usage_);
       if (after && !SameQuantities(*before, *after)) {
         extras = true;
-        offer(c);
+        Offer(c);
       } else {
-        usage.Remove(leaf, res);
-        usage.Put(c.leaf, res);
+        usage_.Remove(leaf_, res);
+        usage_.Put(c.leaf, res);
       }
     }
-    if (extras && !shielded) {
-      std::optional<Resource> final_remaining = RemainingGuarantee(leaf, leaf, usage);
-      if (!final_remaining || !AskQueueUnderGuarantee(ask, *final_remaining)) {
-        plan.victims.clear();
-        plan.why_not = Cat("preempting on ", nodes_[best.node].id, " would not bring queue ",
-                           queue_side_[leaf].path, " back within its guarantee");
-        return plan;
+    if (extras && !shielded_) {
+      std::optional<Resource> final_remaining = p_.RemainingGuarantee(leaf_, leaf_, usage_);
+      if (!final_remaining || !AskQueueUnderGuarantee(ask_, *final_remaining)) {
+        plan_.victims.clear();
+        plan_.why_not = Cat("preempting on ", p_.nodes_[best_.node].id, " would not bring queue ",
+                            p_.queue_side_[leaf_].path, " back within its guarantee");
+        return false;
       }
     }
-    usage.Reset();
+    usage_.Reset();
+    return true;
   }
-  if (plan.victims.empty() && total.present == 0) {
-    plan.why_not = Cat("none of the candidate victims below fence ", queue_side_[fence].path,
-                       " may go: their queues are not over their guarantee in the ask's types, "
-                       "or the ask's queue cannot take them within its own");
-    return plan;
-  }
-  if (!Covers(total, ask)) {
-    plan.victims.clear();
-    plan.why_not =
-        Cat(node_has_room ? "the victims (" : Cat("the victims on ", nodes_[best.node].id, " ("),
-            ToString(total, types), ") would not cover the ask (", ToString(ask, types), ")");
-    return plan;
-  }
-  plan.node = best.node;
+
   // What made each victim eligible, queue by queue, in path order.
-  absl::btree_map<std::string_view, std::pair<uint32_t, int64_t>> victim_queues;
-  for (uint32_t alloc : plan.victims) {
-    uint32_t q = apps_[allocations_[alloc].app].queue;
-    auto& entry = victim_queues[queue_side_[q].path];
-    entry.first = q;
-    ++entry.second;
+  void DescribeVictimQueues() {
+    absl::btree_map<std::string_view, std::pair<uint32_t, int64_t>> victim_queues;
+    for (uint32_t alloc : plan_.victims) {
+      uint32_t q = p_.apps_[p_.allocations_[alloc].app].queue;
+      auto& entry = victim_queues[p_.queue_side_[q].path];
+      entry.first = q;
+      ++entry.second;
+    }
+    for (const auto& [path, entry] : victim_queues) {
+      detail_->victim_queues.push_back(
+          {.queue = path,
+           .remaining_guarantee = p_.RemainingGuarantee(entry.first, leaf_, usage_),
+           .victims = entry.second});
+    }
   }
-  for (const auto& [path, entry] : victim_queues) {
-    detail->victim_queues.push_back(
-        {.queue = path,
-         .remaining_guarantee = RemainingGuarantee(entry.first, leaf, usage),
-         .victims = entry.second});
-  }
-  return plan;
+
+  const Partition& p_;
+  const uint32_t ask_slot_;
+  const Resource& ask_;
+  const int32_t priority_;
+  const bool nodes_tried_;
+  const uint32_t leaf_;
+  PreemptionUsage usage_;
+  PreemptionPlan plan_;
+  std::shared_ptr<PreemptionDetail> detail_;
+  std::optional<Resource> ask_remaining_;
+  bool shielded_ = false;
+  uint32_t fence_ = kNoSlot;
+  absl::flat_hash_map<uint32_t, int64_t> frames_;
+  absl::flat_hash_map<uint32_t, VictimLeaf> victim_leaves_;
+  ResourceMask victim_types_ = 0;  // every type a candidate may have
+  std::optional<std::vector<VictimCandidate>> everyone_;
+  Choice best_;
+  size_t usable_nodes_ = 0;
+  std::vector<VictimCandidate> on_node_;
+  bool node_has_room_ = false;
+  Resource total_;  // what the final list's victims hold
+};
+
+Partition::PreemptionPlan Partition::PlanPreemption(uint32_t app, uint32_t ask_slot,
+                                                    const Resource& ask, int32_t priority,
+                                                    bool nodes_tried) const {
+  return PreemptionSearch(*this, app, ask_slot, ask, priority, nodes_tried).Run();
 }
 
 Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_tried,
