@@ -478,6 +478,20 @@ class Partition {
   // the node cannot take, decision 24).
   enum class Outcome : uint8_t { kNone, kAllocated, kReserved, kBlocked };
 
+  // --- consistency (partition_consistency.cc) ------------------------------------------
+  // What the applications add up to per queue, recomputed by CheckApplications.
+  struct RecomputedSums {
+    std::vector<Resource> pending;
+    std::vector<Resource> allocated;
+    int64_t placeholders = 0;
+  };
+  absl::Status CheckAskShapes() const;
+  absl::Status CheckTableSizes() const;
+  absl::Status CheckApplications(RecomputedSums* sums) const;
+  absl::Status CheckQueues(const RecomputedSums& sums) const;
+  absl::Status CheckNodes() const;
+  absl::Status CheckReservationsAndIds(const RecomputedSums& sums) const;
+
   // --- queue tree ---------------------------------------------------------------------
   uint32_t NewQueue(std::string_view name, uint32_t parent, bool dynamic);
   // A fresh application record (a freed slot or a new one), its side record and order key
