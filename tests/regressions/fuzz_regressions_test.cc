@@ -49,7 +49,7 @@ std::vector<std::string> States(const std::vector<Decision>& out) {
 }
 
 // fuzz_events: with the clock near its end, a timer due "now + timeout" overflowed int64
-// (UBSan: signed integer overflow in partition_events.cc, the rejected app's 3-day expiry).
+// (UBSan: signed integer overflow in partition_states.cc, the rejected app's 3-day expiry).
 // Timers now saturate at the end of the clock and fire when the clock gets there.
 TEST(FuzzRegression, TimerDuePastClockEnd) {
   auto kernel = Start(OneLeaf());
