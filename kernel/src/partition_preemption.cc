@@ -238,8 +238,8 @@ class Partition::PreemptionSearch {
     plan_.detail = detail_;
     if (!PassesGuaranteeGate()) {
       plan_.why_not =
-          Cat("the ask (", ToString(ask_, types()), ") does not fit the remaining guarantee ",
-              LimitToString(*ask_remaining_, types()), " of queue ", p_.queue_side_[leaf_].path,
+          Cat("the ask (", ToString(ask_, Types()), ") does not fit the remaining guarantee ",
+              LimitToString(*ask_remaining_, Types()), " of queue ", p_.queue_side_[leaf_].path,
               victim_leaves_.empty() ? "" : ", even with every candidate victim gone");
       return std::move(plan_);
     }
@@ -278,7 +278,7 @@ class Partition::PreemptionSearch {
     std::vector<VictimCandidate> victims;
   };
 
-  const ResourceTypes& types() const { return p_.context_->types; }
+  const ResourceTypes& Types() const { return p_.context_->types; }
 
   // Fence root and priority frames (§2.4): up from the ask's leaf.
   void FindFenceAndFrames() {
@@ -555,7 +555,7 @@ class Partition::PreemptionSearch {
       plan_.victims.clear();
       plan_.why_not = Cat(
           node_has_room_ ? "the victims (" : Cat("the victims on ", p_.nodes_[best_.node].id, " ("),
-          ToString(total_, types()), ") would not cover the ask (", ToString(ask_, types()), ")");
+          ToString(total_, Types()), ") would not cover the ask (", ToString(ask_, Types()), ")");
       return false;
     }
     return true;
