@@ -457,8 +457,7 @@ class Checker {
           live_.erase(it);  // the oldest one (live_ is in seq order)
           Expect(d.release_reason != ReleaseReason::kQuota || quota_run_,
                  "a quota release without its quota_preemption record: " + DecisionText(d));
-          if (AsksArePods() && (d.release_reason == ReleaseReason::kReleased ||
-                                d.release_reason == ReleaseReason::kQuota)) {
+          if (AsksArePods() && d.release_reason == ReleaseReason::kReleased) {
             // 1.5+: the manager's release takes the ask along once nothing of it is left.
             ForgetSpentAsk({partition, app, View(d.ask)});
           }
@@ -696,7 +695,7 @@ class Checker {
   }
 
   // `reported` against an exact sum. The kernel refuses every call that would take a sum out
-  // of [0, int64] (kernel/README decision 20), so one outside is a finding too.
+  // of [0, int64] (kernel/README decision 22), so one outside is a finding too.
   void CompareSum(const Named& reported, const std::map<std::string, Wide>& sum,
                   const std::string& what) {
     Named expected;

@@ -405,7 +405,7 @@ void Validator::CheckResourceTypeCount(const SchedulerConfig& config) {
   for (const PartitionConfig& partition : config.partitions) {
     Walker walker{add, partition.name};
     // Configured weights register their types; the default ones (vcore, memory) take no
-    // slot (kernel/README decision 16).
+    // slot (kernel/README decision 18).
     QuantityMap weighted;
     for (const auto& [name, weight] : partition.node_sort_policy.resource_weights) {
       if (weight > 0) weighted.emplace_back(name, 1);

@@ -166,6 +166,8 @@ class Partition {
   absl::StatusOr<bool> UpdateKnownPod(uint32_t ask, const Resource& resource,
                                       std::vector<Decision>* out);
   absl::Status RemoveAskAt(uint32_t ask, std::vector<Decision>* out);
+  // The ask `ask_id` of application `app_id`, or NotFound naming which is unknown.
+  absl::StatusOr<uint32_t> NamedAsk(std::string_view app_id, std::string_view ask_id) const;
   // `node`: kNoSlot for the oldest allocation anywhere; `node_id` names a node that is not
   // registered in the refusal.
   absl::Status ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
@@ -206,6 +208,9 @@ class Partition {
   uint32_t NewAppSlot();
   // A fresh ask record, hot and cold halves in step (no shape yet).
   uint32_t NewAskSlot();
+  // The ask's own fields from `args` (priority, gang membership, required node, preemption
+  // flags), the same for an ask added and one recovered.
+  void DescribeAsk(uint32_t ask, const AskArgs& args);
   // Gives the node in `slot`, just added to nodes_in_id_order_, its NodeKey::id_rank.
   void AssignIdRank(uint32_t slot);
   // The ask's resources; only for an ask that holds its shape (alive, or released with live
@@ -596,13 +601,15 @@ class Partition {
     uint32_t by_ask;
   };
   std::vector<Victim> preempted_;
-  bool preemption_enabled_ = false;   // the partition's preemption.enabled (decision 34, D1)
+  bool preemption_enabled_ = false;   // the partition's preemption.enabled (decision 34.1)
   int preemption_attempts_left_ = 0;  // general preemption attempts left in this leaf visit
   // The latest backoff deadline any application got (yunikorn-1.9; 0: none yet).
   int64_t latest_backoff_deadline_ = 0;
   // preemption.quotapreemptionenabled under a profile that has quota-change preemption.
   bool quota_preemption_enabled_ = false;
-  int64_t quota_starts_ = 0;   // queues with a quota_start
+  // (start, queue) of every queue with a quota_start: what NextQuotaCheck looks at, so that an
+  // advance firing many timers does not scan every queue for each.
+  absl::btree_set<std::pair<int64_t, uint32_t>> quota_starts_;
   bool walk_changed_ = false;  // the regular walk changed state without a result (cancellations)
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;

@@ -79,7 +79,7 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   if (IsZero(resource)) {
     return absl::InvalidArgumentError(Cat("ask ", args.id, ": resources must not be zero"));
   }
-  // Pending is kept exact (kernel/README.md decision 20): refuse what would not fit int64. The
+  // Pending is kept exact (kernel/README.md decision 22): refuse what would not fit int64. The
   // root's pending bounds every app's and queue's, since quantities are never negative.
   AppSide& a_side = app_side_[app];
   auto existing = a_side.asks_by_id.find(args.id);
@@ -127,18 +127,7 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   uint32_t shape = shapes_.Acquire(resource);  // before the release: a re-add may keep its shape
   shapes_.Release(hot.shape);
   hot.shape = shape;
-  hot.priority = args.priority;
-  hot.placeholder = args.placeholder;
-  k.allow_preemption = args.allow_preemption;
-  k.originator = args.originator;
-  hot.preemption_triggered = false;  // a new ask object in YuniKorn, even under the same key
-  k.preempt_checked_at = kNeverChecked;
-  k.task_group =
-      args.task_group.empty() ? std::string_view() : context_->names.Intern(args.task_group);
-  k.required_node =
-      args.required_node.empty() ? std::string_view() : context_->names.Intern(args.required_node);
-  hot.gang_member = !k.task_group.empty();
-  hot.has_required_node = !k.required_node.empty();
+  DescribeAsk(ask, args);
   if (hot.placeholder) {
     TaskGroup* group = FindTaskGroup(app, k.task_group);
     if (group == nullptr) {
@@ -239,15 +228,39 @@ void Partition::RemoveAskSlot(uint32_t ask) {
   }
 }
 
-absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_id,
-                                  std::vector<Decision>* out) {
+void Partition::DescribeAsk(uint32_t ask, const AskArgs& args) {
+  Ask& k = asks_[ask];
+  AskHot& hot = ask_hot_[ask];
+  hot.priority = args.priority;
+  hot.placeholder = args.placeholder;
+  k.allow_preemption = args.allow_preemption;
+  k.originator = args.originator;
+  hot.preemption_triggered = false;  // a new ask object in YuniKorn, even under the same key
+  k.preempt_checked_at = kNeverChecked;
+  k.task_group =
+      args.task_group.empty() ? std::string_view() : context_->names.Intern(args.task_group);
+  k.required_node =
+      args.required_node.empty() ? std::string_view() : context_->names.Intern(args.required_node);
+  hot.gang_member = !k.task_group.empty();
+  hot.has_required_node = !k.required_node.empty();
+}
+
+absl::StatusOr<uint32_t> Partition::NamedAsk(std::string_view app_id,
+                                             std::string_view ask_id) const {
   uint32_t app = FindApp(app_id);
   if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
   auto it = app_side_[app].asks_by_id.find(ask_id);
   if (it == app_side_[app].asks_by_id.end()) {
     return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
   }
-  return RemoveAskAt(it->second, out);
+  return it->second;
+}
+
+absl::Status Partition::RemoveAsk(std::string_view app_id, std::string_view ask_id,
+                                  std::vector<Decision>* out) {
+  absl::StatusOr<uint32_t> ask = NamedAsk(app_id, ask_id);
+  if (!ask.ok()) return ask.status();
+  return RemoveAskAt(*ask, out);
 }
 
 absl::Status Partition::RemoveAskAt(uint32_t ask, std::vector<Decision>* out) {
@@ -275,19 +288,15 @@ void Partition::DropAsk(uint32_t ask) {
 absl::Status Partition::ReleaseAllocation(std::string_view app_id, std::string_view ask_id,
                                           std::string_view node_id, int64_t seq,
                                           std::vector<Decision>* out) {
-  uint32_t app = FindApp(app_id);
-  if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
-  auto it = app_side_[app].asks_by_id.find(ask_id);
-  if (it == app_side_[app].asks_by_id.end()) {
-    return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
-  }
+  absl::StatusOr<uint32_t> ask = NamedAsk(app_id, ask_id);
+  if (!ask.ok()) return ask.status();
   uint32_t node = kNoSlot;
   if (!node_id.empty()) {
     auto n = nodes_by_id_.find(node_id);
     // An unknown node holds no allocation: the same refusal as a known node without one.
     node = n == nodes_by_id_.end() ? kUnknownNode : n->second;
   }
-  return ReleaseAllocationAt(it->second, node, node_id, seq, out);
+  return ReleaseAllocationAt(*ask, node, node_id, seq, out);
 }
 
 absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,

@@ -221,7 +221,7 @@ absl::Status Partition::ApplyConfig(const PartitionConfig& config, bool dry_run,
   }
 
   placement_ = std::move(*placement);
-  // Decision 34 (D1): absent, the key means off in v1.2.0 and on in 1.4+ (the profile says).
+  // Decision 34.1: absent, the key means off in v1.2.0 and on in 1.4+ (the profile says).
   preemption_enabled_ =
       config.preemption_enabled.value_or(context_->profile->preemption_enabled_by_default);
   quota_preemption_enabled_ =

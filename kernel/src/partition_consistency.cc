@@ -217,12 +217,12 @@ absl::Status Partition::CheckQueues(const RecomputedSums& sums) const {
       }
     }
   }
-  // Quota-change preemption: the count of start times the check is skipped by.
-  int64_t quota_starts = 0;
+  // Quota-change preemption: the index of start times the checks are planned by.
+  absl::btree_set<std::pair<int64_t, uint32_t>> quota_starts;
   for (uint32_t q = 0; q < queues_.size(); ++q) {
-    if (queue_side_[q].quota_start) ++quota_starts;
+    if (queue_side_[q].quota_start) quota_starts.insert({*queue_side_[q].quota_start, q});
   }
-  if (quota_starts != quota_starts_) return Inconsistent(name_, "quota start time count");
+  if (quota_starts != quota_starts_) return Inconsistent(name_, "quota start time index");
   return absl::OkStatus();
 }
 

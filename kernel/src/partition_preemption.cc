@@ -83,7 +83,7 @@ bool LowersShortfall(const Resource& ask, const Resource& available, const Resou
 
 }  // namespace
 
-// An allocation that may be preempted, with its place in the victim order (§3.2, D6).
+// An allocation that may be preempted, with its place in the victim order (§3.2, decision 34.6).
 struct Partition::VictimCandidate {
   int score;  // 0 normal, 1 originator, 2 opted out, 3 both
   int64_t neg_create_time;
@@ -392,7 +392,7 @@ class Partition::PreemptionSearch {
   }
 
   // Nodes (§3.1): every reserved node is looked at, and reservations that may be cancelled for
-  // this ask are (D12), whether or not the node is then chosen.
+  // this ask are (decision 34.12), whether or not the node is then chosen.
   void FindCancellableReservations() {
     if (p_.total_reservations_ == 0) return;
     for (uint32_t node = 0; node < p_.nodes_.size(); ++node) {
@@ -665,7 +665,7 @@ Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_trie
   AskHot& hot = ask_hot_[ask];
   k.preempt_checked_at = context_->now;
   PreemptionPlan plan = PlanPreemption(hot.app, ask, ResourceOf(hot), hot.priority, nodes_tried);
-  // Reservations given up for the search go even when it then fails (decision 34, D12).
+  // Reservations given up for the search go even when it then fails (decision 34.12).
   for (uint32_t node : plan.cancel_reservations_on) {
     CancelReservationOnNode(node);
     walk_changed_ = true;
@@ -679,7 +679,7 @@ Partition::Outcome Partition::TryGeneralPreemption(uint32_t ask, bool nodes_trie
   d.count = static_cast<int64_t>(plan.victims.size());
   d.preemption = std::move(plan.detail);
   out->push_back(std::move(d));
-  // The ask holds the chosen node from now on, and only that one (D8).
+  // The ask holds the chosen node from now on, and only that one (decision 34.8).
   const uint32_t app = hot.app;
   bool holds = false;
   for (size_t i = apps_[app].reservations.size(); i-- > 0;) {

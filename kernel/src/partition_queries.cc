@@ -1,5 +1,5 @@
-// Read-only views of a partition and the from-scratch consistency check of every cached
-// value.
+// Read-only views of a partition: queues, applications, nodes and allocations as the queries
+// and ExplainPending see them (the consistency check is partition_consistency.cc).
 #include <algorithm>
 
 #include "message.h"

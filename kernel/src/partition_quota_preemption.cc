@@ -50,7 +50,8 @@ bool Partition::UsageWithinQuota(uint32_t queue) const {
 
 void Partition::SetQuotaStart(uint32_t queue, std::optional<int64_t> start) {
   std::optional<int64_t>& current = queue_side_[queue].quota_start;
-  quota_starts_ += (start ? 1 : 0) - (current ? 1 : 0);
+  if (current) quota_starts_.erase({*current, queue});
+  if (start) quota_starts_.insert({*start, queue});
   current = start;
 }
 
@@ -93,22 +94,20 @@ void Partition::QuotaUsageRaised(uint32_t leaf) {
 }
 
 std::optional<int64_t> Partition::NextQuotaCheck(int64_t after) const {
-  if (!quota_preemption_enabled_ || quota_starts_ == 0) return std::nullopt;
+  if (!quota_preemption_enabled_ || quota_starts_.empty()) return std::nullopt;
   std::optional<int64_t> next;
-  for (uint32_t q = 0; q < queues_.size(); ++q) {
-    const std::optional<int64_t>& start = queue_side_[q].quota_start;
-    if (!queues_[q].alive || !start) continue;
+  for (const auto& [start_at, q] : quota_starts_) {
     // A queue back within its max has its start cleared by the next check; one above it runs
     // at the first check at or after its start.
     const int64_t at = UsageWithinQuota(q) ? CheckAfter(after)
-                                           : std::max(CheckAfter(after), CheckAtOrAfter(*start));
+                                           : std::max(CheckAfter(after), CheckAtOrAfter(start_at));
     if (!next || at < *next) next = at;
   }
   return next;
 }
 
 void Partition::QuotaCheck(std::vector<Decision>* out) {
-  if (!quota_preemption_enabled_ || quota_starts_ == 0 || root_ == kNoSlot) return;
+  if (!quota_preemption_enabled_ || quota_starts_.empty() || root_ == kNoSlot) return;
   // Top down from the root, children in configuration order; a queue that runs is enforced as
   // a whole, so its subtree is not visited in this check.
   std::vector<uint32_t> stack{root_};
@@ -314,12 +313,9 @@ void Partition::RunQuotaPreemption(uint32_t queue, std::vector<Decision>* out) {
     const bool placeholder = allocations_[slot].placeholder;
     ReleaseAllocationSlot(slot, ReleaseReason::kQuota, out);
     out->back().quota = run;
-    // The resource manager confirms the release as any other: the pod goes with its ask.
-    if (asks_[ask].allocations.empty() &&
-        (ask_hot_[ask].removed ||
-         (context_->profile->asks_are_pods && ask_hot_[ask].pending == 0))) {
-      RemoveAskSlot(ask);
-    }
+    // As a general preemption's victim: the ask stays known until remove_ask (kernel/README,
+    // asks as pods), unless it was removed while this allocation lived.
+    if (ask_hot_[ask].removed && asks_[ask].allocations.empty()) RemoveAskSlot(ask);
     if (placeholder) {
       PlaceholderGone(app, out);
     } else {

@@ -168,17 +168,7 @@ absl::Status Partition::RecoverAllocationAt(uint32_t app, const AskArgs& args, u
   k.first_add_seq = context_->next_ask_seq;
   a_side.asks.emplace(k.first_add_seq, ask);
   hot.shape = shapes_.Acquire(resource);
-  hot.priority = args.priority;
-  hot.placeholder = args.placeholder;
-  k.allow_preemption = args.allow_preemption;
-  k.originator = args.originator;
-  k.preempt_checked_at = kNeverChecked;
-  k.task_group =
-      args.task_group.empty() ? std::string_view() : context_->names.Intern(args.task_group);
-  k.required_node =
-      args.required_node.empty() ? std::string_view() : context_->names.Intern(args.required_node);
-  hot.gang_member = !k.task_group.empty();
-  hot.has_required_node = !k.required_node.empty();
+  DescribeAsk(ask, args);
   if (hot.placeholder && context_->profile->recovered_placeholder_joins_task_group) {
     TaskGroup* group = FindTaskGroup(app, k.task_group);
     if (group == nullptr) {

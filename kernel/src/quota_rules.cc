@@ -5,17 +5,10 @@
 #include <cstddef>
 #include <functional>
 
+#include "resource_mask.h"
+
 namespace allocore::internal {
 namespace {
-
-template <typename Fn>
-void ForEachType(ResourceMask mask, Fn&& fn) {
-  while (mask != 0) {
-    int type = __builtin_ctz(mask);
-    fn(type);
-    mask &= mask - 1;
-  }
-}
 
 const Resource& OrEmpty(const Resource* r) {
   static constexpr Resource kEmpty{};

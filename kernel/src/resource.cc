@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "resource_mask.h"
 
 namespace allocore {
 namespace {
@@ -13,14 +14,7 @@ namespace {
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 
-template <typename Fn>
-void ForEachType(ResourceMask mask, Fn&& fn) {
-  while (mask != 0) {
-    int type = __builtin_ctz(mask);
-    fn(type);
-    mask &= mask - 1;
-  }
-}
+using internal::ForEachType;
 
 }  // namespace
 

@@ -45,6 +45,28 @@ static long find_decision(const allocore_decisions_t* out, int type, size_t star
   return -1;
 }
 
+/* A kernel of `yaml` with node-1 (memory 100) and app-1 (alice) in root.a; NULL on failure. */
+static allocore_kernel_t* kernel_with_app(const char* yaml, const char* name,
+                                          const allocore_options_t* options) {
+  char* err = NULL;
+  allocore_node_t* node;
+  allocore_app_t* app;
+  allocore_kernel_t* kernel = allocore_kernel_create(yaml, strlen(yaml), name, options, &err);
+  EXPECT_OK(err);
+  if (kernel == NULL) return NULL;
+  node = allocore_node_create("node-1");
+  allocore_node_add_capacity(node, "memory", 100);
+  allocore_add_node(kernel, node, NULL, &err);
+  EXPECT_OK(err);
+  allocore_node_destroy(node);
+  app = allocore_app_create("app-1", "alice");
+  allocore_app_set_queue(app, "root.a");
+  allocore_add_app(kernel, app, NULL, &err);
+  EXPECT_OK(err);
+  allocore_app_destroy(app);
+  return kernel;
+}
+
 int main(void) {
   char* err = NULL;
   size_t len = 0;
@@ -436,20 +458,9 @@ int main(void) {
   /* A manager's lifecycle under yunikorn-1.9: a pod found running is recovered (no seq), then
    * resized; another scheduler's pod takes room on the node; refusals change nothing. */
   v19.semantics = "yunikorn-1.9";
-  kernel = allocore_kernel_create(kQueues, strlen(kQueues), "queues.yaml", &v19, &err);
-  EXPECT_OK(err);
+  kernel = kernel_with_app(kQueues, "queues.yaml", &v19);
   if (kernel == NULL) return 1;
   out = allocore_decisions_create();
-  node = allocore_node_create("node-1");
-  allocore_node_add_capacity(node, "memory", 100);
-  allocore_add_node(kernel, node, NULL, &err);
-  EXPECT_OK(err);
-  allocore_node_destroy(node);
-  app = allocore_app_create("app-1", "alice");
-  allocore_app_set_queue(app, "root.a");
-  allocore_add_app(kernel, app, NULL, &err);
-  EXPECT_OK(err);
-  allocore_app_destroy(app);
   ask = allocore_ask_create("app-1", "running-1");
   allocore_ask_add_resource(ask, "memory", 40);
   allocore_recover_allocation(kernel, ask, "node-1", out, &err);
@@ -631,20 +642,9 @@ int main(void) {
     long release;
     unsigned char present = 0;
     int memory;
-    kernel = allocore_kernel_create(kQuota, strlen(kQuota), "quota.yaml", &v19, &err);
-    EXPECT_OK(err);
+    kernel = kernel_with_app(kQuota, "quota.yaml", &v19);
     if (kernel == NULL) return 1;
     out = allocore_decisions_create();
-    node = allocore_node_create("node-1");
-    allocore_node_add_capacity(node, "memory", 100);
-    allocore_add_node(kernel, node, NULL, &err);
-    EXPECT_OK(err);
-    allocore_node_destroy(node);
-    app = allocore_app_create("app-1", "alice");
-    allocore_app_set_queue(app, "root.a");
-    allocore_add_app(kernel, app, NULL, &err);
-    EXPECT_OK(err);
-    allocore_app_destroy(app);
     ask = allocore_ask_create("app-1", "big");
     allocore_ask_add_resource(ask, "memory", 10);
     allocore_recover_allocation(kernel, ask, "node-1", NULL, &err);

@@ -28,7 +28,7 @@ constexpr int64_t kDefaultPreemptionDelayMs = 30 * 1000;
 constexpr int64_t kPreemptAttemptFrequencyMs = 15 * 1000;
 constexpr int kPreemptionAttemptsPerLeaf = 10;
 // A reservation may be cancelled for a preemptor once its ask is older than the reservation
-// wait timeout twice over plus the reservation delay (D12).
+// wait timeout twice over plus the reservation delay (decision 34.12).
 constexpr int64_t kCancellableReservationAgeMs = 2 * 60 * 60 * 1000 + 2000;
 
 // ---- Small helpers ------------------------------------------------------------------------
@@ -1048,7 +1048,7 @@ class TypesRollback {
 };
 
 // Exact sums: quantities are never negative, so a sum above int64 is the only way to lose
-// exactness, and the kernel refuses the call that would do it (kernel/README decision 20).
+// exactness, and the kernel refuses the call that would do it (kernel/README decision 22).
 __extension__ typedef __int128 Wide;
 bool FitsInt64(Wide v) { return v <= std::numeric_limits<int64_t>::max(); }
 
@@ -1061,7 +1061,7 @@ absl::Status ReferenceModel::Impl::Init(const SchedulerConfig& config) {
     p.binpacking = pc.node_sort_policy.type == "binpacking";
     p.weights = pc.node_sort_policy.resource_weights;
     p.rules = pc.placement_rules;
-    // D1: absent = off in v1.2.0, on in 1.4+.
+    // decision 34.1: absent = off in v1.2.0, on in 1.4+.
     p.preemption = pc.preemption_enabled.value_or(v19());
     p.quota_preemption = v19() && pc.quota_preemption_enabled.value_or(false);
     if (pc.queues.size() != 1) return absl::InvalidArgumentError("expected a single root queue");
@@ -1474,7 +1474,7 @@ double ReferenceModel::Impl::NodeScore(const PartitionR& p, const NodeR& node) c
     if (!found || weight == 0.0) continue;
     double share =
         1.0 - static_cast<double>(available.Get(k)) / static_cast<double>(node.capacity.Get(k));
-    if (!std::isfinite(share)) continue;  // kernel/README decision 16
+    if (!std::isfinite(share)) continue;  // kernel/README decision 18
     usage += share * weight;
     total_weight += weight;
   }
@@ -1935,7 +1935,7 @@ Result ReferenceModel::Impl::AppTryReservedAllocate(PartitionR& p, int app,
       return Result{Kind::kAllocatedReserved, app, ask->id, res->node, res->seq};
     }
   }
-  // Second pass: any other node (kernel/README decision 14: with the headroom check).
+  // Second pass: any other node (kernel/README decision 16: with the headroom check).
   for (const ReservationR& reservation : mine) {
     const ReservationR* res = &reservation;
     if (std::find(cancelled.begin(), cancelled.end(), res->seq) != cancelled.end()) continue;
@@ -2199,7 +2199,7 @@ void ReferenceModel::Impl::SetState(PartitionR& p, int app_index, AppState to,
       break;
     case AppState::kCompleted:
     case AppState::kFailed:
-      // Removed from its queue: every level forgets it (kernel/README decision 15).
+      // Removed from its queue: every level forgets it (kernel/README decision 17).
       ForgetAllocatingAccepted(p, app_index);
       SetTimer(app, kTerminatedTimeoutMs);
       RemoveEmptyDynamicQueues(p);
@@ -2554,14 +2554,8 @@ void ReferenceModel::Impl::RunQuotaPreemption(PartitionR& p, int q, std::vector<
       if (p.allocs[i].seq == seq) index = i;
     }
     if (index == p.allocs.size()) continue;
-    const int app = p.allocs[index].app;
-    const std::string ask = p.allocs[index].ask;
+    // As a general preemption's victim, the ask stays known (kernel/README, asks as pods).
     ReleaseAlloc(p, index, out, ReleaseReason::kQuota, /*follow_up=*/true, "", "", by);
-    // The manager confirms it as any release: the pod goes with its ask (YUNIKORN-2204).
-    AppR& a = p.apps[static_cast<size_t>(app)];
-    auto it =
-        std::find_if(a.asks.begin(), a.asks.end(), [&](const AskR& x) { return x.id == ask; });
-    if (it != a.asks.end() && it->pending == 0 && !HasLive(p, app, ask)) a.asks.erase(it);
   }
 }
 
@@ -4116,7 +4110,7 @@ std::optional<Resource> ReferenceModel::Impl::Remaining(const PartitionR& p, int
     }
     const std::optional<Resource>& ask_g = p.queues[static_cast<size_t>(ask_leaf)].guaranteed;
     const bool ask_has_own = ask_g.has_value() && ask_g->present != 0;
-    // D9: a real ancestor (or the leaf itself), not a string prefix.
+    // decision 34.9: a real ancestor (or the leaf itself), not a string prefix.
     if (has_own && ask_has_own && InSubtree(p, ask_leaf, q)) return std::nullopt;
   }
   if (!has_own) return up;
@@ -4181,7 +4175,7 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
   };
   auto remaining = [&](int q, const std::vector<Resource>& u) { return Remaining(p, q, leaf, u); };
 
-  // Fence root (D3) and the priority frame of every queue from the leaf up to it.
+  // Fence root (decision 34.3) and the priority frame of every queue from the leaf up to it.
   std::vector<std::optional<int64_t>> frames(p.queues.size());
   int fence = leaf;
   {
@@ -4271,7 +4265,8 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
     if (!pass) return false;
   }
 
-  // D6: normal, originator, opted out, both; then the newer ask, then the newer allocation.
+  // decision 34.6: normal, originator, opted out, both; then the newer ask, then the newer
+  // allocation.
   auto score = [](const AllocR* a) {
     return (a->originator ? 1 : 0) + (a->allow_preemption ? 0 : 2);
   };
@@ -4384,7 +4379,7 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
     checks.push_back({index, node.id, u.available, results});
   }
   if (checks.empty()) return false;
-  // D5: the fewest victims, then the node id.
+  // decision 34.5: the fewest victims, then the node id.
   const Check* best = &checks[0];
   for (const Check& c : checks) {
     if (c.index < best->index || (c.index == best->index && c.node < best->node)) best = &c;
@@ -4432,7 +4427,7 @@ bool ReferenceModel::Impl::TryGeneralPreemption(PartitionR& p, int app_index,
     }
   }
 
-  // Final list (§3.6, D10: the node's free space is not counted).
+  // Final list (§3.6, decision 34.10: the node's free space is not counted).
   std::vector<const AllocR*> victims = node_victims;
   victims.insert(victims.end(), extras.begin(), extras.end());
   if (victims.empty()) return false;
@@ -4463,7 +4458,7 @@ void ReferenceModel::Impl::CommitPreemption(PartitionR& p, const Result& r,
   d.node = r.node;
   d.count = static_cast<int64_t>(r.victims.size());
   out->push_back(d);
-  // D8: one reservation, on the chosen node.
+  // decision 34.8: one reservation, on the chosen node.
   bool holds = false;
   for (const ReservationR& res : p.reservations) {
     holds = holds || (res.app == r.app && res.ask == r.ask && res.node == r.node);

@@ -733,7 +733,7 @@ TEST(ReferencePreemptionTest, ParentGuaranteeHeadroomPath) {
                                       "alloc app2/b -> n1"));
 }
 
-// The same with preemption left off in the partition (D1): nothing happens.
+// The same with preemption left off in the partition (decision 34.1): nothing happens.
 TEST(ReferencePreemptionTest, OffUnlessEnabled) {
   PreemptionRun run(PreemptionConfig(
       {GQueue("parent", {{"memory", 10}}, {{"memory", 10}},

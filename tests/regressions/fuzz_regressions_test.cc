@@ -128,7 +128,7 @@ class FuzzRegressionVsModel : public ::testing::Test {
 // fuzz_events "saturated-ask-pending-cache": Partition::SetPending's hot path (one repeat
 // allocated) subtracted the ask's resource from the cached pending while the from-scratch value
 // saturated (count MaxInt64): CheckConsistency failed ("app app1: cached pending differs").
-// Pending is now exact (kernel/README decision 20): an ask whose pending would pass int64 is
+// Pending is now exact (kernel/README decision 22): an ask whose pending would pass int64 is
 // refused, and nothing changes. (Counts are int32 since ApiLimits::kMaxAskCount, so the
 // overflow needs a large resource as well.)
 TEST(FuzzRegression, SaturatedAskPendingCache) {
@@ -254,7 +254,7 @@ TEST_F(FuzzRegressionVsModel, NegativeQuantitiesRefusedByBoth) {
 // default weights' types (vcore, memory) before the queues' types, but ValidateConfig counted
 // only the config's own types: eight types other than vcore validated, then Kernel::Create
 // failed ("resource type 'g' is one too many"). The default weights now take no type slot
-// (kernel/README decision 16): the config validates and applies, memory nodes are scored, and
+// (kernel/README decision 18): the config validates and applies, memory nodes are scored, and
 // a node reporting vcore is the one refused (it would be the ninth type).
 TEST(FuzzRegression, EightConfigTypesWithoutVcore) {
   SchedulerConfig config = OneLeaf();
@@ -289,7 +289,7 @@ TEST(FuzzRegression, EightConfigTypesWithoutVcore) {
 
 // fuzz_differential "clock-overflow": Advance past the end of the clock was refused by the
 // kernel (OUT_OF_RANGE) and saturated by the model. Both refuse it now and keep the clock
-// (kernel/README decision 20); reaching exactly the end is allowed.
+// (kernel/README decision 22); reaching exactly the end is allowed.
 TEST_F(FuzzRegressionVsModel, ClockOverflowAgreement) {
   ASSERT_TRUE(kernel_->Advance(1, &out_).ok() && model_->Advance(1, &ref_).ok());
   EXPECT_EQ(kernel_->Advance(kMaxInt64, &out_).code(), absl::StatusCode::kOutOfRange);

@@ -9,7 +9,7 @@
 //   1. value[i] == 0 whenever bit i of `present` is clear.
 //   2. Arithmetic saturates at the int64 bounds instead of wrapping (YuniKorn's rule). The
 //      kernel itself keeps every aggregate exact by refusing the calls that would saturate
-//      (share/doc/allocore/kernel/README.md, decision 20), using the *Exact forms below.
+//      (share/doc/allocore/kernel/README.md, decision 22), using the *Exact forms below.
 //
 // All functions are pure and O(kMaxResourceTypes).
 
