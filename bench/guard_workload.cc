@@ -6,6 +6,13 @@
 // runs under `valgrind --tool=callgrind --toggle-collect=allocore_guard_measured` so that only
 // it is counted. Prints "allocations=N"; exits non-zero unless every pod was allocated and
 // the kernel is consistent.
+//
+// The guard runs it without arguments (yunikorn-1.2). `yunikorn-1.9` runs the same workload
+// under that profile, and `yunikorn-1.9-idle-features` also configures the 1.8-1.9 features
+// the walk must not pay for while they have nothing to do: quota-change preemption (switch and
+// delay; no max is ever lowered) and the unschedulable-ask backoff (every ask is placed):
+//   valgrind --tool=callgrind --toggle-collect=allocore_guard_measured
+//       build/bin/allocore_guard_workload yunikorn-1.9-idle-features   (one command line)
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -37,7 +44,12 @@ extern "C" __attribute__((noinline)) int64_t allocore_guard_measured(
   return made.ok() ? *made : -1;
 }
 
-int main() {
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (!mode.empty() && mode != "yunikorn-1.9" && mode != "yunikorn-1.9-idle-features") {
+    std::fprintf(stderr, "usage: %s [yunikorn-1.9 | yunikorn-1.9-idle-features]\n", argv[0]);
+    return 2;
+  }
   allocore::SchedulerConfig config;
   allocore::PartitionConfig& partition = config.partitions.emplace_back();
   partition.name = "default";
@@ -51,8 +63,16 @@ int main() {
   allocore::QueueConfig& b = root.queues.emplace_back();
   b.name = "b";
   b.resources.guaranteed = allocore::QuantityMap{{"memory", 1000000}, {"vcore", 10000 * 1000}};
+  if (mode == "yunikorn-1.9-idle-features") {
+    partition.quota_preemption_enabled = true;
+    root.properties = {{"quota.preemption.delay", "10s"},
+                       {"application.unschedasks.backoff", "3"},
+                       {"application.unschedasks.backoff.delay", "30s"}};
+  }
 
-  auto created = allocore::Kernel::Create(config);
+  allocore::KernelOptions options;
+  if (!mode.empty()) options.semantics = allocore::Semantics::kYunikorn19;
+  auto created = allocore::Kernel::Create(config, options);
   if (!created.ok()) {
     std::fprintf(stderr, "Kernel::Create: %s\n", std::string(created.status().message()).c_str());
     return 2;
