@@ -201,17 +201,11 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
 }
 
 template <bool kCountsUnschedulable>
-Partition::Outcome Partition::TryAllocateAppAsks(uint32_t app, const Resource& headroom,
+inline Partition::Outcome Partition::TryAllocateAppAsks(uint32_t app, const Resource& headroom,
                                                  uint64_t backoff, std::vector<Decision>* out) {
   std::optional<Resource> limit_headroom = LimitHeadroom(app);
   uint64_t unschedulable = 0;
-  auto back_off = [&] {
-    const int64_t delay = queue_side_[apps_[app].queue].backoff.delay_ms;
-    const int64_t deadline = SaturatingAdd(context_->now, delay);
-    app_side_[app].backoff_deadline = deadline;
-    latest_backoff_deadline_ = std::max(latest_backoff_deadline_, deadline);
-    return Outcome::kNone;
-  };
+  auto back_off = [&] { return BackOff(app); };
   const absl::btree_set<AskKey>& order = apps_[app].ask_order;
   for (const AskKey& key : order) {
     if (kCountsUnschedulable && unschedulable >= backoff) return back_off();
@@ -249,6 +243,14 @@ Partition::Outcome Partition::TryAllocateAppAsks(uint32_t app, const Resource& h
       RequestAfter(app, *order.rbegin())) {
     return back_off();
   }
+  return Outcome::kNone;
+}
+
+Partition::Outcome Partition::BackOff(uint32_t app) {
+  const int64_t delay = queue_side_[apps_[app].queue].backoff.delay_ms;
+  const int64_t deadline = SaturatingAdd(context_->now, delay);
+  app_side_[app].backoff_deadline = deadline;
+  latest_backoff_deadline_ = std::max(latest_backoff_deadline_, deadline);
   return Outcome::kNone;
 }
 
