@@ -202,7 +202,8 @@ Partition::Outcome Partition::TryAllocateApp(uint32_t app, const Resource& headr
 
 template <bool kCountsUnschedulable>
 inline Partition::Outcome Partition::TryAllocateAppAsks(uint32_t app, const Resource& headroom,
-                                                 uint64_t backoff, std::vector<Decision>* out) {
+                                                        uint64_t backoff,
+                                                        std::vector<Decision>* out) {
   std::optional<Resource> limit_headroom = LimitHeadroom(app);
   uint64_t unschedulable = 0;
   auto back_off = [&] { return BackOff(app); };
