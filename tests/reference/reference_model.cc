@@ -3666,7 +3666,10 @@ absl::Status ReferenceModel::Impl::Advance(int64_t millis, std::vector<RefDecisi
   int64_t target = now_ + millis;
   // 1.9 quota-change preemption: a check at every whole second crossed, after the timers due
   // at or before it (checks while no queue has a start time change nothing and are skipped).
-  int64_t next_check = (now_ / 1000 + 1) * 1000;
+  // The first whole second after `t` (saturating at the clock's end, as the kernel's).
+  auto check_after = [](int64_t t) { return SaturatingAdd(t / 1000 * 1000, 1000); };
+  int64_t next_check = check_after(now_);
+  int64_t last_check = now_;  // a check at the clock's very end runs once
   while (true) {
     // The earliest due timer over every partition (ties: the timer set first).
     PartitionR* best_p = nullptr;
@@ -3695,16 +3698,18 @@ absl::Status ReferenceModel::Impl::Advance(int64_t millis, std::vector<RefDecisi
         }
       }
     }
-    if (next_check <= target && (best_p == nullptr || best_due > next_check) && AnyQuotaStart()) {
+    if (next_check <= target && next_check > last_check &&
+        (best_p == nullptr || best_due > next_check) && AnyQuotaStart()) {
       now_ = next_check;
       for (PartitionR& p : partitions_) QuotaCheck(p, out);
-      next_check += 1000;
+      last_check = next_check;
+      next_check = SaturatingAdd(next_check, 1000);
       continue;
     }
     if (best_p == nullptr) break;
     AppR& app = best_p->apps[static_cast<size_t>(best_app)];
     now_ = std::max(now_, best_due);
-    if (next_check < now_) next_check = (now_ + 999) / 1000 * 1000;  // checks skipped meanwhile
+    if (next_check < now_) next_check = check_after(now_ - 1);  // checks skipped meanwhile
     if (best_placeholder) {
       app.has_ph_timer = false;
       PlaceholderTimeout(*best_p, best_app, out);
