@@ -21,12 +21,12 @@ namespace {
 constexpr int64_t kQuotaCheckEveryMs = 1'000;
 constexpr int64_t kHourMs = 3'600'000;
 
-// The first multiple of kQuotaCheckEveryMs strictly after `t`, and the first at or after `t`.
+// The first multiple of kQuotaCheckEveryMs strictly after `t` (saturating at the clock's end),
+// and the first at or after `t`. A start time shifted before 0 gives 0: every caller takes the
+// later of it and a check after the clock.
 int64_t CheckAfter(int64_t t) {
-  const int64_t floor =
-      t >= 0 ? t / kQuotaCheckEveryMs * kQuotaCheckEveryMs
-             : -((-t + kQuotaCheckEveryMs - 1) / kQuotaCheckEveryMs) * kQuotaCheckEveryMs;
-  return SaturatingAdd(floor, kQuotaCheckEveryMs);
+  if (t < 0) return 0;
+  return SaturatingAdd(t / kQuotaCheckEveryMs * kQuotaCheckEveryMs, kQuotaCheckEveryMs);
 }
 int64_t CheckAtOrAfter(int64_t t) { return CheckAfter(SaturatingSub(t, 1)); }
 
