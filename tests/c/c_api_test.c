@@ -430,19 +430,8 @@ int main(void) {
   /* A full live allocation budget blocks scheduling while asks are pending. */
   options.max_applications = 0;
   options.max_live_allocations = 1;
-  kernel = allocore_kernel_create(kQueues, strlen(kQueues), "queues.yaml", &options, &err);
-  EXPECT_OK(err);
+  kernel = kernel_with_app(kQueues, "queues.yaml", &options);
   if (kernel == NULL) return 1;
-  node = allocore_node_create("node-1");
-  allocore_node_add_capacity(node, "memory", 100);
-  allocore_add_node(kernel, node, NULL, &err);
-  EXPECT_OK(err);
-  allocore_node_destroy(node);
-  app = allocore_app_create("app-1", "alice");
-  allocore_app_set_queue(app, "root.a");
-  allocore_add_app(kernel, app, NULL, &err);
-  EXPECT_OK(err);
-  allocore_app_destroy(app);
   ask = allocore_ask_create("app-1", "ask-1");
   allocore_ask_add_resource(ask, "memory", 10);
   allocore_ask_set_count(ask, 2);
