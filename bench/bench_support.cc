@@ -49,28 +49,6 @@ void FillTree(QueueConfig& queue, const std::string& path, int level, int64_t co
   }
 }
 
-const char* TypeName(DecisionType type) {
-  switch (type) {
-    case DecisionType::kAllocation:
-      return "allocation";
-    case DecisionType::kAppRejected:
-      return "app_rejected";
-    case DecisionType::kAppState:
-      return "app_state";
-    case DecisionType::kRelease:
-      return "release";
-    case DecisionType::kAskRemoved:
-      return "ask_removed";
-    case DecisionType::kPreemption:
-      return "preemption";
-    case DecisionType::kRecovered:
-      return "recovered";
-    case DecisionType::kQuotaPreemption:
-      return "quota_preemption";
-  }
-  return "?";
-}
-
 // Keeps only the fields that belong to the decision type.
 OwnedDecision Normalize(OwnedDecision d) {
   switch (d.type) {
@@ -246,7 +224,7 @@ void ApplyAll(Kernel& kernel, const std::vector<Op>& ops, std::vector<Decision>*
 }
 
 std::string OwnedDecision::ToString() const {
-  return std::string(TypeName(type)) + "{queue=" + queue + " app=" + app + " ask=" + ask +
+  return std::string(DecisionTypeName(type)) + "{queue=" + queue + " app=" + app + " ask=" + ask +
          " node=" + node + " seq=" + std::to_string(seq) + " " + std::string(AppStateName(from)) +
          "->" + std::string(AppStateName(to)) + "}";
 }

@@ -110,7 +110,7 @@ class ChurnDriver {
       Call(spec);
       return;
     }
-    AskArgs args{.id = spec.id, .priority = spec.priority, .count = spec.count};
+    AskArgs args = AskArgsOf(spec);
     args.resources.Set(memory_, spec.resources[0].second);
     args.resources.Set(vcore_, spec.resources[1].second);
     const AppHandle app = app_handles_[static_cast<size_t>(next_ask_ - 1) % apps_.size()];

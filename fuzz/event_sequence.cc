@@ -1000,14 +1000,7 @@ std::optional<absl::Status> ApplyByHandle(Kernel& kernel, const Call& c,
     case CallKind::kAddAsk: {
       absl::StatusOr<AppHandle> app = kernel.FindApplication(*partition, c.ask.app);
       if (!app.ok() || c.ask.resources.size() > ApiLimits::kMaxQuantityEntries) return std::nullopt;
-      AskArgs args{.id = c.ask.id,
-                   .priority = c.ask.priority,
-                   .count = c.ask.count,
-                   .task_group = c.ask.task_group,
-                   .placeholder = c.ask.placeholder,
-                   .required_node = c.ask.required_node,
-                   .allow_preemption = c.ask.allow_preemption,
-                   .originator = c.ask.originator};
+      AskArgs args = AskArgsOf(c.ask);
       for (const auto& [type, value] : c.ask.resources) {
         const int id = kernel.resource_types().Find(type);
         if (id < 0) return std::nullopt;  // by name, a refused ask registers no type

@@ -232,7 +232,7 @@ KernelService::Receipt KernelService::Acknowledge(uint64_t seq, const Event& eve
           receipt.ask = ask_of(receipt.app, e.id);
         } else if constexpr (std::is_same_v<E, AddAskByHandleEvent>) {
           receipt.app = e.app;
-          receipt.ask = ask_of(e.app, e.id);
+          receipt.ask = ask_of(e.app, e.ask.id);
         } else if constexpr (std::is_same_v<E, RecoverSpec>) {
           receipt.app = app_of(e.ask.partition, e.ask.app);
           receipt.ask = ask_of(receipt.app, e.ask.id);

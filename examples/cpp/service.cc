@@ -67,7 +67,7 @@ int main() {
   KernelService::Receipt ask =
       service
           .SubmitWithReceipt(allocore::AddAskByHandleEvent{
-              .app = app.app, .id = "executors", .resources = executor, .count = 3})
+              .app = app.app, .ask = {.id = "executors", .resources = executor, .count = 3}})
           .get();
   if (!ask.status.ok()) return Fail("add ask", ask.status);
 

@@ -43,20 +43,9 @@ absl::Status ApplyEvent(Kernel& kernel, const UpdateConfigEvent& e, std::vector<
   return kernel.UpdateConfig(e.config, out);
 }
 absl::Status ApplyEvent(Kernel& kernel, const AddAskByHandleEvent& e, std::vector<Decision>* out) {
-  return kernel
-      .AddAsk(e.app,
-              {.id = e.id,
-               .resources = e.resources,
-               .priority = e.priority,
-               .count = e.count,
-               .task_group = e.task_group,
-               .placeholder = e.placeholder,
-               .required_node = e.required_node,
-               .allow_preemption = e.allow_preemption,
-               .originator = e.originator,
-               .creation_time_millis = e.creation_time_millis},
-              out)
-      .status();
+  AskArgs args{.id = e.ask.id, .resources = e.ask.resources};
+  CopyAskOptions(e.ask, args);
+  return kernel.AddAsk(e.app, args, out).status();
 }
 absl::Status ApplyEvent(Kernel& kernel, const RemoveAskByHandleEvent& e,
                         std::vector<Decision>* out) {

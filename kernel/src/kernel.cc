@@ -13,6 +13,59 @@ namespace allocore {
 
 using internal::CheckNamesAndResources;
 
+namespace {
+
+// Counts an aggregate's fields: the most initializers it takes.
+struct AnyField {
+  template <typename T>
+  operator T() const;  // NOLINT(google-explicit-constructor): only ever unevaluated
+};
+template <typename T, typename... Fields>
+constexpr size_t FieldCount() {
+  if constexpr (requires { T{Fields{}..., AnyField{}}; }) {
+    return FieldCount<T, Fields..., AnyField>();
+  } else {
+    return sizeof...(Fields);
+  }
+}
+// An option added to one description of an ask must be added to all of them and to
+// CopyAskOptions: AskSpec is the options plus partition, app, id and resources; the handle
+// call's arguments and the event are the options plus id and resources.
+constexpr size_t kAskOptions = 8;
+static_assert(FieldCount<AskSpec>() == kAskOptions + 4);
+static_assert(FieldCount<AskArgs>() == kAskOptions + 2);
+static_assert(FieldCount<BasicAskArgs<std::string>>() == kAskOptions + 2);
+
+}  // namespace
+
+AskArgs AskArgsOf(const AskSpec& spec, const Resource& resources) {
+  AskArgs args{.id = spec.id, .resources = resources};
+  CopyAskOptions(spec, args);
+  return args;
+}
+
+std::string_view DecisionTypeName(DecisionType type) {
+  switch (type) {
+    case DecisionType::kAllocation:
+      return "allocation";
+    case DecisionType::kAppRejected:
+      return "app_rejected";
+    case DecisionType::kAppState:
+      return "app_state";
+    case DecisionType::kRelease:
+      return "release";
+    case DecisionType::kAskRemoved:
+      return "ask_removed";
+    case DecisionType::kPreemption:
+      return "preemption";
+    case DecisionType::kRecovered:
+      return "recovered";
+    case DecisionType::kQuotaPreemption:
+      return "quota_preemption";
+  }
+  return "?";
+}
+
 std::string_view ReleaseReasonName(ReleaseReason reason) {
   switch (reason) {
     case ReleaseReason::kReleased:

@@ -156,9 +156,6 @@ class Partition {
   uint32_t LiveAsk(uint32_t ask, uint32_t generation) const;
   uint32_t LiveNode(uint32_t node, uint32_t generation) const;
   absl::Status CheckAskArgs(const AskArgs& args) const;
-  // The ask of a call by name as the calls by slot take it (`resources` left empty: names
-  // become type ids only once the call is known to go ahead).
-  static AskArgs ArgsOf(const AskSpec& spec);
   // `args.resources` holds registered type ids.
   absl::StatusOr<uint32_t> AddAskTo(uint32_t app, const AskArgs& args, std::vector<Decision>* out);
   // Under asks_are_pods, a re-sent known key: its pending part, else its oldest live allocation,

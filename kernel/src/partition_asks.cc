@@ -27,24 +27,13 @@ absl::Status Partition::CheckAskArgs(const AskArgs& args) const {
   return absl::OkStatus();
 }
 
-AskArgs Partition::ArgsOf(const AskSpec& spec) {
-  return {.id = spec.id,
-          .priority = spec.priority,
-          .count = spec.count,
-          .task_group = spec.task_group,
-          .placeholder = spec.placeholder,
-          .required_node = spec.required_node,
-          .allow_preemption = spec.allow_preemption,
-          .originator = spec.originator,
-          .creation_time_millis = spec.creation_time_millis};
-}
-
 absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) {
   uint32_t app = FindApp(spec.app);
   if (app == kNoSlot) {
     return absl::NotFoundError(Cat("unknown application ", spec.app));
   }
-  AskArgs args = ArgsOf(spec);
+  // `resources` stays empty until the call is known to go ahead: names become type ids then.
+  AskArgs args = AskArgsOf(spec);
   if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
   // Names resolve to type ids here (a new name registers a type); a refused ask takes back the
   // types it registered.

@@ -91,7 +91,7 @@ absl::Status Partition::RecoverAllocation(const RecoverSpec& spec, std::vector<D
   const int types_before = context_->types.size();
   auto resource = PodResources(pod.resources, kRecover, pod.id);
   if (!resource.ok()) return resource.status();
-  AskArgs args = ArgsOf(pod);
+  AskArgs args = AskArgsOf(pod);
   args.resources = *resource;
   absl::Status recovered = RecoverAllocationAt(app, args, node, out);
   if (!recovered.ok()) context_->types.TruncateTo(types_before);

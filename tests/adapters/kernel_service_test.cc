@@ -281,7 +281,7 @@ TEST(KernelServiceTest, TypeIdsLookupsAndReceiptsGiveHandlesEndToEnd) {
   Resource ask_resources;
   ask_resources.Set(*memory, 30);
   std::future<KernelService::Receipt> ask = svc.SubmitWithReceipt(AddAskByHandleEvent{
-      .app = app_receipt.app, .id = "k", .resources = ask_resources, .count = 2});
+      .app = app_receipt.app, .ask = {.id = "k", .resources = ask_resources, .count = 2}});
   EXPECT_TRUE(svc.RunOnce());
   KernelService::Receipt ask_receipt = ask.get();
   ASSERT_TRUE(ask_receipt.ask.valid());

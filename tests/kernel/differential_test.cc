@@ -1472,26 +1472,11 @@ class Runner {
       const RefDecision* m = first_diff < md.size() ? &md[first_diff] : nullptr;
       auto type_name = [](const RefDecision* d) -> std::string {
         if (d == nullptr) return "none";
-        switch (d->type) {
-          case DecisionType::kAllocation:
-            return "allocation";
-          case DecisionType::kRelease:
-            return "release";
-          case DecisionType::kAppState:
-            return std::string("state ") + std::string(StateName(d->from)) + ">" +
-                   std::string(StateName(d->to));
-          case DecisionType::kAppRejected:
-            return "rejected";
-          case DecisionType::kAskRemoved:
-            return "ask_removed";
-          case DecisionType::kPreemption:
-            return "preemption";
-          case DecisionType::kRecovered:
-            return "recovered";
-          case DecisionType::kQuotaPreemption:
-            return "quota_preemption";
+        if (d->type == DecisionType::kAppState) {
+          return std::string("state ") + std::string(StateName(d->from)) + ">" +
+                 std::string(StateName(d->to));
         }
-        return "?";
+        return std::string(DecisionTypeName(d->type));
       };
       kind = what.substr(0, what.find(':')) + " " + kind + " (kernel " + type_name(k) +
              " vs model " + type_name(m) + ")";

@@ -141,8 +141,8 @@ TEST(EventsTest, ByHandleEventsDecideAsByName) {
 
   std::vector<EventResult> handle_results;
   std::vector<Event> first = {
-      AddAskByHandleEvent{.app = app, .id = "x", .resources = thirty, .count = 5},
-      AddAskByHandleEvent{.app = other, .id = "y", .resources = thirty, .count = 2},
+      AddAskByHandleEvent{.app = app, .ask = {.id = "x", .resources = thirty, .count = 5}},
+      AddAskByHandleEvent{.app = other, .ask = {.id = "y", .resources = thirty, .count = 2}},
       ScheduleEvent{},
   };
   ApplyEvents(k, first, &out_handle, &handle_results);
@@ -211,10 +211,9 @@ TEST(EventsTest, AskByHandleCarriesItsCreationTime) {
     if (by_handle == 1) {
       Resource ten;
       ten.Set(*k.ResourceTypeId("memory"), 10);
-      late = AddAskByHandleEvent{.app = *k.FindApplication(*k.FindPartition("default"), "late"),
-                                 .id = "l",
-                                 .resources = ten,
-                                 .creation_time_millis = 40'000};
+      late =
+          AddAskByHandleEvent{.app = *k.FindApplication(*k.FindPartition("default"), "late"),
+                              .ask = {.id = "l", .resources = ten, .creation_time_millis = 40'000}};
     }
     ASSERT_TRUE(ApplyEvent(k, late, &out).ok());
     out.clear();

@@ -66,16 +66,7 @@ struct UpdateConfigEvent {
 // The calls by handle (allocore/handles.h), as owned values that can wait in a queue.
 struct AddAskByHandleEvent {
   AppHandle app;
-  std::string id;
-  Resource resources;  // type ids from Kernel::ResourceTypeId
-  int32_t priority = 0;
-  int64_t count = 1;
-  std::string task_group;
-  bool placeholder = false;
-  std::string required_node;
-  bool allow_preemption = true;
-  bool originator = false;
-  std::optional<int64_t> creation_time_millis;  // as AskArgs::creation_time_millis
+  BasicAskArgs<std::string> ask;
 };
 struct RemoveAskByHandleEvent {
   AskHandle ask;

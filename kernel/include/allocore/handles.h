@@ -45,15 +45,19 @@ using NodeHandle = EntityHandle<struct NodeTag>;
 // queue handle's generation is always 0 and it is stale once its queue is removed.
 using QueueHandle = EntityHandle<struct QueueTag>;
 
-// An ask by handle: AskSpec without the strings to look up. Views need only live for the call.
-struct AskArgs {
-  std::string_view id;
+// An ask by handle: AskSpec without the strings to look up. `Text` is std::string_view for
+// the call (AskArgs: views need only live for the call) and std::string where the ask waits
+// as a value (AddAskByHandleEvent). The fields after `resources` are the ask's options, named
+// and defaulted as AskSpec's; CopyAskOptions is the one place that copies them.
+template <typename Text>
+struct BasicAskArgs {
+  Text id;
   Resource resources;  // ids from Kernel::ResourceTypeId; quantities >= 0, not all zero
   int32_t priority = 0;
   int64_t count = 1;
-  std::string_view task_group;
+  Text task_group;
   bool placeholder = false;
-  std::string_view required_node;
+  Text required_node;
   bool allow_preemption = true;
   bool originator = false;
   // The pod's creation time on the logical clock (ms, >= 0; may lie before now): the ask's
@@ -61,6 +65,22 @@ struct AskArgs {
   // ignored under yunikorn-1.2, which took the receive time. nullopt: now.
   std::optional<int64_t> creation_time_millis;
 };
+using AskArgs = BasicAskArgs<std::string_view>;
+
+// Copies an ask's options (priority through creation_time_millis) between any two of its
+// descriptions: AskSpec, AskArgs, BasicAskArgs<std::string>. The id and the resources are left
+// to the caller, since their types differ (a name list against resolved type ids).
+template <typename To, typename From>
+void CopyAskOptions(const From& from, To& to) {
+  to.priority = from.priority;
+  to.count = from.count;
+  to.task_group = from.task_group;
+  to.placeholder = from.placeholder;
+  to.required_node = from.required_node;
+  to.allow_preemption = from.allow_preemption;
+  to.originator = from.originator;
+  to.creation_time_millis = from.creation_time_millis;
+}
 
 }  // namespace allocore
 

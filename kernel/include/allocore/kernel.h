@@ -148,6 +148,10 @@ struct AskSpec {
   std::optional<int64_t> creation_time_millis;
 };
 
+// The spec as the arguments of the call by handle, with `resources` resolved by the caller
+// (Kernel::ResourceTypeId); the views point into `spec`.
+ALLOCORE_EXPORT AskArgs AskArgsOf(const AskSpec& spec, const Resource& resources = {});
+
 // An allocation that already runs: a manager restarting with pods it knows are running, or
 // one that placed a pending pod itself. The pod is described as an ask (`count` must be 1) with
 // the node it runs on; the kernel takes it as reported, without the checks a new allocation
@@ -207,6 +211,8 @@ enum class DecisionType : uint8_t {
   // `quota` the max and the amount it could take back); the victims' releases follow.
   kQuotaPreemption,
 };
+// The type as the decision stream writes it ("allocation", "app_rejected", ...).
+ALLOCORE_EXPORT std::string_view DecisionTypeName(DecisionType type);
 
 // Why an allocation was released (kRelease) or pending repeats dropped (kAskRemoved).
 enum class ReleaseReason : uint8_t {
