@@ -18,11 +18,7 @@ namespace {
 
 std::string Str(std::string_view s) { return std::string(s); }
 
-QueueConfig Leaf(std::string name) {
-  QueueConfig q;
-  q.name = std::move(name);
-  return q;
-}
+using test_support::Leaf;
 
 // Builds `count` leaves below `queue` (at `level`, leaves at `depth`), depth-first.
 void FillTree(QueueConfig& queue, const std::string& path, int level, int64_t count, int64_t fanout,
@@ -130,20 +126,6 @@ void CheckOk(const absl::Status& status, std::string_view what) {
   std::fprintf(stderr, "allocore bench: %.*s: %s\n", static_cast<int>(what.size()), what.data(),
                std::string(status.message()).c_str());
   std::abort();
-}
-
-SchedulerConfig YunikornShapeConfig() {
-  SchedulerConfig config;
-  PartitionConfig& partition = config.partitions.emplace_back();
-  partition.name = "default";
-  QueueConfig& root = partition.queues.emplace_back(Leaf("root"));
-  root.parent = true;
-  root.submit_acl = "*";
-  QueueConfig& a = root.queues.emplace_back(Leaf("a"));
-  a.resources.guaranteed = QuantityMap{{"memory", 100000}, {"vcore", int64_t{10000} * 1000}};
-  QueueConfig& b = root.queues.emplace_back(Leaf("b"));
-  b.resources.guaranteed = QuantityMap{{"memory", 1000000}, {"vcore", int64_t{10000} * 1000}};
-  return config;
 }
 
 TreeConfig MakeTreeConfig(const TreeOptions& options) {

@@ -30,6 +30,7 @@
 #include "allocore/events.h"
 #include "allocore/kernel.h"
 #include "benchmark/benchmark.h"
+#include "support/configs.h"
 
 namespace allocore::bench {
 
@@ -54,10 +55,8 @@ T ValueOrDie(absl::StatusOr<T> value, std::string_view what) {
 
 // --- Configurations -------------------------------------------------------------------------
 
-// The partition of YuniKorn's BenchmarkScheduling: root (submitacl "*") with leaves root.a
-// (guaranteed memory 100000, vcore 10000 cores) and root.b (guaranteed memory 1000000, vcore
-// 10000 cores), default node sorting.
-SchedulerConfig YunikornShapeConfig();
+// The partition of YuniKorn's BenchmarkScheduling (shared with the guard workload).
+using test_support::YunikornShapeConfig;
 
 struct TreeOptions {
   int64_t leaves = 1;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "allocore/kernel.h"
+#include "support/configs.h"
 
 namespace {
 
@@ -50,21 +51,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [yunikorn-1.9 | yunikorn-1.9-idle-features]\n", argv[0]);
     return 2;
   }
-  allocore::SchedulerConfig config;
-  allocore::PartitionConfig& partition = config.partitions.emplace_back();
-  partition.name = "default";
-  allocore::QueueConfig& root = partition.queues.emplace_back();
-  root.name = "root";
-  root.parent = true;
-  root.submit_acl = "*";
-  allocore::QueueConfig& a = root.queues.emplace_back();
-  a.name = "a";
-  a.resources.guaranteed = allocore::QuantityMap{{"memory", 100000}, {"vcore", 10000 * 1000}};
-  allocore::QueueConfig& b = root.queues.emplace_back();
-  b.name = "b";
-  b.resources.guaranteed = allocore::QuantityMap{{"memory", 1000000}, {"vcore", 10000 * 1000}};
+  allocore::SchedulerConfig config = allocore::test_support::YunikornShapeConfig();
+  allocore::QueueConfig& root = allocore::test_support::Root(config);
   if (mode == "yunikorn-1.9-idle-features") {
-    partition.quota_preemption_enabled = true;
+    config.partitions[0].quota_preemption_enabled = true;
     root.properties = {{"quota.preemption.delay", "10s"},
                        {"application.unschedasks.backoff", "3"},
                        {"application.unschedasks.backoff.delay", "30s"}};

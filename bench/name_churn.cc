@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "allocore/kernel.h"
+#include "support/configs.h"
 
 namespace {
 
@@ -56,15 +57,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "allocore_name_churn: --apps N (N > 0) is required\n");
     return 2;
   }
-  allocore::SchedulerConfig config;
-  allocore::PartitionConfig& partition = config.partitions.emplace_back();
-  partition.name = "default";
-  allocore::QueueConfig& root = partition.queues.emplace_back();
-  root.name = "root";
-  root.parent = true;
-  root.submit_acl = "*";
-  for (const char* name : {"a", "b", "c", "d"}) root.queues.emplace_back().name = name;
-  auto created = allocore::Kernel::Create(config);
+  auto created = allocore::Kernel::Create(
+      allocore::test_support::RootWith(allocore::test_support::Leaves({"a", "b", "c", "d"})));
   if (!created.ok()) return Fail("Kernel::Create", created.status());
   allocore::Kernel& kernel = **created;
   std::vector<allocore::Decision> out;

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "bench_support.h"
+#include "support/configs.h"
 
 namespace allocore::bench {
 namespace {
@@ -43,33 +44,21 @@ constexpr int64_t kBusyLeaves = 10;
 
 SchedulerConfig PreemptionConfig(bool enabled, int64_t busy_guarantee,
                                  std::optional<int64_t> parent_max = std::nullopt) {
-  SchedulerConfig config;
-  PartitionConfig& p = config.partitions.emplace_back();
-  p.name = "default";
-  p.preemption_enabled = enabled;
-  QueueConfig root;
-  root.name = "root";
-  root.submit_acl = "*";
-  QueueConfig parent;
-  parent.name = "parent";
+  QueueConfig parent = test_support::Parent("parent", {});
   if (parent_max) {
-    p.quota_preemption_enabled = true;
     parent.resources.max = QuantityMap{{"slots", *parent_max}};
     parent.properties = {{"quota.preemption.delay", "1s"}};
   }
   for (int64_t i = 0; i < kBusyLeaves; ++i) {
-    QueueConfig leaf;
-    leaf.name = "busy-" + std::to_string(i);
+    QueueConfig& leaf = parent.queues.emplace_back(test_support::Leaf("busy-" + std::to_string(i)));
     leaf.resources.guaranteed = QuantityMap{{"slots", busy_guarantee}};
-    parent.queues.push_back(leaf);
   }
-  QueueConfig starved;
-  starved.name = "starved";
+  QueueConfig& starved = parent.queues.emplace_back(test_support::Leaf("starved"));
   starved.resources.guaranteed = QuantityMap{{"slots", kNodes * kSlotsPerNode / kBusyLeaves}};
   starved.properties = {{"preemption.delay", "1ms"}};
-  parent.queues.push_back(starved);
-  root.queues.push_back(std::move(parent));
-  p.queues.push_back(std::move(root));
+  SchedulerConfig config = test_support::RootWith({std::move(parent)});
+  config.partitions[0].preemption_enabled = enabled;
+  if (parent_max) config.partitions[0].quota_preemption_enabled = true;
   return config;
 }
 

@@ -41,12 +41,8 @@ struct Chain {
 
 Chain MakeChain(int depth, int fence) {
   Chain chain;
-  PartitionConfig& partition = chain.config.partitions.emplace_back();
-  partition.name = "default";
-  QueueConfig* queue = &partition.queues.emplace_back();
-  queue->name = "root";
-  queue->parent = true;
-  queue->submit_acl = "*";
+  chain.config = test_support::RootWith({});
+  QueueConfig* queue = &test_support::Root(chain.config);
   std::string path = "root";
   std::vector<std::string> sibling_leaves;
   for (int level = 1; level <= depth; ++level) {

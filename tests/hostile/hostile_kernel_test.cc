@@ -11,6 +11,7 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -42,17 +43,7 @@ void OnSmallStack(const std::function<void()>& body) {
   pthread_attr_destroy(&attr);
 }
 
-SchedulerConfig TwoLeaves() {
-  SchedulerConfig config;
-  PartitionConfig& p = config.partitions.emplace_back();
-  p.name = "default";
-  QueueConfig& root = p.queues.emplace_back();
-  root.name = "root";
-  root.submit_acl = "*";
-  root.queues.push_back(QueueConfig{.name = "a"});
-  root.queues.push_back(QueueConfig{.name = "b"});
-  return config;
-}
+SchedulerConfig TwoLeaves() { return test_support::RootWith(test_support::Leaves({"a", "b"})); }
 
 // A config whose first rule places users that match `pattern` in root.a, everyone else in b.
 SchedulerConfig FilteredByUser(std::string pattern) {

@@ -12,6 +12,7 @@
 
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace {
 
@@ -77,17 +78,9 @@ namespace allocore {
 namespace {
 
 SchedulerConfig ChurnConfig(const std::string& node_policy) {
-  SchedulerConfig config;
-  PartitionConfig& partition = config.partitions.emplace_back();
-  partition.name = "default";
-  partition.node_sort_policy.type = node_policy;
-  QueueConfig& root = partition.queues.emplace_back();
-  root.name = "root";
-  root.parent = true;
-  root.submit_acl = "*";
-  for (const char* name : {"a", "b", "c"}) {
-    QueueConfig& leaf = root.queues.emplace_back();
-    leaf.name = name;
+  SchedulerConfig config = test_support::RootWith(test_support::Leaves({"a", "b", "c"}));
+  config.partitions[0].node_sort_policy.type = node_policy;
+  for (QueueConfig& leaf : test_support::Root(config).queues) {
     leaf.resources.guaranteed = QuantityMap{{"memory", 1000}, {"vcore", 100}};
   }
   return config;

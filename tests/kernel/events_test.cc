@@ -7,22 +7,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
 
-SchedulerConfig Config(std::vector<std::string> partitions) {
-  SchedulerConfig config;
-  for (const std::string& name : partitions) {
-    PartitionConfig& p = config.partitions.emplace_back();
-    p.name = name;
-    QueueConfig& root = p.queues.emplace_back();
-    root.name = "root";
-    root.parent = true;
-    root.submit_acl = "*";
-    root.queues.emplace_back().name = "a";
-  }
-  return config;
+SchedulerConfig Config(const std::vector<std::string>& partitions) {
+  return test_support::RootWith(test_support::Leaves({"a"}), partitions);
 }
 
 std::string Describe(const std::vector<Decision>& out) {

@@ -7,27 +7,14 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
 
 using ::testing::HasSubstr;
 
-SchedulerConfig Config() {
-  SchedulerConfig config;
-  PartitionConfig& p = config.partitions.emplace_back();
-  p.name = "default";
-  QueueConfig root;
-  root.name = "root";
-  root.submit_acl = "*";
-  for (const char* name : {"gang", "ds"}) {
-    QueueConfig leaf;
-    leaf.name = name;
-    root.queues.push_back(leaf);
-  }
-  p.queues.push_back(std::move(root));
-  return config;
-}
+SchedulerConfig Config() { return test_support::RootWith(test_support::Leaves({"gang", "ds"})); }
 
 class GangAndRequiredNodeTest : public ::testing::Test {
  protected:

@@ -7,25 +7,15 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
 
 using ::testing::HasSubstr;
 
-SchedulerConfig Config(std::vector<std::string> partitions = {"default"}) {
-  SchedulerConfig config;
-  for (const std::string& name : partitions) {
-    PartitionConfig& p = config.partitions.emplace_back();
-    p.name = name;
-    QueueConfig& root = p.queues.emplace_back();
-    root.name = "root";
-    root.parent = true;
-    root.submit_acl = "*";
-    root.queues.emplace_back().name = "a";
-    root.queues.emplace_back().name = "b";
-  }
-  return config;
+SchedulerConfig Config(const std::vector<std::string>& partitions = {"default"}) {
+  return test_support::RootWith(test_support::Leaves({"a", "b"}), partitions);
 }
 
 std::unique_ptr<Kernel> Create(SchedulerConfig config = Config()) {

@@ -13,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/configs.h"
+#include "support/profiles.h"
 
 namespace allocore {
 namespace {

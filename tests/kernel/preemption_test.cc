@@ -8,6 +8,7 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -28,20 +29,12 @@ QueueConfig Leaf(const char* name, std::optional<int64_t> guaranteed, PropertyMa
 SchedulerConfig Config(std::optional<bool> enabled, std::optional<int64_t> preemptor_guarantee = 5,
                        PropertyMap preemptor_properties = {},
                        std::optional<int64_t> parent_max = 10) {
-  SchedulerConfig config;
-  PartitionConfig& p = config.partitions.emplace_back();
-  p.name = "default";
-  p.preemption_enabled = enabled;
-  QueueConfig root;
-  root.name = "root";
-  root.submit_acl = "*";
-  QueueConfig parent;
-  parent.name = "parent";
+  QueueConfig parent = test_support::Parent(
+      "parent",
+      {Leaf("victim", 5), Leaf("preemptor", preemptor_guarantee, std::move(preemptor_properties))});
   if (parent_max) parent.resources.max = QuantityMap{{"first", *parent_max}};
-  parent.queues.push_back(Leaf("victim", 5));
-  parent.queues.push_back(Leaf("preemptor", preemptor_guarantee, std::move(preemptor_properties)));
-  root.queues.push_back(std::move(parent));
-  p.queues.push_back(std::move(root));
+  SchedulerConfig config = test_support::RootWith({std::move(parent)});
+  config.partitions[0].preemption_enabled = enabled;
   return config;
 }
 

@@ -11,6 +11,7 @@
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
 #include "support/configs.h"
+#include "support/profiles.h"
 
 namespace allocore {
 namespace {

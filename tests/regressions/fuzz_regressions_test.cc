@@ -14,6 +14,7 @@
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
 #include "reference/reference_model.h"
+#include "support/configs.h"
 
 namespace allocore {
 namespace {
@@ -21,16 +22,7 @@ namespace {
 constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 
 // root (submitacl *) with one leaf root.a.
-SchedulerConfig OneLeaf() {
-  SchedulerConfig config;
-  PartitionConfig& p = config.partitions.emplace_back();
-  p.name = "default";
-  QueueConfig& root = p.queues.emplace_back();
-  root.name = "root";
-  root.submit_acl = "*";
-  root.queues.push_back(QueueConfig{.name = "a"});
-  return config;
-}
+SchedulerConfig OneLeaf() { return test_support::RootWith(test_support::Leaves({"a"})); }
 
 std::unique_ptr<Kernel> Start(const SchedulerConfig& config) {
   auto kernel = Kernel::Create(config);

@@ -1,10 +1,7 @@
-// tests/support/configs.h — what the kernel tests build again and again, in one place: small
-// queue configurations in code, and the two semantics profiles as a test parameter.
+// tests/support/configs.h — the small queue configurations that tests and benchmarks build
+// again and again, in code, in one place (no test framework: the benchmarks include it too).
 //
 // Example:
-//   class MyTest : public ::testing::TestWithParam<Semantics> {};
-//   INSTANTIATE_TEST_SUITE_P(Profiles, MyTest, test_support::EachProfile(),
-//                            test_support::ProfileName);
 //   SchedulerConfig config = test_support::RootWith(
 //       {test_support::Leaf("a", QuantityMap{{"memory", 100}}), test_support::Leaf("b")});
 #ifndef ALLOCORE_TESTS_SUPPORT_CONFIGS_H_
@@ -16,8 +13,6 @@
 #include <vector>
 
 #include "allocore/config.h"
-#include "allocore/semantics.h"
-#include "gtest/gtest.h"
 
 namespace allocore::test_support {
 
@@ -38,29 +33,42 @@ inline QueueConfig Parent(std::string name, std::vector<QueueConfig> children) {
   return q;
 }
 
-// One partition, "default", whose root (submitacl "*") holds `children`.
-inline SchedulerConfig RootWith(std::vector<QueueConfig> children) {
+// Partitions (one, "default", unless named) whose root (submitacl "*") holds `children`.
+inline SchedulerConfig RootWith(std::vector<QueueConfig> children,
+                                const std::vector<std::string>& partitions = {"default"}) {
   SchedulerConfig config;
-  PartitionConfig& p = config.partitions.emplace_back();
-  p.name = "default";
-  QueueConfig& root = p.queues.emplace_back();
-  root.name = "root";
-  root.parent = true;
-  root.submit_acl = "*";
-  root.queues = std::move(children);
+  for (const std::string& name : partitions) {
+    PartitionConfig& p = config.partitions.emplace_back();
+    p.name = name;
+    QueueConfig& root = p.queues.emplace_back();
+    root.name = "root";
+    root.parent = true;
+    root.submit_acl = "*";
+    root.queues = children;
+  }
   return config;
+}
+
+// Leaves of these names, without limits.
+inline std::vector<QueueConfig> Leaves(const std::vector<std::string>& names) {
+  std::vector<QueueConfig> leaves;
+  for (const std::string& name : names) leaves.push_back(Leaf(name));
+  return leaves;
+}
+
+// The queue tree of YuniKorn's BenchmarkScheduling: root.a and root.b with guarantees of
+// memory 100,000 and 1,000,000, vcore 10,000 each (in milli-cores).
+inline SchedulerConfig YunikornShapeConfig() {
+  std::vector<QueueConfig> leaves = Leaves({"a", "b"});
+  leaves[0].resources.guaranteed =
+      QuantityMap{{"memory", 100000}, {"vcore", int64_t{10000} * 1000}};
+  leaves[1].resources.guaranteed =
+      QuantityMap{{"memory", 1000000}, {"vcore", int64_t{10000} * 1000}};
+  return RootWith(std::move(leaves));
 }
 
 // The root queue of RootWith's single partition, to set its properties.
 inline QueueConfig& Root(SchedulerConfig& config) { return config.partitions[0].queues[0]; }
-
-// Both profiles, named V12 and V19 in test names.
-inline auto EachProfile() {
-  return ::testing::Values(Semantics::kYunikorn12, Semantics::kYunikorn19);
-}
-inline std::string ProfileName(const ::testing::TestParamInfo<Semantics>& info) {
-  return info.param == Semantics::kYunikorn12 ? "V12" : "V19";
-}
 
 }  // namespace allocore::test_support
 
