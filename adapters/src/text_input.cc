@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/cord.h"
+#include "allocore/status_macros.h"
 #include "str_util.h"
 
 namespace allocore::adapters {
@@ -101,7 +102,7 @@ absl::Status ReadChecked(int fd, uint64_t max_bytes, Sink&& sink) {
     }
     if (total + size > max_bytes) return TooLarge(max_bytes);
     total += size;
-    if (absl::Status status = sink(buffer, size); !status.ok()) return status;
+    ALLOCORE_RETURN_IF_ERROR(sink(buffer, size));
   }
 }
 
@@ -135,7 +136,7 @@ std::string FormatTextInputError(const std::string& name, const absl::Status& st
 absl::StatusOr<std::string> ReadTextInput(const std::string& path, size_t max_bytes) {
   Descriptor fd(OpenFd(path), path != "-");
   struct stat info {};
-  if (absl::Status status = OpenChecked(fd, &info); !status.ok()) return status;
+  ALLOCORE_RETURN_IF_ERROR(OpenChecked(fd, &info));
   std::string text;
   if (S_ISREG(info.st_mode)) {
     if (static_cast<uint64_t>(info.st_size) > max_bytes) return TooLarge(max_bytes);
@@ -152,7 +153,7 @@ absl::StatusOr<std::string> ReadTextInput(const std::string& path, size_t max_by
 absl::StatusOr<TextFile> TextFile::Open(const std::string& path, uint64_t max_bytes) {
   Descriptor fd(OpenFd(path), path != "-");
   struct stat info {};
-  if (absl::Status status = OpenChecked(fd, &info); !status.ok()) return status;
+  ALLOCORE_RETURN_IF_ERROR(OpenChecked(fd, &info));
   if (S_ISREG(info.st_mode)) {
     if (static_cast<uint64_t>(info.st_size) > max_bytes) return TooLarge(max_bytes);
     int own = ::dup(fd.get());

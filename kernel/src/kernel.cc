@@ -3,6 +3,7 @@
 #include "allocore/kernel.h"
 
 #include "absl/strings/str_join.h"
+#include "allocore/status_macros.h"
 #include "api_limits.h"
 #include "config_types.h"
 #include "kernel_impl.h"
@@ -217,14 +218,14 @@ absl::Status Kernel::UpdateConfig(SchedulerConfig config, std::vector<Decision>*
 }
 
 absl::Status Kernel::AddNode(const NodeSpec& node, std::vector<Decision>* out) {
-  if (absl::Status limit = internal::CheckNodeSpec(node); !limit.ok()) return limit;
+  ALLOCORE_RETURN_IF_ERROR(internal::CheckNodeSpec(node));
   auto p = impl_->Require(node.partition, "add_node");
   if (!p.ok()) return p.status();
   return (*p)->AddNode(node, out);
 }
 
 absl::Status Kernel::UpdateNode(const NodeUpdate& update, std::vector<Decision>* out) {
-  if (absl::Status limit = internal::CheckNodeUpdate(update); !limit.ok()) return limit;
+  ALLOCORE_RETURN_IF_ERROR(internal::CheckNodeUpdate(update));
   auto p = impl_->Require(update.partition, "update_node");
   if (!p.ok()) return p.status();
   return (*p)->UpdateNode(update, out);
@@ -242,7 +243,7 @@ absl::Status Kernel::RemoveNode(std::string_view partition, std::string_view id,
 }
 
 absl::Status Kernel::AddApplication(const AppSpec& app, std::vector<Decision>* out) {
-  if (absl::Status limit = internal::CheckAppSpec(app); !limit.ok()) return limit;
+  ALLOCORE_RETURN_IF_ERROR(internal::CheckAppSpec(app));
   auto p = impl_->Require(app.partition, "add_app");
   if (!p.ok()) return p.status();
   // A rejection is remembered as a record too, so the budget applies to every call.
@@ -267,7 +268,7 @@ absl::Status Kernel::RemoveApplication(std::string_view partition, std::string_v
 }
 
 absl::Status Kernel::AddAsk(const AskSpec& ask, std::vector<Decision>* out) {
-  if (absl::Status limit = internal::CheckAskSpec(ask); !limit.ok()) return limit;
+  ALLOCORE_RETURN_IF_ERROR(internal::CheckAskSpec(ask));
   auto p = impl_->Require(ask.partition, "add_ask");
   if (!p.ok()) return p.status();
   // An ask added again under its key replaces the old one and takes no new record.
@@ -315,7 +316,7 @@ absl::Status Kernel::ReleaseAllocation(std::string_view partition, std::string_v
 
 absl::Status Kernel::RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out) {
   constexpr std::string_view kCall = "recover_allocation";
-  if (absl::Status limit = internal::CheckAskSpec(spec.ask, kCall); !limit.ok()) return limit;
+  ALLOCORE_RETURN_IF_ERROR(internal::CheckAskSpec(spec.ask, kCall));
   if (absl::Status limit = internal::CheckNameLengths(kCall, {{"node id", spec.node}});
       !limit.ok()) {
     return limit;

@@ -1,6 +1,7 @@
 // Kernel's calls by handle (allocore/handles.h): the same rules as the calls by name, reached
 // through a slot and a generation instead of a lookup by id.
 #include "allocore/kernel.h"
+#include "allocore/status_macros.h"
 #include "kernel_impl.h"
 
 namespace allocore {
@@ -172,9 +173,7 @@ absl::Status Kernel::AddForeignAllocation(NodeHandle node, std::string_view id,
                                           const Resource& resources, ForeignKind kind,
                                           std::vector<Decision>* out) {
   constexpr std::string_view kCall = "add_foreign";
-  if (absl::Status limit = internal::CheckNameLengths(kCall, {{"foreign id", id}}); !limit.ok()) {
-    return limit;
-  }
+  ALLOCORE_RETURN_IF_ERROR(internal::CheckNameLengths(kCall, {{"foreign id", id}}));
   auto p = impl_->Resolve(node.partition, kCall);
   if (!p.ok()) return p.status();
   uint32_t slot = (*p)->LiveNode(node.slot, node.generation);
@@ -231,7 +230,7 @@ absl::Status Kernel::RemoveNode(NodeHandle node, std::vector<Decision>* out) {
 }
 
 absl::StatusOr<ProbeResult> Kernel::Probe(const AskSpec& ask) const {
-  if (absl::Status limit = internal::CheckAskSpec(ask, "probe"); !limit.ok()) return limit;
+  ALLOCORE_RETURN_IF_ERROR(internal::CheckAskSpec(ask, "probe"));
   const Partition* p = impl_->Find(ask.partition);
   if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", ask.partition));
   absl::StatusOr<ProbeResult> result = p->Probe(ask);

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "allocore/kernel.h"
+#include "allocore/status_macros.h"
 #include "api_limits.h"
 #include "message.h"
 #include "partition.h"
@@ -48,9 +49,7 @@ class Kernel::Impl {
     return absl::FailedPreconditionError(Cat(what, ": stale partition handle"));
   }
   absl::StatusOr<Partition*> Require(std::string_view name, std::string_view what) {
-    if (absl::Status limit = internal::CheckNameLengths(what, {{"partition", name}}); !limit.ok()) {
-      return limit;
-    }
+    ALLOCORE_RETURN_IF_ERROR(internal::CheckNameLengths(what, {{"partition", name}}));
     Partition* p = Find(name);
     if (p == nullptr) {
       return absl::NotFoundError(Cat(what, ": unknown partition ", name));

@@ -1,5 +1,6 @@
 // Asks added, updated as pods, removed; allocations released by the manager (every method
 // validates its whole input before changing anything).
+#include "allocore/status_macros.h"
 #include "message.h"
 #include "partition.h"
 
@@ -34,7 +35,7 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
   }
   // `resources` stays empty until the call is known to go ahead: names become type ids then.
   AskArgs args = AskArgsOf(spec);
-  if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
+  ALLOCORE_RETURN_IF_ERROR(CheckAskArgs(args));
   // Names resolve to type ids here (a new name registers a type); a refused ask takes back the
   // types it registered.
   const int types_before = context_->types.size();
@@ -51,7 +52,7 @@ absl::Status Partition::AddAsk(const AskSpec& spec, std::vector<Decision>* out) 
 
 absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
                                              std::vector<Decision>* out) {
-  if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
+  ALLOCORE_RETURN_IF_ERROR(CheckAskArgs(args));
   const Resource& resource = args.resources;
   for (int t = 0; t < kMaxResourceTypes; ++t) {
     if (!resource.Has(t)) continue;

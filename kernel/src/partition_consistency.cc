@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "allocore/status_macros.h"
 #include "message.h"
 #include "partition.h"
 
@@ -17,12 +18,12 @@ absl::Status Inconsistent(std::string_view partition, const Parts&... parts) {
 }  // namespace
 
 absl::Status Partition::CheckConsistency() const {
-  if (absl::Status s = CheckAskShapes(); !s.ok()) return s;
-  if (absl::Status s = CheckTableSizes(); !s.ok()) return s;
+  ALLOCORE_RETURN_IF_ERROR(CheckAskShapes());
+  ALLOCORE_RETURN_IF_ERROR(CheckTableSizes());
   RecomputedSums sums;
-  if (absl::Status s = CheckApplications(&sums); !s.ok()) return s;
-  if (absl::Status s = CheckQueues(sums); !s.ok()) return s;
-  if (absl::Status s = CheckNodes(); !s.ok()) return s;
+  ALLOCORE_RETURN_IF_ERROR(CheckApplications(&sums));
+  ALLOCORE_RETURN_IF_ERROR(CheckQueues(sums));
+  ALLOCORE_RETURN_IF_ERROR(CheckNodes());
   return CheckReservationsAndIds(sums);
 }
 

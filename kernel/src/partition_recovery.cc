@@ -6,6 +6,7 @@
 // registered, the pod asks for something. kernel/README "Recovery, resize and foreign pods".
 #include <algorithm>
 
+#include "allocore/status_macros.h"
 #include "message.h"
 #include "partition.h"
 
@@ -106,14 +107,12 @@ absl::Status Partition::RecoverAllocationAt(uint32_t app, const AskArgs& args, u
                                              AppStateName(apps_[app].state),
                                              ": it takes no allocation"));
   }
-  if (absl::Status shape = CheckAskArgs(args); !shape.ok()) return shape;
+  ALLOCORE_RETURN_IF_ERROR(CheckAskArgs(args));
   if (args.count != 1) {
     return absl::InvalidArgumentError(Cat(
         "ask ", args.id, ": a running allocation is one pod, count must be 1, got ", args.count));
   }
-  if (absl::Status bad = CheckPodResource(args.resources, kRecover, args.id); !bad.ok()) {
-    return bad;
-  }
+  ALLOCORE_RETURN_IF_ERROR(CheckPodResource(args.resources, kRecover, args.id));
   const Resource& resource = args.resources;
 
   // An id the application still holds: 1.6+ take the report as the manager placing the pending
@@ -152,9 +151,7 @@ absl::Status Partition::RecoverAllocationAt(uint32_t app, const AskArgs& args, u
     }
     // Known but idle (nothing pending, nothing live): a new ask under an old id, as add_ask.
   }
-  if (absl::Status overflow = AllocationOverflow(kRecover, node, {}, resource); !overflow.ok()) {
-    return overflow;
-  }
+  ALLOCORE_RETURN_IF_ERROR(AllocationOverflow(kRecover, node, {}, resource));
   // Every check passed: from here on the call changes state.
   if (known != kNoSlot) RemoveAskSlot(known);
   const uint32_t ask = NewAskSlot();

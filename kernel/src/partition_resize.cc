@@ -5,6 +5,7 @@
 // type until usage drops). YuniKorn does not tell the node order of a resize: the node keeps
 // its place until its next notified change. v1.2.0 could not resize; under yunikorn-1.2 both
 // calls are refused. kernel/README "Recovery, resize and foreign pods".
+#include "allocore/status_macros.h"
 #include "message.h"
 #include "partition.h"
 
@@ -139,9 +140,7 @@ absl::Status Partition::UpdateAllocationAt(uint32_t ask, uint32_t node, const Re
                                    " has no live allocation", node == kNoSlot ? "" : " on node ",
                                    node == kNoSlot ? std::string_view() : nodes_[node].id));
   }
-  if (absl::Status bad = CheckPodResource(resource, kUpdateAllocation, asks_[ask].id); !bad.ok()) {
-    return bad;
-  }
+  ALLOCORE_RETURN_IF_ERROR(CheckPodResource(resource, kUpdateAllocation, asks_[ask].id));
   if (absl::Status overflow = AllocationOverflow(kUpdateAllocation, allocations_[chosen].node,
                                                  allocations_[chosen].resource, resource);
       !overflow.ok()) {
@@ -178,12 +177,8 @@ absl::Status Partition::UpdateAskAt(uint32_t ask, const Resource& resource,
     return absl::FailedPreconditionError(
         Cat("ask ", asks_[ask].id, " of application ", app_side_[app].id, " has nothing pending"));
   }
-  if (absl::Status bad = CheckPodResource(resource, kUpdateAsk, asks_[ask].id); !bad.ok()) {
-    return bad;
-  }
-  if (absl::Status overflow = PendingOverflow(kUpdateAsk, ask, resource); !overflow.ok()) {
-    return overflow;
-  }
+  ALLOCORE_RETURN_IF_ERROR(CheckPodResource(resource, kUpdateAsk, asks_[ask].id));
+  ALLOCORE_RETURN_IF_ERROR(PendingOverflow(kUpdateAsk, ask, resource));
   if (resource == ResourceOf(ask_hot_[ask])) return absl::OkStatus();
   ResizePending(ask, resource);
   AppChanged(app);
