@@ -14,18 +14,19 @@ namespace allocore::internal {
 
 // (field, value) pairs of one call, each at most ApiLimits::kMaxNameBytes.
 using NamedFields = std::initializer_list<std::pair<std::string_view, std::string_view>>;
-absl::Status CheckNameLengths(std::string_view call, NamedFields fields);
+[[nodiscard]] absl::Status CheckNameLengths(std::string_view call, NamedFields fields);
 
 // A call's resource list: at most ApiLimits::kMaxQuantityEntries entries, names bounded.
-absl::Status CheckQuantities(std::string_view call, std::string_view field,
-                             const Quantities& quantities);
-absl::Status CheckNodeSpec(const NodeSpec& node);
-absl::Status CheckNodeUpdate(const NodeUpdate& update);
-absl::Status CheckAppSpec(const AppSpec& app);
-absl::Status CheckAskSpec(const AskSpec& ask, std::string_view call = "add_ask");
+[[nodiscard]] absl::Status CheckQuantities(std::string_view call, std::string_view field,
+                                           const Quantities& quantities);
+[[nodiscard]] absl::Status CheckNodeSpec(const NodeSpec& node);
+[[nodiscard]] absl::Status CheckNodeUpdate(const NodeUpdate& update);
+[[nodiscard]] absl::Status CheckAppSpec(const AppSpec& app);
+[[nodiscard]] absl::Status CheckAskSpec(const AskSpec& ask, std::string_view call = "add_ask");
 // The ask's own fields (the handle call's AskArgs; CheckAskSpec checks them too).
-absl::Status CheckAskFields(std::string_view call, std::string_view id, std::string_view task_group,
-                            std::string_view required_node, int64_t count);
+[[nodiscard]] absl::Status CheckAskFields(std::string_view call, std::string_view id,
+                                          std::string_view task_group,
+                                          std::string_view required_node, int64_t count);
 
 }  // namespace allocore::internal
 

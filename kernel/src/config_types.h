@@ -12,7 +12,7 @@ namespace allocore::internal {
 // `config` registers: queue and child-template guaranteed/max, limit maxresources and resource
 // weights above 0, in every partition. Fails with the name that does not fit. The default
 // node-sort weights (vcore, memory) are not among them: they never take a type slot.
-absl::Status ProbeConfigTypes(const SchedulerConfig& config, ResourceTypes registry);
+[[nodiscard]] absl::Status ProbeConfigTypes(const SchedulerConfig& config, ResourceTypes registry);
 
 }  // namespace allocore::internal
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "contract.h"
 
 namespace allocore::internal {
 namespace {
@@ -101,6 +102,7 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
   size_t b = blocks_.size() == 1 ? 0 : BlockFor(key);
   Block& block = *blocks_[b];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
+  ALLOCORE_DCHECK(at == block.entries.end() || at->key.slot != key.slot);
   block.entries.insert(at, entry);
   SyncLast(b);
   if (eligible) Raise(&block, available_[key.slot]);
@@ -112,6 +114,7 @@ void NodeIndex::Erase(const NodeKey& key) {
   size_t b = BlockFor(key);
   Block& block = *blocks_[b];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
+  ALLOCORE_DCHECK(at != block.entries.end() && at->key.slot == key.slot);
   Entry gone = *at;
   block.entries.erase(at);
   if (!block.entries.empty()) SyncLast(b);
@@ -124,6 +127,7 @@ void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligi
   AddTypes(available.present);
   Block& block = *blocks_[BlockFor(key)];
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
+  ALLOCORE_DCHECK(at != block.entries.end() && at->key.slot == key.slot);
   FitQuantities now = ToFitQuantities(available);
   FitQuantities& held = available_[key.slot];
   if (at->eligible == eligible && held == now) return;

@@ -87,10 +87,12 @@ class NodeIndex {
     bool eligible;
   };
 
-  // `key` must not be present / must be present.
+  // REQUIRES: `key` is not in the index.
   void Insert(const NodeKey& key, const Resource& available, bool eligible);
+  // REQUIRES: `key` is in the index.
   void Erase(const NodeKey& key);
   // New availability or eligibility for a node whose key stays the same.
+  // REQUIRES: `key` is in the index.
   void Update(const NodeKey& key, const Resource& available, bool eligible);
   void Clear();
   // New id ranks in the same relative order (the partition's relabelling): every entry's key

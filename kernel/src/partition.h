@@ -66,38 +66,47 @@ class Partition {
 
   // Builds or reconciles the queue tree and policies from a validated partition config.
   // `dry_run` checks that the change can be applied to the running state without changing it.
-  absl::Status ApplyConfig(const PartitionConfig& config, bool dry_run, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status ApplyConfig(const PartitionConfig& config, bool dry_run,
+                                         std::vector<Decision>* out);
   // Re-resolves the default node-sort weights (vcore, memory) against the known types.
   void ResolveDefaultNodeWeights();
 
-  absl::Status AddNode(const NodeSpec& spec, std::vector<Decision>* out);
-  absl::Status UpdateNode(const NodeUpdate& update, std::vector<Decision>* out);
-  absl::Status RemoveNode(std::string_view id, std::vector<Decision>* out);
-  absl::Status AddApplication(const AppSpec& spec, std::vector<Decision>* out);
-  absl::Status RemoveApplication(std::string_view id, std::vector<Decision>* out);
-  absl::Status AddAsk(const AskSpec& spec, std::vector<Decision>* out);
-  absl::Status RemoveAsk(std::string_view app, std::string_view ask, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddNode(const NodeSpec& spec, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateNode(const NodeUpdate& update, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveNode(std::string_view id, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddApplication(const AppSpec& spec, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveApplication(std::string_view id, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddAsk(const AskSpec& spec, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveAsk(std::string_view app, std::string_view ask,
+                                       std::vector<Decision>* out);
   // seq > 0: exactly that allocation; 0: the oldest (on `node` when given).
-  absl::Status ReleaseAllocation(std::string_view app, std::string_view ask, std::string_view node,
-                                 int64_t seq, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status ReleaseAllocation(std::string_view app, std::string_view ask,
+                                               std::string_view node, int64_t seq,
+                                               std::vector<Decision>* out);
 
   // A manager's lifecycle (partition_recovery.cc, partition_resize.cc, partition_foreign.cc).
-  absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out);
-  absl::Status UpdateAllocation(const AllocationUpdate& update, std::vector<Decision>* out);
-  absl::Status UpdateAsk(const AskUpdate& update, std::vector<Decision>* out);
-  absl::Status AddForeignAllocation(const ForeignAllocationSpec& spec, std::vector<Decision>* out);
-  absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
-                                       std::vector<Decision>* out);
-  absl::Status RemoveForeignAllocation(std::string_view id, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAllocation(const AllocationUpdate& update,
+                                              std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAsk(const AskUpdate& update, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddForeignAllocation(const ForeignAllocationSpec& spec,
+                                                  std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
+                                                     std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveForeignAllocation(std::string_view id,
+                                                     std::vector<Decision>* out);
   // The same by slot (`args.resources` and `resource` hold registered type ids; `node` kNoSlot:
   // any node).
-  absl::Status RecoverAllocationAt(uint32_t app, const AskArgs& args, uint32_t node,
-                                   std::vector<Decision>* out);
-  absl::Status UpdateAllocationAt(uint32_t ask, uint32_t node, const Resource& resource,
-                                  std::vector<Decision>* out);
-  absl::Status UpdateAskAt(uint32_t ask, const Resource& resource, std::vector<Decision>* out);
-  absl::Status AddForeignAllocationAt(uint32_t node, std::string_view id, const Resource& resource,
-                                      ForeignKind kind, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RecoverAllocationAt(uint32_t app, const AskArgs& args, uint32_t node,
+                                                 std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAllocationAt(uint32_t ask, uint32_t node,
+                                                const Resource& resource,
+                                                std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAskAt(uint32_t ask, const Resource& resource,
+                                         std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddForeignAllocationAt(uint32_t node, std::string_view id,
+                                                    const Resource& resource, ForeignKind kind,
+                                                    std::vector<Decision>* out);
 
   // Fires every timer due at or before context->now, in due order.
   void FireTimers(std::vector<Decision>* out);
@@ -155,20 +164,21 @@ class Partition {
   uint32_t LiveApp(uint32_t app, uint32_t generation) const;
   uint32_t LiveAsk(uint32_t ask, uint32_t generation) const;
   uint32_t LiveNode(uint32_t node, uint32_t generation) const;
-  absl::Status CheckAskArgs(const AskArgs& args) const;
+  [[nodiscard]] absl::Status CheckAskArgs(const AskArgs& args) const;
   // `args.resources` holds registered type ids.
   absl::StatusOr<uint32_t> AddAskTo(uint32_t app, const AskArgs& args, std::vector<Decision>* out);
   // Under asks_are_pods, a re-sent known key: its pending part, else its oldest live allocation,
   // takes `resource`. False when the key names nothing pending or live (it is then a new ask).
   absl::StatusOr<bool> UpdateKnownPod(uint32_t ask, const Resource& resource,
                                       std::vector<Decision>* out);
-  absl::Status RemoveAskAt(uint32_t ask, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveAskAt(uint32_t ask, std::vector<Decision>* out);
   // The ask `ask_id` of application `app_id`, or NotFound naming which is unknown.
   absl::StatusOr<uint32_t> NamedAsk(std::string_view app_id, std::string_view ask_id) const;
   // `node`: kNoSlot for the oldest allocation anywhere; `node_id` names a node that is not
   // registered in the refusal.
-  absl::Status ReleaseAllocationAt(uint32_t ask, uint32_t node, std::string_view node_id,
-                                   int64_t seq, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status ReleaseAllocationAt(uint32_t ask, uint32_t node,
+                                                 std::string_view node_id, int64_t seq,
+                                                 std::vector<Decision>* out);
   void RemoveApplicationAt(uint32_t app, std::vector<Decision>* out);
   void RemoveNodeAt(uint32_t node, std::vector<Decision>* out);
   // Records in use (slots taken and not freed), for the kernel's memory budget.
@@ -177,7 +187,7 @@ class Partition {
   bool HasPending() const;  // some ask has pending repeats
   // Marks every name the partition refers to (partition_names.cc).
   void MarkNames(NameMarks* marks) const;
-  absl::Status CheckConsistency() const;
+  [[nodiscard]] absl::Status CheckConsistency() const;
 
  private:
   // kBlocked: the walk ends without a change (a required-node ask whose reservation result
@@ -191,14 +201,15 @@ class Partition {
     std::vector<Resource> allocated;
     int64_t placeholders = 0;
   };
-  absl::Status CheckAskShapes() const;
-  absl::Status CheckTableSizes() const;
-  absl::Status CheckApplications(RecomputedSums* sums) const;
-  absl::Status CheckQueues(const RecomputedSums& sums) const;
-  absl::Status CheckNodes() const;
-  absl::Status CheckReservationsAndIds(const RecomputedSums& sums) const;
+  [[nodiscard]] absl::Status CheckAskShapes() const;
+  [[nodiscard]] absl::Status CheckTableSizes() const;
+  [[nodiscard]] absl::Status CheckApplications(RecomputedSums* sums) const;
+  [[nodiscard]] absl::Status CheckQueues(const RecomputedSums& sums) const;
+  [[nodiscard]] absl::Status CheckNodes() const;
+  [[nodiscard]] absl::Status CheckReservationsAndIds(const RecomputedSums& sums) const;
 
   // --- queue tree ---------------------------------------------------------------------
+  // REQUIRES: `parent` is a queue of this partition, or kNoSlot for the root alone.
   uint32_t NewQueue(std::string_view name, uint32_t parent, bool dynamic);
   // A fresh application record (a freed slot or a new one), its side record and order key
   // table in step with it.
@@ -215,9 +226,9 @@ class Partition {
   const Resource& ResourceOf(const AskHot& ask) const { return shapes_.Get(ask.shape); }
   uint32_t FindQueue(std::string_view path) const;
   std::vector<uint32_t> PathToRoot(uint32_t queue) const;
-  absl::Status ApplyQueueConfig(const QueueConfig& config, uint32_t parent,
-                                const PropertyMap& parent_properties, int64_t order,
-                                absl::flat_hash_set<uint32_t>* seen);
+  [[nodiscard]] absl::Status ApplyQueueConfig(const QueueConfig& config, uint32_t parent,
+                                              const PropertyMap& parent_properties, int64_t order,
+                                              absl::flat_hash_set<uint32_t>* seen);
   void RemoveDrainedQueues();
   // Creates the missing queues of `path` below its deepest existing ancestor (§3.3).
   absl::StatusOr<uint32_t> CreateDynamicQueues(std::string_view path);
@@ -259,8 +270,11 @@ class Partition {
   // --- accounting ---------------------------------------------------------------------
   void AddToPath(uint32_t queue, Resource Queue::*field, const Resource& delta);
   void SubFromPath(uint32_t queue, Resource Queue::*field, const Resource& delta);
+  // REQUIRES: `ask` holds its shape (alive, or removed with live allocations); pending >= 0.
   void SetPending(uint32_t ask, int64_t pending);
+  // REQUIRES: `app` is a live application record (not freed).
   void Transition(uint32_t app, AppState to, std::vector<Decision>* out);
+  // REQUIRES: due >= 0 when `kind` sets a timer (the clock never runs below 0).
   void SetTimer(uint32_t app, TimerKind kind, int64_t due);
   // After an ask removal (`ask_removal`) or a release: Completing when nothing is left.
   void CheckCompletion(uint32_t app, std::vector<Decision>* out, bool ask_removal);
@@ -270,12 +284,16 @@ class Partition {
   // marked removed while allocations of it live.
   void DropAsk(uint32_t ask);
   void Terminate(uint32_t app, AppState to, std::vector<Decision>* out);
+  // REQUIRES: `allocation` is live (taken and not yet released).
   void ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason, std::vector<Decision>* out,
                              uint32_t by_ask = kNoSlot);
   void ReportRemovalStates(uint32_t app, bool held_allocations, std::vector<Decision>* out);
   void DetachApp(uint32_t app);
+  // REQUIRES: the app was detached (DetachApp): no ask and no reservation refers to it.
   void FreeApp(uint32_t app);
+  // REQUIRES: `ask` is alive.
   void RemoveAskSlot(uint32_t ask);
+  // REQUIRES: index < apps_[app].reservations.size().
   void Unreserve(uint32_t app, size_t index);
   // yunikorn-1.9: whether the reserved pass cancels `r` when its ask does not fit the headroom.
   bool ReservationTimedOut(const Reservation& r) const;
@@ -291,8 +309,8 @@ class Partition {
   absl::StatusOr<Resource> PodResources(const Quantities& quantities, std::string_view call,
                                         std::string_view ask);
   // A pod's resources as a handle call gives them: registered types, no negative, not all zero.
-  absl::Status CheckPodResource(const Resource& resource, std::string_view call,
-                                std::string_view ask) const;
+  [[nodiscard]] absl::Status CheckPodResource(const Resource& resource, std::string_view call,
+                                              std::string_view ask) const;
   // Records an allocation of `ask` on `node` that the scheduler did not decide (kRecovered, no
   // seq), with `resource`; the ask's pending repeats stay as they are.
   void PlaceRecovered(uint32_t ask, uint32_t node, const Resource& resource,
@@ -310,18 +328,20 @@ class Partition {
   // score stays until the node's next notified change (RefreshNode).
   void NodeFreeSpaceChanged(uint32_t node, const Resource& available_before);
   // A known foreign pod takes `resource` (registered types, no negative).
-  absl::Status UpdateForeignAt(std::string_view call, std::string_view id,
-                               const Resource& resource);
+  [[nodiscard]] absl::Status UpdateForeignAt(std::string_view call, std::string_view id,
+                                             const Resource& resource);
   // The node's score as the order sees it: computed from the free space it had at its last
   // notified change.
   double SeenNodeScore(uint32_t node) const;
   // Overflow guards: the refusal when adding `resource` to the node's allocated or occupied
   // total, or to the partition's allocated total, would pass int64 (nothing changed).
-  absl::Status AllocationOverflow(std::string_view call, uint32_t node, const Resource& removed,
-                                  const Resource& added) const;
+  [[nodiscard]] absl::Status AllocationOverflow(std::string_view call, uint32_t node,
+                                                const Resource& removed,
+                                                const Resource& added) const;
   // The refusal when the ask's pending repeats at `resource` each would take the partition's
   // pending total past int64.
-  absl::Status PendingOverflow(std::string_view call, uint32_t ask, const Resource& resource) const;
+  [[nodiscard]] absl::Status PendingOverflow(std::string_view call, uint32_t ask,
+                                             const Resource& resource) const;
 
   // --- namespace tags (partition_namespace_tags.cc) -------------------------------------
   // The limits an application's namespace tags set on the dynamic leaf it joins.
@@ -487,8 +507,8 @@ class Partition {
   void MarkAllocatingAccepted(uint32_t app);
 
   // --- user and group limits -----------------------------------------------------------
-  absl::Status ApplyLimits(const QueueConfig& config, uint32_t queue,
-                           const std::vector<LimitConfig>* partition_limits);
+  [[nodiscard]] absl::Status ApplyLimits(const QueueConfig& config, uint32_t queue,
+                                         const std::vector<LimitConfig>* partition_limits);
   std::string_view ChooseLimitGroup(uint32_t app) const;
   bool LimitsAllowNewApp(uint32_t app, std::string* why) const;
   // Remaining room under every user/group maxresources on the app's path (nullopt: none).
@@ -503,7 +523,7 @@ class Partition {
   absl::StatusOr<Resource> ToResource(const Quantities& quantities, std::string_view what,
                                       std::string_view what_id = {});
   // The refusal of a node whose capacity would take the partition's total past int64.
-  absl::Status CapacityOverflow(std::string_view what, int type) const;
+  [[nodiscard]] absl::Status CapacityOverflow(std::string_view what, int type) const;
   absl::StatusOr<std::optional<Resource>> ToLimit(const std::optional<QuantityMap>& quantities);
   QueueInfo Info(uint32_t queue) const;
   AppInfo AppInfoOf(uint32_t app) const;

@@ -1,6 +1,7 @@
 // Applications admitted (placement, ACLs, limits, forced creation), removed and forgotten
 // (every method validates its whole input before changing anything).
 #include "absl/strings/ascii.h"
+#include "contract.h"
 #include "message.h"
 #include "partition.h"
 #include "slots.h"
@@ -269,6 +270,7 @@ uint32_t Partition::NewAskSlot() {
 }
 
 void Partition::FreeApp(uint32_t app) {
+  ALLOCORE_DCHECK(apps_[app].reservations.empty() && app_side_[app].asks.empty());
   apps_[app].alive = false;
   FreeSlot(app, &free_apps_, &app_generations_);
 }

@@ -1,6 +1,7 @@
 // Asks added, updated as pods, removed; allocations released by the manager (every method
 // validates its whole input before changing anything).
 #include "allocore/status_macros.h"
+#include "contract.h"
 #include "message.h"
 #include "partition.h"
 
@@ -166,6 +167,7 @@ absl::StatusOr<bool> Partition::UpdateKnownPod(uint32_t ask, const Resource& res
 }
 
 void Partition::SetPending(uint32_t ask, int64_t pending) {
+  ALLOCORE_DCHECK(pending >= 0);
   AskHot& hot = ask_hot_[ask];
   const Resource& resource = ResourceOf(hot);
   App& a = apps_[hot.app];
@@ -202,6 +204,7 @@ void Partition::SetPending(uint32_t ask, int64_t pending) {
 }
 
 void Partition::RemoveAskSlot(uint32_t ask) {
+  ALLOCORE_DCHECK(ask < ask_hot_.size() && ask_hot_[ask].alive);
   CancelReservationsOfAsk(ask);
   SetPending(ask, 0);
   Ask& k = asks_[ask];
@@ -327,6 +330,7 @@ absl::Status Partition::ReleaseAllocationAt(uint32_t ask, uint32_t node, std::st
 
 void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
                                       std::vector<Decision>* out, uint32_t by_ask) {
+  ALLOCORE_DCHECK(allocation < allocations_.size() && allocations_[allocation].live);
   Allocation& alloc = allocations_[allocation];
   App& a = apps_[alloc.app];
   AppSide& a_side = app_side_[alloc.app];

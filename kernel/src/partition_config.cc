@@ -4,6 +4,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "contract.h"
 #include "message.h"
 #include "name_rules.h"
 #include "partition.h"
@@ -25,6 +26,7 @@ Partition::Partition(KernelContext* context, std::string_view name)
       serial_(context->next_partition_serial++) {}
 
 uint32_t Partition::NewQueue(std::string_view name, uint32_t parent, bool dynamic) {
+  ALLOCORE_DCHECK(parent == kNoSlot ? queues_.empty() : parent < queues_.size());
   auto slot = static_cast<uint32_t>(queues_.size());
   Queue& q = queues_.emplace_back();
   QueueSide& side = queue_side_.emplace_back();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "contract.h"
 #include "partition.h"
 
 namespace allocore::internal {
@@ -466,6 +467,7 @@ bool Partition::ReservationTimedOut(const Reservation& r) const {
 }
 
 void Partition::Unreserve(uint32_t app, size_t index) {
+  ALLOCORE_DCHECK(index < apps_[app].reservations.size());
   App& a = apps_[app];
   Reservation r = a.reservations[index];
   a.reservations.erase(a.reservations.begin() + static_cast<std::ptrdiff_t>(index));

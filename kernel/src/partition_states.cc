@@ -1,5 +1,6 @@
 // The application state machine (YuniKorn's application states) and its timers: Starting,
 // Completing, expiry, and the placeholder timer's firing.
+#include "contract.h"
 #include "message.h"
 #include "partition.h"
 
@@ -18,6 +19,7 @@ void Partition::EmitState(uint32_t app, AppState from, AppState to,
 }
 
 void Partition::SetTimer(uint32_t app, TimerKind kind, int64_t due) {
+  ALLOCORE_DCHECK(kind == TimerKind::kNone || due >= 0);
   AppSide& a_side = app_side_[app];
   if (a_side.timer != TimerKind::kNone) timers_.erase({a_side.timer_due, a_side.timer_seq, app});
   a_side.timer = kind;
@@ -27,6 +29,7 @@ void Partition::SetTimer(uint32_t app, TimerKind kind, int64_t due) {
 }
 
 void Partition::Transition(uint32_t app, AppState to, std::vector<Decision>* out) {
+  ALLOCORE_DCHECK(app < apps_.size() && apps_[app].alive);
   App& a = apps_[app];
   AppSide& a_side = app_side_[app];
   AppState from = a.state;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "contract.h"
 #include "gtest/gtest.h"
 
 namespace allocore::internal {
@@ -174,6 +175,25 @@ TEST(NodeIndexTest, MissingAndNegativeAvailabilityCountAsZero) {
   Resource one;
   one.Set(0, 1);
   EXPECT_EQ(index.FirstFit(one, [](uint32_t) { return true; }), NodeIndex::kNotFound);
+}
+
+// The contract checks (kernel/src/contract.h) are live where the presets compile them: a
+// caller that breaks a REQUIRES stops at once with the condition named, instead of reading past
+// the end of a block.
+TEST(NodeIndexContractTest, ErasingAKeyThatIsNotThereStopsTheKernel) {
+  if (!kDebugChecks) {
+    GTEST_SKIP() << "this build has no contract checks (configure with ALLOCORE_DEBUG_CHECKS=ON, "
+                    "as the dev and sanitizer presets do)";
+  }
+  NodeIndex index;
+  Resource room;
+  room.Set(0, 10);
+  index.Insert(NodeKey{0, IdPrefix("a"), "a", 0}, room, true);
+  EXPECT_DEATH(index.Erase(NodeKey{0, IdPrefix("b"), "b", 1}),
+               "contract violated at .*node_index.cc:[0-9]+: at != block.entries.end\\(\\) && "
+               "at->key.slot == key.slot");
+  EXPECT_DEATH(index.Insert(NodeKey{0, IdPrefix("a"), "a", 0}, room, true),
+               "contract violated at .*node_index.cc");
 }
 
 }  // namespace

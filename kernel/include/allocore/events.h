@@ -109,53 +109,62 @@ struct EventResult {
 ALLOCORE_EXPORT int64_t ApplyEvents(Kernel& kernel, std::span<const Event> events,
                                     std::vector<Decision>* out, std::vector<EventResult>* results);
 // One event; its status (and, for a ScheduleEvent, the allocations in `allocations`).
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const Event& event,
-                                        std::vector<Decision>* out, int64_t* allocations = nullptr);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const Event& event,
+                                                      std::vector<Decision>* out,
+                                                      int64_t* allocations = nullptr);
 // One event of a known type, without building an Event (what the variant form dispatches to).
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const NodeSpec& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const NodeUpdate& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AppSpec& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveApplicationEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AskSpec& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveAskEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ReleaseEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AdvanceEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ScheduleEvent& e,
-                                        std::vector<Decision>* out, int64_t* allocations = nullptr);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const UpdateConfigEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AddAskByHandleEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveAskByHandleEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ReleaseByHandleEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveApplicationByHandleEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeByHandleEvent& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RecoverSpec& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AllocationUpdate& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AskUpdate& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ForeignAllocationSpec& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ForeignAllocationUpdate& e,
-                                        std::vector<Decision>* out);
-ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveForeignAllocationEvent& e,
-                                        std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const NodeSpec& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const NodeUpdate& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveNodeEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AppSpec& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel,
+                                                      const RemoveApplicationEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AskSpec& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RemoveAskEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ReleaseEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AdvanceEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ScheduleEvent& e,
+                                                      std::vector<Decision>* out,
+                                                      int64_t* allocations = nullptr);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const UpdateConfigEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AddAskByHandleEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel,
+                                                      const RemoveAskByHandleEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const ReleaseByHandleEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel,
+                                                      const RemoveApplicationByHandleEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel,
+                                                      const RemoveNodeByHandleEvent& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const RecoverSpec& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AllocationUpdate& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel, const AskUpdate& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel,
+                                                      const ForeignAllocationSpec& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel,
+                                                      const ForeignAllocationUpdate& e,
+                                                      std::vector<Decision>* out);
+[[nodiscard]] ALLOCORE_EXPORT absl::Status ApplyEvent(Kernel& kernel,
+                                                      const RemoveForeignAllocationEvent& e,
+                                                      std::vector<Decision>* out);
 
 }  // namespace allocore
 

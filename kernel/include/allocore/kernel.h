@@ -63,38 +63,38 @@ class ALLOCORE_EXPORT Kernel {
   Kernel& operator=(const Kernel&) = delete;
 
   // Hot reload: validated against the running state and applied whole, or refused whole.
-  absl::Status UpdateConfig(SchedulerConfig config, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateConfig(SchedulerConfig config, std::vector<Decision>* out);
 
-  absl::Status AddNode(const NodeSpec& node, std::vector<Decision>* out);
-  absl::Status UpdateNode(const NodeUpdate& update, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddNode(const NodeSpec& node, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateNode(const NodeUpdate& update, std::vector<Decision>* out);
   // Releases (and reports) every allocation on the node, then removes it.
-  absl::Status RemoveNode(std::string_view partition, std::string_view id,
-                          std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveNode(std::string_view partition, std::string_view id,
+                                        std::vector<Decision>* out);
 
   // Admission: an application that is refused becomes a kAppRejected decision (OK status).
   // Non-OK only for malformed calls (unknown partition, empty id, over an ApiLimits limit) and
   // a full KernelOptions budget.
-  absl::Status AddApplication(const AppSpec& app, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddApplication(const AppSpec& app, std::vector<Decision>* out);
   // Releases everything of the application and forgets it.
-  absl::Status RemoveApplication(std::string_view partition, std::string_view id,
-                                 std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveApplication(std::string_view partition, std::string_view id,
+                                               std::vector<Decision>* out);
 
   // An id the application knows: under yunikorn-1.2 the ask is replaced (new priority, creation
   // time, repeats); under yunikorn-1.9 it is the same pod, and only the resources of its pending
   // repeats (else of its oldest live allocation) change.
-  absl::Status AddAsk(const AskSpec& ask, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddAsk(const AskSpec& ask, std::vector<Decision>* out);
   // Drops the still-pending part of an ask; its live allocations stay.
-  absl::Status RemoveAsk(std::string_view partition, std::string_view app, std::string_view ask,
-                         std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveAsk(std::string_view partition, std::string_view app,
+                                       std::string_view ask, std::vector<Decision>* out);
   // Releases the oldest live allocation of the ask (on `node` when given).
-  absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
-                                 std::string_view ask, std::string_view node,
-                                 std::vector<Decision>* out);
+  [[nodiscard]] absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
+                                               std::string_view ask, std::string_view node,
+                                               std::vector<Decision>* out);
   // Releases exactly the live allocation of the ask whose Decision::seq is `seq` (> 0; on
   // `node` when given): NotFound, nothing changed, when the ask holds no such allocation.
-  absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
-                                 std::string_view ask, std::string_view node, int64_t seq,
-                                 std::vector<Decision>* out);
+  [[nodiscard]] absl::Status ReleaseAllocation(std::string_view partition, std::string_view app,
+                                               std::string_view ask, std::string_view node,
+                                               int64_t seq, std::vector<Decision>* out);
 
   // --- A manager's lifecycle: restart, in-place resize, other schedulers' pods -------------
   // What each call does differs by semantics profile (share/doc/allocore/kernel/README.md
@@ -105,21 +105,24 @@ class ALLOCORE_EXPORT Kernel {
   // task group, an id the application holds pending or live (yunikorn-1.2; under yunikorn-1.9
   // a pending ask is placed where reported and a live one is resized), a full
   // max_live_allocations budget.
-  absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RecoverAllocation(const RecoverSpec& spec, std::vector<Decision>* out);
   // yunikorn-1.9 only (FailedPrecondition under yunikorn-1.2, which cannot resize). Refused:
   // unknown application or ask, no live allocation (on `node`), zero or negative resources.
-  absl::Status UpdateAllocation(const AllocationUpdate& update, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAllocation(const AllocationUpdate& update,
+                                              std::vector<Decision>* out);
   // yunikorn-1.9 only. Refused: unknown application or ask, nothing pending, zero or negative
   // resources.
-  absl::Status UpdateAsk(const AskUpdate& update, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAsk(const AskUpdate& update, std::vector<Decision>* out);
   // Refused: unknown node, negative resources. An id already known acts as an update.
-  absl::Status AddForeignAllocation(const ForeignAllocationSpec& spec, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddForeignAllocation(const ForeignAllocationSpec& spec,
+                                                  std::vector<Decision>* out);
   // Refused: unknown id, a node other than the one the pod was added on, negative resources.
-  absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
-                                       std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateForeignAllocation(const ForeignAllocationUpdate& update,
+                                                     std::vector<Decision>* out);
   // Refused: unknown id (a pod whose node was removed went with it).
-  absl::Status RemoveForeignAllocation(std::string_view partition, std::string_view id,
-                                       std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveForeignAllocation(std::string_view partition,
+                                                     std::string_view id,
+                                                     std::vector<Decision>* out);
 
   // --- By handle (allocore/handles.h): resolve once, then call without names --------------
   // The same calls as by name, with the same decisions and refusals; a handle whose entity is
@@ -135,29 +138,33 @@ class ALLOCORE_EXPORT Kernel {
   absl::StatusOr<int> ResourceTypeId(std::string_view name);
   // Adds an ask (an id the application knows: as AddAsk by name); returns its handle.
   absl::StatusOr<AskHandle> AddAsk(AppHandle app, const AskArgs& ask, std::vector<Decision>* out);
-  absl::Status RemoveAsk(AskHandle ask, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveAsk(AskHandle ask, std::vector<Decision>* out);
   // Releases the oldest live allocation of the ask, on `node` when it is valid().
-  absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node,
+                                               std::vector<Decision>* out);
   // Releases exactly the live allocation of the ask whose Decision::seq is `seq` (> 0), on
   // `node` when it is valid(): NotFound, nothing changed, when the ask holds no such allocation.
-  absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node, int64_t seq,
-                                 std::vector<Decision>* out);
+  [[nodiscard]] absl::Status ReleaseAllocation(AskHandle ask, NodeHandle node, int64_t seq,
+                                               std::vector<Decision>* out);
   // RecoverAllocation, UpdateAllocation (the oldest live allocation, on `node` when it is
   // valid()) and UpdateAsk by handle; resources by type id.
-  absl::Status RecoverAllocation(AppHandle app, const AskArgs& ask, NodeHandle node,
-                                 std::vector<Decision>* out);
-  absl::Status UpdateAllocation(AskHandle ask, NodeHandle node, const Resource& resources,
-                                std::vector<Decision>* out);
-  absl::Status UpdateAsk(AskHandle ask, const Resource& resources, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RecoverAllocation(AppHandle app, const AskArgs& ask, NodeHandle node,
+                                               std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAllocation(AskHandle ask, NodeHandle node,
+                                              const Resource& resources,
+                                              std::vector<Decision>* out);
+  [[nodiscard]] absl::Status UpdateAsk(AskHandle ask, const Resource& resources,
+                                       std::vector<Decision>* out);
   // AddForeignAllocation on a node by handle (a foreign pod is known by its own id after that:
   // UpdateForeignAllocation and RemoveForeignAllocation take the id).
-  absl::Status AddForeignAllocation(NodeHandle node, std::string_view id, const Resource& resources,
-                                    ForeignKind kind, std::vector<Decision>* out);
-  absl::Status RemoveApplication(AppHandle app, std::vector<Decision>* out);
-  absl::Status RemoveNode(NodeHandle node, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status AddForeignAllocation(NodeHandle node, std::string_view id,
+                                                  const Resource& resources, ForeignKind kind,
+                                                  std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveApplication(AppHandle app, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status RemoveNode(NodeHandle node, std::vector<Decision>* out);
 
   // Moves the logical clock forward and fires the timers that became due.
-  absl::Status Advance(int64_t millis, std::vector<Decision>* out);
+  [[nodiscard]] absl::Status Advance(int64_t millis, std::vector<Decision>* out);
   int64_t now_millis() const;
 
   // What the kernel holds now, as KernelOptions caps it.
@@ -218,7 +225,7 @@ class ALLOCORE_EXPORT Kernel {
 
   // Recomputes every cached value (priorities, orders, usage, pending) from scratch and
   // compares; returns the first difference. For tests and fuzzers.
-  absl::Status CheckConsistency() const;
+  [[nodiscard]] absl::Status CheckConsistency() const;
 
   class Impl;
 
