@@ -194,6 +194,38 @@ class Partition {
   // the node cannot take, decision 24).
   enum class Outcome : uint8_t { kNone, kAllocated, kReserved, kBlocked };
 
+  // --- the walk's checks, in the walk's order -------------------------------------------
+  // Why the walk passes an application by (AppRefusal) or an ask by before trying nodes
+  // (AskRefusal). The walk skips on a refusal; Judge (--explain, Probe) turns the first one into
+  // its reason. One list for both, so the two cannot differ in which checks run or in what order.
+  enum class Refusal : uint8_t {
+    kNone,
+    // Application level (TryAllocate), for an application that is not yet running (`accepted`):
+    kStateAware,           // stateaware admits another application of the leaf first
+    kMaxApplications,      // a queue of its path runs maxapplications already
+    kUserMaxApplications,  // a user or group maxapplications limit on its path
+    // For every application:
+    kBackedOff,  // yunikorn-1.9 unschedulable-ask backoff
+    // Ask level (TryAllocateAppAsks):
+    kAwaitsReplacement,  // a real ask of a task group while placeholders may still replace
+    kUserHeadroom,       // a user or group maxresources limit leaves too little
+    kQueueHeadroom,      // a queue max (the cluster at the root) leaves too little
+  };
+  // `admitted`: the application stateaware admits in the leaf (AdmittedAcceptedApp). Defined
+  // below the class: the walk calls it for every application it visits.
+  Refusal AppRefusal(uint32_t app, bool accepted, uint32_t admitted) const;
+  static Refusal AskRefusal(bool awaits_replacement, const Resource& wanted,
+                            const std::optional<Resource>& user_headroom,
+                            const Resource& queue_headroom) {
+    if (awaits_replacement) return Refusal::kAwaitsReplacement;
+    if (user_headroom && !FitInMaxUndef(*user_headroom, wanted)) return Refusal::kUserHeadroom;
+    if (!FitInMaxUndef(queue_headroom, wanted)) return Refusal::kQueueHeadroom;
+    return Refusal::kNone;
+  }
+  // The lowest queue of the app's path whose maxapplications an application more would pass
+  // (the app itself counted once, already allocating or not), or kNoSlot.
+  uint32_t MaxApplicationsBlocker(uint32_t app) const;
+
   // --- consistency (partition_consistency.cc) ------------------------------------------
   // What the applications add up to per queue, recomputed by CheckApplications.
   struct RecomputedSums {
@@ -465,15 +497,12 @@ class Partition {
   // "; not preempting: why" or "; preempting ..." for a verdict, empty when preemption is off.
   std::string ExplainPreemption(const AskView& k, bool nodes_tried) const;
 
-  // Stateaware: an application of the leaf that is Starting, or an older Accepted one with
-  // pending asks, goes before `app`.
-  bool StateAwareWaits(uint32_t app) const;
   std::string HeadroomBlocker(uint32_t leaf, const Resource& wanted) const;
   std::string ClosestNode(const Resource& wanted) const;
 
   // --- scheduling ---------------------------------------------------------------------
   Resource Headroom(uint32_t leaf) const;
-  bool CanRunApp(uint32_t app) const;
+  bool CanRunApp(uint32_t app) const { return MaxApplicationsBlocker(app) == kNoSlot; }
   // Whether one level's max (the cluster at the root) takes `delta`: the profile's rule.
   bool LevelMaxAllows(uint32_t queue, const Resource& delta) const;
   bool QueueMaxAllows(uint32_t leaf, const Resource& delta) const;
@@ -482,7 +511,10 @@ class Partition {
   // Calls fn(child) for the children of `parent` in scheduling order until fn returns true.
   template <typename Fn>
   bool ForEachChildInOrder(uint32_t parent, Fn&& fn) const;
-  uint32_t AdmittedAcceptedApp(const Queue& leaf) const;
+  // The Accepted application a stateaware leaf lets allocate (kNoSlot: none, or another policy):
+  // the oldest with pending asks, none while one is Starting. `candidate` counts as one of them
+  // (an application Judge or Probe asks about, whose asks are not in the set).
+  uint32_t AdmittedAcceptedApp(const Queue& leaf, uint32_t candidate = kNoSlot) const;
   Outcome TryAllocate(uint32_t queue, std::vector<Decision>* out);
   Outcome TryAllocateApp(uint32_t app, const Resource& headroom, std::vector<Decision>* out);
   template <bool kCountsUnschedulable>
@@ -490,7 +522,12 @@ class Partition {
                                                     uint64_t backoff, std::vector<Decision>* out);
   // The unschedulable-ask backoff (yunikorn-1.9): whether the walk skips the app now, and
   // whether an allocated pod of the app sorts after `last` (see TryAllocateApp).
-  bool BackedOff(uint32_t app) const;
+  bool BackedOff(uint32_t app) const {
+    // The partition's latest deadline keeps the app's cold record out of the walk when no app
+    // can be backed off.
+    return context_->now < latest_backoff_deadline_ &&
+           context_->now < app_side_[app].backoff_deadline;
+  }
   // Sets the app's backoff deadline (now + its leaf's delay); kNone. Out of line: the walk's
   // counting variant stays as small as the plain one.
   [[gnu::noinline]] Outcome BackOff(uint32_t app);
@@ -637,6 +674,19 @@ class Partition {
   bool default_node_weights_ = false;  // no resourceweights: vcore and memory, resolved lazily
   int64_t next_sibling_order_ = 0;
 };
+
+inline Partition::Refusal Partition::AppRefusal(uint32_t app, bool accepted,
+                                                uint32_t admitted) const {
+  if (accepted) {
+    const bool stateaware =
+        queues_[apps_[app].queue].props.sort_policy == AppSortPolicy::kStateAware;
+    if (stateaware && app != admitted) return Refusal::kStateAware;
+    if (!CanRunApp(app)) return Refusal::kMaxApplications;
+    if (!LimitsAllowNewApp(app, nullptr)) return Refusal::kUserMaxApplications;
+  }
+  if (BackedOff(app)) return Refusal::kBackedOff;
+  return Refusal::kNone;
+}
 
 }  // namespace allocore::internal
 

@@ -78,19 +78,24 @@ uint32_t Partition::OverMaxLevel(uint32_t leaf, const Resource& delta) const {
   return over;
 }
 
-bool Partition::CanRunApp(uint32_t app) const {
+uint32_t Partition::MaxApplicationsBlocker(uint32_t app) const {
   for (uint32_t q = apps_[app].queue; q != kNoSlot; q = queues_[q].parent) {
     const Queue& queue = queues_[q];
     if (queue.max_apps == 0 || queue.allocating_accepted.contains(app)) continue;
-    if (queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) return false;
+    if (queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) return q;
   }
-  return true;
+  return kNoSlot;
 }
 
-uint32_t Partition::AdmittedAcceptedApp(const Queue& leaf) const {
-  if (leaf.props.sort_policy != AppSortPolicy::kStateAware) return kNoSlot;
-  if (leaf.starting_apps > 0 || leaf.accepted_with_pending.empty()) return kNoSlot;
-  return leaf.accepted_with_pending.begin()->second;
+uint32_t Partition::AdmittedAcceptedApp(const Queue& leaf, uint32_t candidate) const {
+  if (leaf.props.sort_policy != AppSortPolicy::kStateAware || leaf.starting_apps > 0) {
+    return kNoSlot;
+  }
+  if (leaf.accepted_with_pending.empty()) return candidate;
+  const auto& [first_seq, first_app] = *leaf.accepted_with_pending.begin();
+  const bool candidate_first =
+      candidate != kNoSlot && !(first_seq < apps_[candidate].submission_seq);
+  return candidate_first ? candidate : first_app;
 }
 
 void Partition::MarkAllocatingAccepted(uint32_t app) {
@@ -152,15 +157,11 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
   Resource headroom = Headroom(queue);
   uint32_t admitted = AdmittedAcceptedApp(q);
   preemption_attempts_left_ = kMaxPreemptionAttemptsPerLeaf;
-  bool stateaware = q.props.sort_policy == AppSortPolicy::kStateAware;
   for (const OrderEntry& key : q.order) {
     uint32_t app = key.slot;
-    const App& a = apps_[app];
-    if (a.state == AppState::kAccepted) {
-      if (stateaware && app != admitted) continue;
-      if (!CanRunApp(app) || !LimitsAllowNewApp(app, nullptr)) continue;
+    if (AppRefusal(app, apps_[app].state == AppState::kAccepted, admitted) != Refusal::kNone) {
+      continue;
     }
-    if (BackedOff(app)) continue;
     Outcome result = TryAllocateApp(app, headroom, out);
     if (result != Outcome::kNone) {
       if (apps_[app].state == AppState::kAccepted) MarkAllocatingAccepted(app);
@@ -168,13 +169,6 @@ Partition::Outcome Partition::TryAllocate(uint32_t queue, std::vector<Decision>*
     }
   }
   return Outcome::kNone;
-}
-
-bool Partition::BackedOff(uint32_t app) const {
-  // The partition's latest deadline keeps the app's cold record out of the walk when no app
-  // can be backed off.
-  return context_->now < latest_backoff_deadline_ &&
-         context_->now < app_side_[app].backoff_deadline;
 }
 
 // YuniKorn 1.9 visits every request of the application in order, allocated ones included, and
@@ -212,16 +206,21 @@ inline Partition::Outcome Partition::TryAllocateAppAsks(uint32_t app, const Reso
   for (const AskKey& key : order) {
     if (kCountsUnschedulable && unschedulable >= backoff) return back_off();
     const AskHot& hot = ask_hot_[key.slot];
-    if (hot.gang_member && WaitsForReplacement(key.slot)) continue;
     const Resource& wanted = ResourceOf(hot);
-    // A user's own limit is not something preemption in other queues can help with.
-    if (limit_headroom && !FitInMaxUndef(*limit_headroom, wanted)) continue;
-    if (!FitInMaxUndef(headroom, wanted)) {
-      if (preemption_enabled_) {
-        Outcome result = TryGeneralPreemption(key.slot, /*nodes_tried=*/false, out);
-        if (result != Outcome::kNone) return result;
-      }
-      continue;
+    switch (AskRefusal(hot.gang_member && WaitsForReplacement(key.slot), wanted, limit_headroom,
+                       headroom)) {
+      case Refusal::kNone:
+        break;
+      case Refusal::kQueueHeadroom:
+        // Preemption in other queues can make room under a queue max (never under a user's
+        // own limit).
+        if (preemption_enabled_) {
+          Outcome result = TryGeneralPreemption(key.slot, /*nodes_tried=*/false, out);
+          if (result != Outcome::kNone) return result;
+        }
+        continue;
+      default:
+        continue;
     }
     if (hot.has_required_node) {
       Outcome result = TryRequiredNode(key.slot, out);

@@ -1,8 +1,8 @@
 // The walk's gates as one verdict per ask: the node the next scheduling attempt would give it,
 // or the rule that stops it. ExplainPending reports it for every pending ask, Probe for an ask
-// that was never submitted; both read the predicates the walk itself calls (CanRunApp,
-// LimitsAllowNewApp, LimitHeadroom, Headroom, OverMaxLevel, WaitsForReplacement, the node
-// index's FirstFit, PreemptionVictims), so neither can drift from what Schedule does.
+// that was never submitted. Both run the walk's own list of checks (AppRefusal, AskRefusal, in
+// partition.h) and then the predicates its node search calls (OverMaxLevel, the node index's
+// FirstFit, PreemptionVictims), so neither can drift from what Schedule does.
 #include "message.h"
 #include "partition.h"
 
@@ -22,78 +22,73 @@ Partition::AskView Partition::ViewOf(uint32_t ask) const {
           .preemption_triggered = hot.preemption_triggered};
 }
 
-bool Partition::StateAwareWaits(uint32_t app) const {
-  const App& a = apps_[app];
-  const Queue& leaf = queues_[a.queue];
-  if (leaf.props.sort_policy != AppSortPolicy::kStateAware) return false;
-  if (leaf.starting_apps > 0) return true;
-  // The oldest Accepted application with pending asks goes first; an application not yet in
-  // the set (a probe's) would take its place by submission order.
-  if (leaf.accepted_with_pending.empty()) return false;
-  const auto& [first_seq, first_app] = *leaf.accepted_with_pending.begin();
-  return first_app != app && first_seq < a.submission_seq;
-}
-
 Partition::Verdict Partition::Judge(const AskView& k) const {
   const ResourceTypes& types = context_->types;
   const App& a = apps_[k.app];
   const Queue& leaf = queues_[a.queue];
+  if (!has_nodes_ever_) return {.reason = "no nodes registered in the partition"};
   // An application without asks (New) turns Accepted with its first one.
   const bool accepted = a.state == AppState::kAccepted || a.state == AppState::kNew;
-  if (!has_nodes_ever_) return {.reason = "no nodes registered in the partition"};
-  if (WaitsForReplacement(k.app, k.task_group, k.placeholder)) {
-    return {.reason = a.live_placeholders > 0
-                          ? Cat("waiting for placeholder replacement: task group ", k.task_group,
-                                " still holds placeholders (", a.live_placeholders,
-                                " allocated in the app)")
-                          : Cat("waiting for placeholder replacement: no placeholder of task "
-                                "group ",
-                                k.task_group, " is allocated yet")};
-  }
-  if (accepted && StateAwareWaits(k.app)) {
-    return {.reason = leaf.starting_apps > 0
-                          ? "stateaware: another application of the queue is Starting"
-                          : "stateaware: an older Accepted application of the queue goes first"};
-  }
-  if (accepted && !CanRunApp(k.app)) {
-    for (uint32_t q = a.queue; q != kNoSlot; q = queues_[q].parent) {
-      const Queue& queue = queues_[q];
-      const QueueSide& queue_side = queue_side_[q];
-      if (queue.max_apps != 0 &&
-          queue.running_apps + queue.allocating_accepted.size() + 1 > queue.max_apps) {
-        return {.reason = Cat("maxapplications ", queue.max_apps, " of queue ", queue_side.path,
-                              " reached (", queue.running_apps, " running)")};
-      }
+  switch (AppRefusal(k.app, accepted, AdmittedAcceptedApp(leaf, k.app))) {
+    case Refusal::kNone:
+      break;
+    case Refusal::kStateAware:
+      return {.reason = leaf.starting_apps > 0
+                            ? "stateaware: another application of the queue is Starting"
+                            : "stateaware: an older Accepted application of the queue goes first"};
+    case Refusal::kMaxApplications: {
+      const uint32_t q = MaxApplicationsBlocker(k.app);
+      return {.reason =
+                  Cat("maxapplications ", queues_[q].max_apps, " of queue ", queue_side_[q].path,
+                      " reached (", queues_[q].running_apps, " running)")};
     }
-  }
-  if (std::string why; accepted && !LimitsAllowNewApp(k.app, &why)) return {.reason = why};
-  if (BackedOff(k.app)) {
-    return {.reason = Cat("application backed off for ",
-                          FormatMillis(app_side_[k.app].backoff_deadline - context_->now),
-                          " more (until t=", app_side_[k.app].backoff_deadline,
-                          "ms): too many unschedulable asks in one visit "
-                          "(application.unschedasks.backoff ",
-                          queue_side_[a.queue].backoff.asks, " of queue ",
-                          queue_side_[a.queue].path, ")")};
+    case Refusal::kUserMaxApplications: {
+      std::string why;
+      LimitsAllowNewApp(k.app, &why);
+      return {.reason = why};
+    }
+    case Refusal::kBackedOff:
+      return {.reason = Cat("application backed off for ",
+                            FormatMillis(app_side_[k.app].backoff_deadline - context_->now),
+                            " more (until t=", app_side_[k.app].backoff_deadline,
+                            "ms): too many unschedulable asks in one visit "
+                            "(application.unschedasks.backoff ",
+                            queue_side_[a.queue].backoff.asks, " of queue ",
+                            queue_side_[a.queue].path, ")")};
+    default:
+      break;  // ask-level refusals come next
   }
   // An ask that holds a reservation the headroom refuses: when 1.9 cancels it.
   const std::string cancel_note =
       k.reservations > 0 && k.slot != kNoSlot ? ReservationCancelNote(k.app, k.slot) : "";
-  if (auto lh = LimitHeadroom(k.app); lh && !FitInMaxUndef(*lh, k.resource)) {
-    return {.reason =
-                Cat("user/group maxresources reached: the ask needs ", ToString(k.resource, types),
-                    ", the limits leave ", ToString(*lh, types), cancel_note)};
+  const std::optional<Resource> user_headroom = LimitHeadroom(k.app);
+  const Resource headroom = Headroom(a.queue);
+  switch (AskRefusal(WaitsForReplacement(k.app, k.task_group, k.placeholder), k.resource,
+                     user_headroom, headroom)) {
+    case Refusal::kNone:
+      break;
+    case Refusal::kAwaitsReplacement:
+      return {.reason = a.live_placeholders > 0
+                            ? Cat("waiting for placeholder replacement: task group ", k.task_group,
+                                  " still holds placeholders (", a.live_placeholders,
+                                  " allocated in the app)")
+                            : Cat("waiting for placeholder replacement: no placeholder of task "
+                                  "group ",
+                                  k.task_group, " is allocated yet")};
+    case Refusal::kUserHeadroom:
+      return {.reason = Cat("user/group maxresources reached: the ask needs ",
+                            ToString(k.resource, types), ", the limits leave ",
+                            ToString(*user_headroom, types), cancel_note)};
+    default:  // kQueueHeadroom
+      return {.reason = Cat(HeadroomBlocker(a.queue, k.resource),
+                            ExplainPreemption(k, /*nodes_tried=*/false), cancel_note)};
   }
-  Resource headroom = Headroom(a.queue);
-  if (uint32_t over = OverMaxLevel(a.queue, k.resource);
-      over != kNoSlot && FitInMaxUndef(headroom, k.resource)) {
+  // The headroom takes the ask, yet a level's max may refuse it (the profile's rule for a max
+  // that names some types only: TryNodes' QueueMaxAllows).
+  if (uint32_t over = OverMaxLevel(a.queue, k.resource); over != kNoSlot) {
     return {.reason = Cat("queue ", queue_side_[over].path,
                           " cannot take the ask: its allocated plus the ask exceeds its max ",
                           over == root_ ? "(the cluster capacity)" : "", " on some resource type")};
-  }
-  if (!FitInMaxUndef(headroom, k.resource)) {
-    return {.reason = Cat(HeadroomBlocker(a.queue, k.resource),
-                          ExplainPreemption(k, /*nodes_tried=*/false), cancel_note)};
   }
   if (!k.required_node.empty()) return JudgeRequiredNode(k);
   if (k.reservations > 0) {

@@ -11,6 +11,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 QueueConfig Queue(std::string name, std::vector<QueueConfig> children = {}, bool parent = false) {
   QueueConfig q;
@@ -235,6 +236,70 @@ TEST_F(AdmissionTest, UserMaxApplicationsMakesAcceptedAppsWait) {
   // Once a1 completes, a2 runs: waiting, not lost.
   ASSERT_TRUE(kernel_->ReleaseAllocation("default", "a1", "k", "", &out_).ok());
   EXPECT_THAT(ScheduleAll(), ElementsAre("a2"));
+}
+
+// An Accepted application that reserved a node counts against maxapplications once, as the
+// one it already is: the walk lets it go on (YuniKorn's allocating-Accepted set), and
+// ExplainPending, which runs the walk's own checks, must not name maxapplications for it.
+TEST_F(AdmissionTest, ReservingAcceptedAppIsNotRefusedByItsOwnMaxApplicationsSlot) {
+  QueueConfig a = Queue("a");
+  a.max_applications = 1;
+  Start({a, Queue("b")});
+  // n1 (10000) keeps 1000 free after the filler; n2 adds 4000, so the cluster has room for x's
+  // 5000 but no node has: x reserves n1, its tightest fit by capacity.
+  ASSERT_TRUE(
+      kernel_->AddNode({.id = "n2", .capacity = {{"memory", 4000}, {"vcore", 1000}}}, &out_).ok());
+  Submit("filler", "root.b", "u");
+  Ask("filler", "f", 9000);
+  EXPECT_THAT(ScheduleAll(), ElementsAre("filler"));
+  Submit("x", "root.a", "u");
+  Ask("x", "k", 5000);
+  EXPECT_THAT(ScheduleAll(), ElementsAre());
+  ASSERT_TRUE(kernel_->Advance(3000, &out_).ok());  // past the reservation delay
+  EXPECT_THAT(ScheduleAll(), ElementsAre());        // x reserves a node, and stays Accepted
+  EXPECT_EQ(kernel_->GetApplication("default", "x")->state, AppState::kAccepted);
+  bool explained = false;
+  for (const PendingExplanation& e : kernel_->ExplainPending()) {
+    if (e.app != "x") continue;
+    explained = true;
+    EXPECT_THAT(e.reason, Not(HasSubstr("maxapplications")));
+    EXPECT_THAT(e.reason, HasSubstr("holds a reservation"));
+  }
+  EXPECT_TRUE(explained);
+}
+
+// ExplainPending names the first check the walk fails, in the walk's order: the walk passes an
+// Accepted application by at maxapplications before it looks at any of its asks, so a gang
+// member that would also wait for its placeholders is explained by maxapplications.
+TEST_F(AdmissionTest, ExplainNamesTheApplicationCheckBeforeTheAskCheck) {
+  QueueConfig a = Queue("a");
+  a.max_applications = 1;
+  Start({a});
+  Submit("running", "root.a", "u");
+  Ask("running", "k", 10);
+  EXPECT_THAT(ScheduleAll(), ElementsAre("running"));
+  Submit("gang", "root.a", "u");
+  ASSERT_TRUE(kernel_
+                  ->AddAsk({.app = "gang",
+                            .id = "ph",
+                            .resources = {{"memory", 10}},
+                            .task_group = "g",
+                            .placeholder = true},
+                           &out_)
+                  .ok());
+  ASSERT_TRUE(
+      kernel_
+          ->AddAsk({.app = "gang", .id = "real", .resources = {{"memory", 10}}, .task_group = "g"},
+                   &out_)
+          .ok());
+  EXPECT_THAT(ScheduleAll(), ElementsAre());
+  bool explained = false;
+  for (const PendingExplanation& e : kernel_->ExplainPending()) {
+    if (e.ask != "real") continue;
+    explained = true;
+    EXPECT_THAT(e.reason, HasSubstr("maxapplications 1 of queue root.a reached (1 running)"));
+  }
+  EXPECT_TRUE(explained);
 }
 
 TEST_F(AdmissionTest, GroupMaxResourcesWithWildcardCapsUsage) {
