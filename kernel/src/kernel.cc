@@ -19,7 +19,9 @@ namespace {
 // Counts an aggregate's fields: the most initializers it takes.
 struct AnyField {
   template <typename T>
-  operator T() const;  // NOLINT(google-explicit-constructor): only ever unevaluated
+  operator T() const {  // NOLINT(google-explicit-constructor): only ever unevaluated
+    return T{};
+  }
 };
 template <typename T, typename... Fields>
 constexpr size_t FieldCount() {
