@@ -41,6 +41,7 @@
 #include "allocore/config.h"
 #include "allocore/events.h"
 #include "allocore/kernel.h"
+#include "event_sequence.h"
 #include "gtest/gtest.h"
 #include "reference/reference_model.h"
 
@@ -85,88 +86,12 @@ class Rng {
   uint64_t state_;
 };
 
-// ---- Calls --------------------------------------------------------------------------------
+// ---- Calls: the fuzz targets' vocabulary (fuzz/event_sequence.h) -------------------------
 
-enum class CallKind {
-  kAddNode,
-  kUpdateNode,
-  kRemoveNode,
-  kAddApp,
-  kRemoveApp,
-  kAddAsk,
-  kRemoveAsk,
-  kRelease,
-  kAdvance,
-  kSchedule,
-  // A manager's lifecycle.
-  kRecover,
-  kUpdateAllocation,
-  kUpdateAsk,
-  kAddForeign,
-  kUpdateForeign,
-  kRemoveForeign,
-};
-
-struct Call {
-  CallKind kind = CallKind::kSchedule;
-  NodeSpec node;      // kAddNode
-  NodeUpdate update;  // kUpdateNode
-  AppSpec app;        // kAddApp
-  AskSpec ask;        // kAddAsk
-  std::string partition = kDefaultPartition;
-  std::string id;        // node / app id (remove), app id (remove ask, release)
-  std::string ask_id;    // remove ask, release
-  std::string node_id;   // release, recover, update allocation, foreign pods
-  int64_t value = 0;     // advance: seconds; schedule: max
-  Quantities resources;  // update allocation / ask, foreign pods
-};
-
-// The call as the kernel's event; an advance counts seconds here.
-Event ToEvent(const Call& c) {
-  switch (c.kind) {
-    case CallKind::kAddNode:
-      return c.node;
-    case CallKind::kUpdateNode:
-      return c.update;
-    case CallKind::kRemoveNode:
-      return RemoveNodeEvent{.partition = c.partition, .id = c.id};
-    case CallKind::kAddApp:
-      return c.app;
-    case CallKind::kRemoveApp:
-      return RemoveApplicationEvent{.partition = c.partition, .id = c.id};
-    case CallKind::kAddAsk:
-      return c.ask;
-    case CallKind::kRemoveAsk:
-      return RemoveAskEvent{.partition = c.partition, .app = c.id, .ask = c.ask_id};
-    case CallKind::kRelease:
-      return ReleaseEvent{
-          .partition = c.partition, .app = c.id, .ask = c.ask_id, .node = c.node_id};
-    case CallKind::kAdvance:
-      return AdvanceEvent{.millis = c.value * 1000};
-    case CallKind::kSchedule:
-      return ScheduleEvent{.partition = c.partition, .max = c.value};
-    case CallKind::kRecover:
-      return RecoverSpec{.ask = c.ask, .node = c.node_id};
-    case CallKind::kUpdateAllocation:
-      return AllocationUpdate{.partition = c.partition,
-                              .app = c.id,
-                              .ask = c.ask_id,
-                              .node = c.node_id,
-                              .resources = c.resources};
-    case CallKind::kUpdateAsk:
-      return AskUpdate{
-          .partition = c.partition, .app = c.id, .id = c.ask_id, .resources = c.resources};
-    case CallKind::kAddForeign:
-      return ForeignAllocationSpec{
-          .partition = c.partition, .id = c.id, .node = c.node_id, .resources = c.resources};
-    case CallKind::kUpdateForeign:
-      return ForeignAllocationUpdate{
-          .partition = c.partition, .id = c.id, .node = c.node_id, .resources = c.resources};
-    case CallKind::kRemoveForeign:
-      return RemoveForeignAllocationEvent{.partition = c.partition, .id = c.id};
-  }
-  return ScheduleEvent{};
-}
+using fuzz::Call;
+using fuzz::CallKind;
+using fuzz::DescribeCall;
+using fuzz::ToEvent;
 
 std::string Quote(const std::string& s) {
   std::string out = "\"";
@@ -193,122 +118,6 @@ std::string QuantitiesYaml(const std::vector<std::pair<std::string, int64_t>>& q
     }
   }
   return out + "}";
-}
-
-std::string CallYaml(const Call& c) {
-  std::ostringstream os;
-  std::string part = c.partition == kDefaultPartition ? "" : ", partition: " + Quote(c.partition);
-  switch (c.kind) {
-    case CallKind::kAddNode:
-      os << "add_node: {id: " << c.node.id
-         << ", resources: " << QuantitiesYaml(c.node.capacity, false);
-      if (!c.node.occupied.empty()) os << ", occupied: " << QuantitiesYaml(c.node.occupied, false);
-      if (!c.node.schedulable) os << ", schedulable: false";
-      os << part << "}";
-      break;
-    case CallKind::kUpdateNode:
-      os << "update_node: {id: " << c.update.id;
-      if (c.update.capacity) os << ", resources: " << QuantitiesYaml(*c.update.capacity, false);
-      if (c.update.occupied) os << ", occupied: " << QuantitiesYaml(*c.update.occupied, false);
-      if (c.update.schedulable)
-        os << ", schedulable: " << (*c.update.schedulable ? "true" : "false");
-      os << part << "}";
-      break;
-    case CallKind::kRemoveNode:
-      os << "remove_node: {id: " << c.id << part << "}";
-      break;
-    case CallKind::kAddApp:
-      os << "add_app: {id: " << c.app.id << ", queue: " << Quote(c.app.queue)
-         << ", user: " << Quote(c.app.user);
-      if (!c.app.groups.empty()) {
-        os << ", groups: [";
-        for (size_t i = 0; i < c.app.groups.size(); ++i) os << (i ? ", " : "") << c.app.groups[i];
-        os << "]";
-      }
-      if (!c.app.tags.empty()) {
-        os << ", tags: {";
-        for (size_t i = 0; i < c.app.tags.size(); ++i) {
-          os << (i ? ", " : "") << c.app.tags[i].first << ": " << Quote(c.app.tags[i].second);
-        }
-        os << "}";
-      }
-      if (!c.app.placeholder_ask.empty()) {
-        os << ", gang_style: " << (c.app.gang_style == GangStyle::kHard ? "hard" : "soft")
-           << ", placeholder_timeout: " << c.app.placeholder_timeout_millis / 1000
-           << ", placeholder_ask: " << QuantitiesYaml(c.app.placeholder_ask, false);
-      }
-      os << part << "}";
-      break;
-    case CallKind::kRemoveApp:
-      os << "remove_app: {id: " << c.id << part << "}";
-      break;
-    case CallKind::kAddAsk:
-      os << "add_ask: {app: " << c.ask.app << ", id: " << c.ask.id
-         << ", resources: " << QuantitiesYaml(c.ask.resources, false)
-         << ", priority: " << c.ask.priority << ", count: " << c.ask.count;
-      if (!c.ask.task_group.empty()) os << ", task_group: " << c.ask.task_group;
-      if (c.ask.placeholder) os << ", placeholder: true";
-      if (!c.ask.required_node.empty()) os << ", required_node: " << c.ask.required_node;
-      if (!c.ask.allow_preemption) os << ", allow_preemption: false";
-      if (c.ask.originator) os << ", originator: true";
-      if (c.ask.creation_time_millis) {
-        os << ", creation_time: " << *c.ask.creation_time_millis / 1000;
-      }
-      os << part << "}";
-      break;
-    case CallKind::kRemoveAsk:
-      os << "remove_ask: {app: " << c.id << ", id: " << c.ask_id << part << "}";
-      break;
-    case CallKind::kRelease:
-      os << "release: {app: " << c.id << ", ask: " << c.ask_id;
-      if (!c.node_id.empty()) os << ", node: " << c.node_id;
-      os << part << "}";
-      break;
-    case CallKind::kAdvance:
-      os << "advance: {seconds: " << c.value << "}";
-      break;
-    case CallKind::kSchedule:
-      os << "schedule: {";
-      if (c.value > 0) os << "max: " << c.value;
-      if (!c.partition.empty()) os << (c.value > 0 ? ", " : "") << "partition: " << c.partition;
-      os << "}";
-      break;
-    case CallKind::kRecover:
-      os << "recover_allocation: {app: " << c.ask.app << ", id: " << c.ask.id
-         << ", node: " << c.node_id << ", resources: " << QuantitiesYaml(c.ask.resources, false)
-         << ", priority: " << c.ask.priority;
-      if (!c.ask.task_group.empty()) os << ", task_group: " << c.ask.task_group;
-      if (c.ask.placeholder) os << ", placeholder: true";
-      if (!c.ask.allow_preemption) os << ", allow_preemption: false";
-      if (c.ask.creation_time_millis) {
-        os << ", creation_time: " << *c.ask.creation_time_millis / 1000;
-      }
-      os << part << "}";
-      break;
-    case CallKind::kUpdateAllocation:
-      os << "update_allocation: {app: " << c.id << ", ask: " << c.ask_id
-         << ", resources: " << QuantitiesYaml(c.resources, false);
-      if (!c.node_id.empty()) os << ", node: " << c.node_id;
-      os << part << "}";
-      break;
-    case CallKind::kUpdateAsk:
-      os << "update_ask: {app: " << c.id << ", id: " << c.ask_id
-         << ", resources: " << QuantitiesYaml(c.resources, false) << part << "}";
-      break;
-    case CallKind::kAddForeign:
-      os << "add_foreign: {id: " << c.id << ", node: " << c.node_id
-         << ", resources: " << QuantitiesYaml(c.resources, false) << part << "}";
-      break;
-    case CallKind::kUpdateForeign:
-      os << "update_foreign: {id: " << c.id;
-      if (!c.node_id.empty()) os << ", node: " << c.node_id;
-      os << ", resources: " << QuantitiesYaml(c.resources, false) << part << "}";
-      break;
-    case CallKind::kRemoveForeign:
-      os << "remove_foreign: {id: " << c.id << part << "}";
-      break;
-  }
-  return os.str();
 }
 
 std::string ListYaml(const std::vector<std::string>& v) {
@@ -455,7 +264,7 @@ std::string ScenarioYaml(const Sequence& seq, size_t calls, const std::string& n
   if (seq.nodes.empty()) os << "  []\n";
   os << "steps:\n";
   for (size_t i = 0; i < calls && i < seq.calls.size(); ++i) {
-    os << "  - " << CallYaml(seq.calls[i]) << "   # step " << i + 1 << "\n";
+    os << "  - " << DescribeCall(seq.calls[i]) << "   # step " << i + 1 << "\n";
   }
   if (expected != nullptr) {
     os << "expect:  # the reference model's answer\n  allocations:\n";
@@ -1046,7 +855,7 @@ Sequence Generate(uint64_t seed, int calls) {
     if (waits.Chance(3)) {
       Call w;
       w.kind = CallKind::kAdvance;
-      w.value = 7200 + waits.Range(-5, 5);
+      w.value = (7200 + waits.Range(-5, 5)) * 1000;
       seq.calls.push_back(w);
     }
     if (life.Chance(10)) {
@@ -1250,6 +1059,7 @@ Sequence Generate(uint64_t seed, int calls) {
       static const std::vector<int64_t> kSeconds = {0, 1, 2, 3, 6, 16, 29, 30, 31, 299, 300, 301};
       c.value = rng.Chance(70) ? rng.Pick(kSeconds) : rng.Range(0, 400);
       if (rng.Chance(3) && !no_expiry) c.value = 3 * 24 * 3600 + rng.Range(-2, 2);  // expiry
+      c.value *= 1000;  // a call's advance is in milliseconds
     } else {
       c.kind = CallKind::kSchedule;
       static const std::vector<int64_t> kMax = {0, 0, 0, 1, 1, 2, 5};
@@ -1411,8 +1221,8 @@ class Runner {
       for (const Decision& d : kd) {
         kernel_decisions.push_back(FromKernelDecision(d, &kernel_->resource_types()));
       }
-      std::cout << "  step " << call_ + 1 << " @" << model_->now_millis() << "ms " << CallYaml(c)
-                << (ms.ok() ? "" : "  [model: " + ms.ToString() + "]")
+      std::cout << "  step " << call_ + 1 << " @" << model_->now_millis() << "ms "
+                << DescribeCall(c) << (ms.ok() ? "" : "  [model: " + ms.ToString() + "]")
                 << (ks.ok() ? "" : "  [kernel: " + ks.ToString() + "]") << "\n    model:\n"
                 << Describe(md) << "    kernel:\n"
                 << Describe(kernel_decisions);
@@ -1421,7 +1231,7 @@ class Runner {
                   << e.pending_count << ": " << e.reason << "\n";
       }
     }
-    if (auto m = CompareStep(ks, ms, kd, md, CallYaml(c))) return m;
+    if (auto m = CompareStep(ks, ms, kd, md, DescribeCall(c))) return m;
     if (!extra.empty()) return Mismatch{0, "schedule count", extra};
     if (kernel_->now_millis() != model_->now_millis()) {
       return Mismatch{0, "clock",
