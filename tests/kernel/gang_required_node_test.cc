@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/configs.h"
+#include "support/kernel_fixture.h"
 
 namespace allocore {
 namespace {
@@ -16,37 +17,17 @@ using ::testing::HasSubstr;
 
 SchedulerConfig Config() { return test_support::RootWith(test_support::Leaves({"gang", "ds"})); }
 
-class GangAndRequiredNodeTest : public ::testing::Test {
+class GangAndRequiredNodeTest : public test_support::KernelFixture {
  protected:
   void SetUp() override {
-    auto created = Kernel::Create(Config());
-    ASSERT_TRUE(created.ok()) << created.status();
-    kernel_ = std::move(*created);
+    Start(Config());
     ASSERT_TRUE(kernel_->AddNode({.id = "node-1", .capacity = {{"memory", 100}}}, &out_).ok());
-  }
-  void Ok(const absl::Status& status) {
-    ASSERT_TRUE(status.ok()) << status;
-    ASSERT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
-  }
-  void Schedule() {
-    auto made = kernel_->Schedule(0, "", &out_);
-    ASSERT_TRUE(made.ok()) << made.status();
-    ASSERT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
-  }
-  std::string Why(std::string_view ask) const {
-    for (const PendingExplanation& e : kernel_->ExplainPending()) {
-      if (e.ask == ask) return e.reason;
-    }
-    return "(not pending)";
   }
   int Count(DecisionType type, ReleaseReason reason) const {
     int n = 0;
     for (const Decision& d : out_) n += d.type == type && d.release_reason == reason;
     return n;
   }
-
-  std::unique_ptr<Kernel> kernel_;
-  std::vector<Decision> out_;
 };
 
 TEST_F(GangAndRequiredNodeTest, MalformedGangCallsAreRefusedWithNothingChanged) {

@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/configs.h"
+#include "support/kernel_fixture.h"
 
 namespace allocore {
 namespace {
@@ -38,12 +39,10 @@ SchedulerConfig Config(std::optional<bool> enabled, std::optional<int64_t> preem
   return config;
 }
 
-class PreemptionTest : public ::testing::Test {
+class PreemptionTest : public test_support::KernelFixture {
  protected:
   void Start(SchedulerConfig config, int64_t node_capacity = 10) {
-    auto created = Kernel::Create(std::move(config));
-    ASSERT_TRUE(created.ok()) << created.status();
-    kernel_ = std::move(*created);
+    KernelFixture::Start(std::move(config));
     for (const char* node : {"node-1", "node-2"}) {
       Ok(kernel_->AddNode({.id = node, .capacity = {{"first", node_capacity}}}, &out_));
     }
@@ -60,30 +59,12 @@ class PreemptionTest : public ::testing::Test {
     Ok(kernel_->AddAsk({.app = "p", .id = "ask", .resources = {{"first", 5}}}, &out_));
     out_.clear();
   }
-  void Ok(const absl::Status& status) {
-    ASSERT_TRUE(status.ok()) << status;
-    ASSERT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
-  }
-  void Schedule() {
-    auto made = kernel_->Schedule(0, "", &out_);
-    ASSERT_TRUE(made.ok()) << made.status();
-    ASSERT_TRUE(kernel_->CheckConsistency().ok()) << kernel_->CheckConsistency();
-  }
-  std::string Why(std::string_view ask) const {
-    for (const PendingExplanation& e : kernel_->ExplainPending()) {
-      if (e.ask == ask) return e.reason;
-    }
-    return "(not pending)";
-  }
   const Decision* Find(DecisionType type) const {
     for (const Decision& d : out_) {
       if (d.type == type) return &d;
     }
     return nullptr;
   }
-
-  std::unique_ptr<Kernel> kernel_;
-  std::vector<Decision> out_;
 };
 
 TEST_F(PreemptionTest, TakesTheNewerVictimOnceTheDelayHasPassed) {
