@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "allocore/adapters/event_log.h"
 #include "allocore/adapters/text_input.h"
 #include "scenario_decode.h"
 #include "str_util.h"
@@ -645,6 +646,15 @@ absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenFile(TextFile file, const st
 
 absl::StatusOr<std::unique_ptr<ScenarioStream>> ScenarioStream::Open(
     const std::string& path, uint64_t stream_above_bytes, const ScenarioLoadOptions& options) {
+  // An event log (allocore pack) replays through the same runner; stdin is read as YAML only.
+  if (path != "-") {
+    if (std::FILE* file = std::fopen(path.c_str(), "rb")) {
+      std::string head(kEventLogMagic.size(), '\0');
+      head.resize(std::fread(head.data(), 1, head.size(), file));
+      std::fclose(file);
+      if (LooksLikeEventLog(head)) return OpenEventLogStream(path, options, nullptr);
+    }
+  }
   const std::string name = TextInputName(path);
   absl::StatusOr<TextFile> file = TextFile::Open(path, kMaxStreamedBytes);
   if (!file.ok()) {

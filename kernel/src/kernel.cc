@@ -6,6 +6,7 @@
 #include "allocore/status_macros.h"
 #include "api_limits.h"
 #include "config_types.h"
+#include "field_count.h"
 #include "kernel_impl.h"
 #include "message.h"
 #include "partition.h"
@@ -13,24 +14,10 @@
 namespace allocore {
 
 using internal::CheckNamesAndResources;
+using internal::FieldCount;
 
 namespace {
 
-// Counts an aggregate's fields: the most initializers it takes.
-struct AnyField {
-  template <typename T>
-  operator T() const {  // NOLINT(google-explicit-constructor): only ever unevaluated
-    return T{};
-  }
-};
-template <typename T, typename... Fields>
-constexpr size_t FieldCount() {
-  if constexpr (requires { T{Fields{}..., AnyField{}}; }) {
-    return FieldCount<T, Fields..., AnyField>();
-  } else {
-    return sizeof...(Fields);
-  }
-}
 // An option added to one description of an ask must be added to all of them and to
 // CopyAskOptions: AskSpec is the options plus partition, app, id and resources; the handle
 // call's arguments and the event are the options plus id and resources.

@@ -28,9 +28,10 @@ expect "--strict " allocore check --st
 expect "jsonl table " allocore run --format ""
 expect "dot " allocore tree --format d
 expect "alibaba " allocore gen al
+expect "pack " allocore pa
 expect "yunikorn-1.2 yunikorn-1.9 " allocore run --semantics ""
 # Every option a command's --help names is offered.
-for command in run check tree; do
+for command in run check tree pack unpack; do
   for option in $("$allocore" "$command" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
     case " $(complete_words allocore "$command" --) " in
       *" $option "*) ;;

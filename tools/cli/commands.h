@@ -5,10 +5,12 @@
 namespace allocore::cli {
 
 // argv[0] is the subcommand name itself ("run", "check", ...).
-int RunCommand(int argc, char** argv);    // run_command.cc
-int CheckCommand(int argc, char** argv);  // check_command.cc
-int TreeCommand(int argc, char** argv);   // tree_command.cc
-int GenCommand(int argc, char** argv);    // gen_command.cc
+int RunCommand(int argc, char** argv);     // run_command.cc
+int CheckCommand(int argc, char** argv);   // check_command.cc
+int TreeCommand(int argc, char** argv);    // tree_command.cc
+int GenCommand(int argc, char** argv);     // gen_command.cc
+int PackCommand(int argc, char** argv);    // log_command.cc
+int UnpackCommand(int argc, char** argv);  // log_command.cc
 
 }  // namespace allocore::cli
 

@@ -1,4 +1,4 @@
-// allocore — command-line front end: run, check, tree, gen.
+// allocore — command-line front end: run, check, tree, gen, pack, unpack.
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -13,12 +13,16 @@ void PrintUsage(std::FILE* to) {
                "usage: allocore <command> [args]\n"
                "\n"
                "commands:\n"
-               "  run [SCENARIO]   replay a scenario and print the decisions (default: the\n"
-               "                   built-in priority-tree demo)\n"
+               "  run [SCENARIO|LOG]\n"
+               "                   replay a scenario or an event log and print the decisions\n"
+               "                   (default: the built-in priority-tree demo)\n"
                "  check FILE...    validate YuniKorn queues.yaml files\n"
                "  tree CONFIG|SCENARIO\n"
                "                   print the queue tree with priorities and usage\n"
                "  gen              write synthetic scenario files\n"
+               "  pack SCENARIO -o LOG\n"
+               "                   write a scenario as a binary event log\n"
+               "  unpack LOG       write an event log as a scenario file\n"
                "  version          print the version (also --version)\n"
                "\n"
                "`allocore <command> --help` describes each command.\n");
@@ -46,6 +50,8 @@ int Dispatch(int argc, char** argv) {
   if (command == "check") return allocore::cli::CheckCommand(argc - 1, argv + 1);
   if (command == "tree") return allocore::cli::TreeCommand(argc - 1, argv + 1);
   if (command == "gen") return allocore::cli::GenCommand(argc - 1, argv + 1);
+  if (command == "pack") return allocore::cli::PackCommand(argc - 1, argv + 1);
+  if (command == "unpack") return allocore::cli::UnpackCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "allocore: unknown command '%s'\n\n", argv[1]);
   PrintUsage(stderr);
   return 2;

@@ -35,8 +35,8 @@ using adapters::RecordType;
 using Clock = std::chrono::steady_clock;
 
 constexpr char kUsage[] =
-    "usage: allocore run [SCENARIO.yaml|-] [--check] [--format jsonl|table] [--quiet] [--stats]\n"
-    "                    [--explain] [--semantics PROFILE] [--max-allocations N]\n"
+    "usage: allocore run [SCENARIO.yaml|LOG|-] [--check] [--format jsonl|table] [--quiet]\n"
+    "                    [--stats] [--explain] [--semantics PROFILE] [--max-allocations N]\n"
     "                    [--latency-csv FILE]\n"
     "\n"
     "Replays a scenario (docs/scenario-format.md) through the allocation kernel and\n"
@@ -45,7 +45,9 @@ constexpr char kUsage[] =
     "stdin (config_file: paths are then relative to the working directory). Besides the\n"
     "contract's steps, `- probe: {app: A, resources: {...}}` asks where an ask that is not\n"
     "submitted would go now (fields as add_ask, id optional); the answer is a \"probe\" record\n"
-    "with the node, or the reason it would not be placed, and nothing changes.\n"
+    "with the node, or the reason it would not be placed, and nothing changes. A LOG is an\n"
+    "event log written by `allocore pack` (recognised by its first bytes): it replays as the\n"
+    "scenario it was packed from, with the same records.\n"
     "\n"
     "  --check           compare the run with the scenario's expect: block; on a mismatch print\n"
     "                    a diff on stderr and exit 1\n"

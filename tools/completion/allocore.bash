@@ -7,7 +7,7 @@ _allocore() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   command=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "run check tree gen version --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "run check tree gen pack unpack version --help --version" -- "$cur")
     return
   fi
   case "$prev" in
@@ -35,6 +35,8 @@ _allocore() {
     run) options="--check --format --quiet --stats --explain --semantics --max-allocations --latency-csv --help" ;;
     check) options="--format --strict --quiet --semantics --help" ;;
     tree) options="--at-step --format --help" ;;
+    pack) options="-o --output --semantics --help" ;;
+    unpack) options="-o --output --help" ;;
     gen)
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "yunikorn-shape alibaba random --help" -- "$cur")

@@ -1,0 +1,537 @@
+#include "allocore/adapters/event_log.h"
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "allocore/status_macros.h"
+#include "event_log_codec.h"
+#include "str_util.h"
+
+namespace allocore::adapters {
+namespace {
+
+using internal::LogDecoder;
+using internal::LogEncoder;
+using internal::LogHeader;
+using internal::LogRecord;
+
+// ---- framing -----------------------------------------------------------------------------------
+
+constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (u32)
+constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload (u32)
+
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and ext4 use it.
+constexpr std::array<uint32_t, 256> MakeCrcTable() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) != 0 ? 0x82F63B78u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  return table;
+}
+constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
+
+uint32_t Crc32c(std::string_view bytes) {
+  uint32_t crc = 0xffffffffu;
+  for (char ch : bytes) crc = kCrcTable[(crc ^ static_cast<uint8_t>(ch)) & 0xff] ^ (crc >> 8);
+  return crc ^ 0xffffffffu;
+}
+
+void PutU32(std::string* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+uint32_t GetU32(const char* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+  return v;
+}
+
+// ---- writing -----------------------------------------------------------------------------------
+
+class LogWriter {
+ public:
+  LogWriter() {
+    out_.append(kEventLogMagic);
+    PutU32(&out_, kEventLogVersion);
+    PutU32(&out_, 0);  // flags: none defined in version 1
+  }
+  // Writes one record: the name records for the strings it uses first, then itself.
+  template <typename... T>
+  void Record(LogRecord type, const T&... values) {
+    payload_.assign(1, static_cast<char>(type));
+    new_names_.clear();
+    LogEncoder encoder(&payload_, &names_, &new_names_);
+    encoder(values...);
+    std::string name_payload;
+    for (const std::string& name : new_names_) {
+      name_payload.assign(1, static_cast<char>(LogRecord::kName));
+      LogEncoder length(&name_payload, nullptr, nullptr);
+      length.Unsigned(name.size());
+      name_payload += name;
+      Frame(name_payload);
+    }
+    Frame(payload_);
+  }
+  void Step(const ScenarioStep& step) {
+    std::visit(
+        [&](const auto& action) {
+          Record(LogRecord::kStep, static_cast<uint64_t>(step.action.index()), action,
+                 step.location);
+        },
+        step.action);
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void Frame(std::string_view payload) {
+    PutU32(&out_, static_cast<uint32_t>(payload.size()));
+    PutU32(&out_, Crc32c(payload));
+    out_.append(payload);
+  }
+
+  std::string out_;
+  std::string payload_;
+  absl::flat_hash_map<std::string, uint64_t> names_;
+  std::vector<std::string> new_names_;
+};
+
+// ---- reading -----------------------------------------------------------------------------------
+
+// Where a log's bytes come from: memory, or a file read front to back.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Up to `n` bytes appended to `out`; fewer only at the end.
+  virtual size_t Read(size_t n, std::string* out) = 0;
+};
+
+class MemorySource : public ByteSource {
+ public:
+  explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
+  size_t Read(size_t n, std::string* out) override {
+    const size_t take = std::min(n, bytes_.size() - at_);
+    out->append(bytes_.substr(at_, take));
+    at_ += take;
+    return take;
+  }
+
+ private:
+  std::string_view bytes_;
+  size_t at_ = 0;
+};
+
+class FileSource : public ByteSource {
+ public:
+  explicit FileSource(std::FILE* file) : file_(file) {}
+  size_t Read(size_t n, std::string* out) override {
+    const size_t before = out->size();
+    out->resize(before + n);
+    const size_t got = std::fread(out->data() + before, 1, n, file_);
+    out->resize(before + got);
+    return got;
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Reads records one at a time and keeps what the log has said so far: the names, the header,
+// the nodes and the expectations, and how many steps came. The same reader checks a log whole
+// (the first pass) and hands its steps out (the second).
+class LogReader {
+ public:
+  LogReader(ByteSource* source, std::string source_name, const ScenarioLoadOptions& options)
+      : source_(source), source_name_(std::move(source_name)), options_(options) {}
+
+  // Reads the file header. Errors name the source.
+  absl::Status Start() {
+    std::string head;
+    if (source_->Read(kFileHeaderBytes, &head) < kFileHeaderBytes || !LooksLikeEventLog(head)) {
+      return Error(0, "not an event log (it does not start with \"ALLOCLOG\" and its version)");
+    }
+    const uint32_t version = GetU32(head.data() + 8);
+    if (version == 0 || version > kEventLogVersion) {
+      return Error(8, internal::Cat("event log version ", version,
+                                    " is not one this allocore reads (it reads 1 to ",
+                                    kEventLogVersion, ")"));
+    }
+    if (const uint32_t flags = GetU32(head.data() + 12); flags != 0) {
+      return Error(12, internal::Cat("flags ", flags, " are not defined in version ", version));
+    }
+    offset_ = kFileHeaderBytes;
+    return absl::OkStatus();
+  }
+
+  // The next step into `*step`, or false at the end of the log (then `warnings` may say why it
+  // ended early). Header, node and expectation records met on the way are kept.
+  absl::StatusOr<bool> NextStep(ScenarioStep* step) {
+    while (true) {
+      const uint64_t at = offset_;
+      std::string payload;
+      absl::StatusOr<bool> framed = NextFrame(&payload);
+      if (!framed.ok()) return framed.status();
+      if (!*framed) return false;
+      if (payload.empty()) return Error(at, "an empty record");
+      const auto type = static_cast<LogRecord>(payload[0]);
+      LogDecoder decoder(std::string_view(payload).substr(1), &names_);
+      if (end_seen_) return Error(at, "a record after the end record");
+      if (type != LogRecord::kName && type != LogRecord::kHeader && !header_) {
+        return Error(at, "a record before the header");
+      }
+      switch (type) {
+        case LogRecord::kName: {
+          const uint64_t length = decoder.Unsigned();
+          if (!decoder.ok() || length != payload.size() - 1 - VarintBytes(length)) {
+            return Error(at, "a name record whose length does not match its text");
+          }
+          names_.emplace_back(payload.substr(1 + VarintBytes(length)));
+          continue;
+        }
+        case LogRecord::kHeader: {
+          if (header_) return Error(at, "a second header");
+          LogHeader header;
+          decoder(header);
+          ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, "header"));
+          ALLOCORE_RETURN_IF_ERROR(TakeHeader(std::move(header), at));
+          continue;
+        }
+        case LogRecord::kNode: {
+          if (steps_ > 0) return Error(at, "a node record after the first step");
+          AddNodeStep node;
+          decoder(node);
+          ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, "node"));
+          scenario_.nodes.push_back(std::move(node));
+          continue;
+        }
+        case LogRecord::kExpect: {
+          if (scenario_.expect) return Error(at, "a second expectation record");
+          ScenarioExpect expect;
+          decoder(expect);
+          ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, "expectation"));
+          scenario_.expect = std::move(expect);
+          continue;
+        }
+        case LogRecord::kStep: {
+          const uint64_t kind = decoder.Unsigned();
+          if (!decoder.ok() || kind >= kStepKindCount) {
+            return Error(at, internal::Cat("a step of unknown kind ", kind));
+          }
+          step->action = DecodeAction(kind, decoder);
+          decoder(step->location);
+          ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, StepKindName(step->kind())));
+          if (absl::Status bad = CheckEnums(*step); !bad.ok()) {
+            return Error(at, std::string(bad.message()));
+          }
+          ++steps_;
+          return true;
+        }
+        case LogRecord::kEnd: {
+          const uint64_t count = decoder.Unsigned();
+          ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, "end"));
+          if (count != static_cast<uint64_t>(steps_)) {
+            return Error(
+                at, internal::Cat("the end record counts ", count, " steps, the log has ", steps_));
+          }
+          end_seen_ = true;
+          continue;
+        }
+      }
+      return Error(at, internal::Cat("a record of unknown type ", static_cast<int>(payload[0])));
+    }
+  }
+
+  // The second pass: the reader of a checked log picks up at its first step, knowing the
+  // header and the names written before that step.
+  void Resume(std::vector<std::string> names, const Scenario& header, uint64_t offset) {
+    names_ = std::move(names);
+    header_ = true;
+    scenario_.source_name = header.source_name;
+    offset_ = offset;
+  }
+
+  absl::Status RequireHeader() const {
+    return header_ ? absl::OkStatus() : Error(offset_, "the log ends before its header record");
+  }
+  int64_t steps() const { return steps_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  Scenario& scenario() { return scenario_; }
+  // Where the first step record starts (the second pass starts reading there).
+  uint64_t first_step_offset() const { return first_step_offset_; }
+  // The names written before the first step.
+  std::vector<std::string> names_before_steps() const {
+    return std::vector<std::string>(
+        names_.begin(), names_.begin() + static_cast<std::ptrdiff_t>(first_step_offset_ == 0
+                                                                         ? names_.size()
+                                                                         : names_at_first_step_));
+  }
+
+ private:
+  static size_t VarintBytes(uint64_t v) {
+    size_t n = 1;
+    while (v >= 0x80) {
+      v >>= 7;
+      ++n;
+    }
+    return n;
+  }
+
+  absl::Status Error(uint64_t offset, std::string_view what) const {
+    return absl::InvalidArgumentError(internal::Cat(source_name_, ": offset ", offset, ": ", what));
+  }
+
+  absl::Status Finish(const LogDecoder& decoder, uint64_t at, std::string_view what) const {
+    if (!decoder.ok()) return Error(at, internal::Cat("the ", what, " record: ", decoder.error()));
+    if (!decoder.AtEnd()) {
+      return Error(at, internal::Cat("the ", what, " record has bytes past its last field"));
+    }
+    return absl::OkStatus();
+  }
+
+  // A frame's payload into `payload`; false at the end of the log. A frame cut short by the end
+  // of the bytes ends the log with a warning; a damaged one is an error.
+  absl::StatusOr<bool> NextFrame(std::string* payload) {
+    const uint64_t at = offset_;
+    std::string head;
+    const size_t got = source_->Read(kFrameHeaderBytes, &head);
+    if (got == 0) {
+      if (!end_seen_) {
+        warnings_.push_back(internal::Cat(source_name_, ": the log ends without its end record (",
+                                          steps_, " steps read): its writer did not finish"));
+      }
+      return false;
+    }
+    if (got < kFrameHeaderBytes) return CutShort(at);
+    const uint32_t length = GetU32(head.data());
+    const uint32_t crc = GetU32(head.data() + 4);
+    if (length > kMaxEventLogFrameBytes) {
+      return Error(at, internal::Cat("a record of ", length, " bytes (at most ",
+                                     kMaxEventLogFrameBytes, ")"));
+    }
+    payload->clear();
+    if (source_->Read(length, payload) < length) return CutShort(at);
+    if (const uint32_t computed = Crc32c(*payload); computed != crc) {
+      return Error(at, internal::Cat("the record's checksum does not match (stored ", crc,
+                                     ", computed ", computed, "): the log is damaged"));
+    }
+    offset_ += kFrameHeaderBytes + length;
+    if (payload->size() > 0 && static_cast<LogRecord>((*payload)[0]) == LogRecord::kStep &&
+        first_step_offset_ == 0) {
+      first_step_offset_ = at;
+      names_at_first_step_ = names_.size();
+    }
+    return true;
+  }
+
+  absl::StatusOr<bool> CutShort(uint64_t at) {
+    warnings_.push_back(internal::Cat(source_name_, ": offset ", at,
+                                      ": the last record is cut short; read up to it (", steps_,
+                                      " steps)"));
+    return false;
+  }
+
+  absl::Status TakeHeader(LogHeader header, uint64_t at) {
+    header_ = true;
+    if (static_cast<uint8_t>(header.semantics) > static_cast<uint8_t>(Semantics::kYunikorn19)) {
+      return Error(at, "the header names an unknown semantics profile");
+    }
+    scenario_.name = std::move(header.name);
+    scenario_.semantics = options_.semantics.value_or(header.semantics);
+    scenario_.source_name = source_name_;
+    scenario_.config_warnings = std::move(header.config_warnings);
+    scenario_.config = std::move(header.config);
+    // The config a scenario carries was validated when it was loaded; one from a log is checked
+    // again, since anything may have written it.
+    std::vector<ConfigError> problems = ValidateConfig(scenario_.config, scenario_.semantics);
+    std::string errors;
+    for (const ConfigError& e : problems) {
+      if (!e.warning) errors += "\n" + e.ToString(scenario_.config.source_name);
+    }
+    if (!errors.empty()) return Error(at, "the header's config does not validate:" + errors);
+    return absl::OkStatus();
+  }
+
+  template <size_t I = 0>
+  static StepAction DecodeAction(uint64_t kind, LogDecoder& decoder) {
+    if constexpr (I + 1 < std::variant_size_v<StepAction>) {
+      if (kind != I) return DecodeAction<I + 1>(kind, decoder);
+    }
+    std::variant_alternative_t<I, StepAction> action;
+    decoder(action);
+    return action;
+  }
+
+  // Enum fields hold values the kernel knows.
+  static absl::Status CheckEnums(const ScenarioStep& step) {
+    if (const auto* app = std::get_if<AppSpec>(&step.action);
+        app && app->gang_style != GangStyle::kSoft && app->gang_style != GangStyle::kHard) {
+      return absl::InvalidArgumentError("an add_app step with an unknown gang style");
+    }
+    if (const auto* foreign = std::get_if<AddForeignStep>(&step.action);
+        foreign && foreign->kind != ForeignKind::kDefault &&
+        foreign->kind != ForeignKind::kStatic) {
+      return absl::InvalidArgumentError("an add_foreign step with an unknown kind");
+    }
+    return absl::OkStatus();
+  }
+
+  ByteSource* source_;
+  std::string source_name_;
+  ScenarioLoadOptions options_;
+  uint64_t offset_ = 0;
+  uint64_t first_step_offset_ = 0;
+  size_t names_at_first_step_ = 0;
+  std::vector<std::string> names_;
+  bool header_ = false;
+  bool end_seen_ = false;
+  int64_t steps_ = 0;
+  Scenario scenario_;
+  std::vector<std::string> warnings_;
+};
+
+// The second pass over a checked log file: the steps again, one at a time.
+class EventLogStream : public ScenarioStream, public StepSource {
+ public:
+  EventLogStream(std::string path, Scenario header, int64_t steps, uint64_t first_step,
+                 std::vector<std::string> names, const ScenarioLoadOptions& options)
+      : path_(std::move(path)),
+        header_(std::move(header)),
+        steps_(steps),
+        first_step_(first_step),
+        names_(std::move(names)),
+        options_(options) {}
+
+  const Scenario& header() const override { return header_; }
+  int64_t step_count() const override { return steps_; }
+  bool streamed() const override { return true; }
+  StepSource& steps() override {
+    file_.reset();
+    reader_.reset();
+    given_ = 0;
+    return *this;
+  }
+
+  absl::StatusOr<const ScenarioStep*> Next() override {
+    if (given_ >= steps_) return nullptr;
+    if (!reader_) {
+      // The names were all read in the first pass; the second starts at the first step.
+      file_.reset(std::fopen(path_.c_str(), "rb"));
+      if (!file_ || fseeko(file_.get(), static_cast<off_t>(first_step_), SEEK_SET) != 0) {
+        return absl::NotFoundError(
+            internal::Cat(path_, ": cannot read it again: ", std::strerror(errno)));
+      }
+      source_ = std::make_unique<FileSource>(file_.get());
+      reader_ = std::make_unique<LogReader>(source_.get(), path_, options_);
+      reader_->Resume(names_, header_, first_step_);
+    }
+    absl::StatusOr<bool> more = reader_->NextStep(&step_);
+    if (!more.ok()) return more.status();
+    if (!*more) {
+      return absl::DataLossError(internal::Cat(path_, ": the log changed while it was replayed"));
+    }
+    ++given_;
+    return &step_;
+  }
+
+ private:
+  std::string path_;
+  Scenario header_;
+  int64_t steps_;
+  uint64_t first_step_;
+  std::vector<std::string> names_;
+  ScenarioLoadOptions options_;
+  File file_;
+  std::unique_ptr<FileSource> source_;
+  std::unique_ptr<LogReader> reader_;
+  ScenarioStep step_;
+  int64_t given_ = 0;
+};
+
+}  // namespace
+
+bool LooksLikeEventLog(std::string_view head) {
+  return head.size() >= kEventLogMagic.size() &&
+         head.substr(0, kEventLogMagic.size()) == kEventLogMagic;
+}
+
+std::string PackScenario(const Scenario& scenario) {
+  LogWriter writer;
+  const LogHeader header{.name = scenario.name,
+                         .semantics = scenario.semantics,
+                         .source_name = scenario.source_name,
+                         .config = scenario.config,
+                         .config_warnings = scenario.config_warnings};
+  writer.Record(LogRecord::kHeader, header);
+  for (const AddNodeStep& node : scenario.nodes) writer.Record(LogRecord::kNode, node);
+  if (scenario.expect) writer.Record(LogRecord::kExpect, *scenario.expect);
+  for (const ScenarioStep& step : scenario.steps) writer.Step(step);
+  writer.Record(LogRecord::kEnd, static_cast<uint64_t>(scenario.steps.size()));
+  return writer.Take();
+}
+
+absl::StatusOr<EventLogContents> ReadEventLog(std::string_view bytes,
+                                              const std::string& source_name,
+                                              const ScenarioLoadOptions& options) {
+  MemorySource source(bytes);
+  LogReader reader(&source, source_name, options);
+  ALLOCORE_RETURN_IF_ERROR(reader.Start());
+  std::vector<ScenarioStep> steps;
+  while (true) {
+    ScenarioStep step;
+    absl::StatusOr<bool> more = reader.NextStep(&step);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    steps.push_back(std::move(step));
+  }
+  ALLOCORE_RETURN_IF_ERROR(reader.RequireHeader());
+  EventLogContents contents{.scenario = std::move(reader.scenario()),
+                            .warnings = reader.warnings()};
+  contents.scenario.steps = std::move(steps);
+  return contents;
+}
+
+absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenEventLogStream(
+    const std::string& path, const ScenarioLoadOptions& options,
+    std::vector<std::string>* warnings) {
+  File file(std::fopen(path.c_str(), "rb"));
+  if (!file) {
+    return errno == EACCES
+               ? absl::PermissionDeniedError(internal::Cat(path, ": ", std::strerror(errno)))
+               : absl::NotFoundError(internal::Cat(path, ": ", std::strerror(errno)));
+  }
+  FileSource source(file.get());
+  LogReader reader(&source, path, options);
+  ALLOCORE_RETURN_IF_ERROR(reader.Start());
+  ScenarioStep step;
+  while (true) {
+    absl::StatusOr<bool> more = reader.NextStep(&step);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+  }
+  ALLOCORE_RETURN_IF_ERROR(reader.RequireHeader());
+  Scenario header = std::move(reader.scenario());
+  if (warnings != nullptr) {
+    *warnings = reader.warnings();
+  } else {
+    for (const std::string& w : reader.warnings()) header.config_warnings.push_back(w);
+  }
+  return std::make_unique<EventLogStream>(path, std::move(header), reader.steps(),
+                                          reader.first_step_offset(), reader.names_before_steps(),
+                                          options);
+}
+
+}  // namespace allocore::adapters

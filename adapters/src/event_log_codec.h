@@ -1,0 +1,405 @@
+// adapters/src/event_log_codec.h — how an event log writes the values it carries.
+//
+// Each struct a log holds is described once, by a Fields(archive, value) function naming its
+// fields in order; LogEncoder and LogDecoder both walk that list, so writing and reading cannot
+// disagree, and a field added to a struct without being added here fails the build (the field
+// counts below). Encoding (docs/event-log-format.md, "Values"): unsigned integers as LEB128
+// varints, signed ones zigzagged first, bools and enum values as varints, doubles as their 8
+// little-endian bytes, strings as the number of their name record, optionals as a presence
+// flag then the value, lists as a count then the elements, structs as their fields in order.
+#ifndef ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
+#define ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
+
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "allocore/adapters/scenario.h"
+#include "allocore/config.h"
+#include "allocore/kernel.h"
+
+namespace allocore::adapters::internal {
+
+// The record types of a log (the first byte of a frame's payload).
+enum class LogRecord : uint8_t {
+  kName = 1,    // a string, numbered in order of appearance from 0
+  kHeader = 2,  // LogHeader
+  kNode = 3,    // AddNodeStep, registered up front
+  kExpect = 4,  // ScenarioExpect
+  kStep = 5,    // ScenarioStep: the StepKind, then the step's fields, then its location
+  kEnd = 6,     // the number of steps: a log without it was not finished
+};
+
+// What a log says of its scenario besides nodes, steps and expectations.
+struct LogHeader {
+  std::string name;
+  Semantics semantics = Semantics::kYunikorn12;
+  std::string source_name;  // the scenario file the log was packed from
+  SchedulerConfig config;
+  std::vector<std::string> config_warnings;
+};
+
+template <typename T, typename U>
+concept Is = std::same_as<std::remove_const_t<T>, U>;
+
+// ---- the fields of every struct, in order ----------------------------------------------------
+
+template <typename A, Is<SourceLocation> T>
+void Fields(A& a, T& v) {
+  a(v.line, v.column);
+}
+template <typename A, Is<LimitConfig> T>
+void Fields(A& a, T& v) {
+  a(v.limit, v.users, v.groups, v.max_resources, v.max_applications, v.location, v.field_locations);
+}
+template <typename A, Is<FilterConfig> T>
+void Fields(A& a, T& v) {
+  a(v.type, v.users, v.groups);
+}
+template <typename A, Is<PlacementRuleConfig> T>
+void Fields(A& a, T& v) {
+  a(v.name, v.create, v.value, v.filter, v.parent, v.location, v.field_locations);
+}
+template <typename A, Is<ResourcesConfig> T>
+void Fields(A& a, T& v) {
+  a(v.guaranteed, v.max);
+}
+template <typename A, Is<ChildTemplateConfig> T>
+void Fields(A& a, T& v) {
+  a(v.max_applications, v.properties, v.resources, v.location);
+}
+template <typename A, Is<QueueConfig> T>
+void Fields(A& a, T& v) {
+  a(v.name, v.parent, v.max_applications, v.properties, v.admin_acl, v.submit_acl, v.resources,
+    v.child_template, v.queues, v.limits, v.location, v.field_locations);
+}
+template <typename A, Is<NodeSortPolicyConfig> T>
+void Fields(A& a, T& v) {
+  a(v.type, v.resource_weights);
+}
+template <typename A, Is<PartitionConfig> T>
+void Fields(A& a, T& v) {
+  a(v.name, v.queues_present, v.queues, v.placement_rules, v.limits, v.preemption_enabled,
+    v.node_sort_policy, v.state_dump_file_path, v.quota_preemption_enabled,
+    v.user_group_resolver_type, v.location, v.field_locations);
+}
+template <typename A, Is<SchedulerConfig> T>
+void Fields(A& a, T& v) {
+  a(v.partitions, v.source_name);
+}
+template <typename A, Is<LogHeader> T>
+void Fields(A& a, T& v) {
+  a(v.name, v.semantics, v.source_name, v.config, v.config_warnings);
+}
+
+template <typename A, Is<NodeSpec> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id, v.capacity, v.occupied, v.schedulable);
+}
+template <typename A, Is<AddNodeStep> T>
+void Fields(A& a, T& v) {
+  a(v.node, v.attributes);
+}
+template <typename A, Is<NodeUpdate> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id, v.capacity, v.occupied, v.schedulable);
+}
+template <typename A, Is<AppSpec> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id, v.queue, v.user, v.groups, v.tags, v.gang_style,
+    v.placeholder_timeout_millis, v.placeholder_ask);
+}
+template <typename A, Is<AskSpec> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.app, v.id, v.resources, v.priority, v.count, v.task_group, v.placeholder,
+    v.required_node, v.allow_preemption, v.originator, v.creation_time_millis);
+}
+template <typename A, Is<ScheduleEvent> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.max);
+}
+template <typename A, Is<ReleaseEvent> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.app, v.ask, v.node, v.seq);
+}
+template <typename A, Is<RemoveAskEvent> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.app, v.ask);
+}
+template <typename A, Is<RemoveApplicationEvent> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id);
+}
+template <typename A, Is<RemoveNodeEvent> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id);
+}
+template <typename A, Is<UpdateConfigEvent> T>
+void Fields(A& a, T& v) {
+  a(v.config);
+}
+template <typename A, Is<AdvanceEvent> T>
+void Fields(A& a, T& v) {
+  a(v.millis);
+}
+template <typename A, Is<ProbeStep> T>
+void Fields(A& a, T& v) {
+  a(v.ask);
+}
+template <typename A, Is<RecoverSpec> T>
+void Fields(A& a, T& v) {
+  a(v.ask, v.node);
+}
+template <typename A, Is<AllocationUpdate> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.app, v.ask, v.node, v.resources);
+}
+template <typename A, Is<AskUpdate> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.app, v.id, v.resources);
+}
+template <typename A, Is<ForeignAllocationSpec> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id, v.node, v.resources, v.kind);
+}
+template <typename A, Is<ForeignAllocationUpdate> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id, v.node, v.resources);
+}
+template <typename A, Is<RemoveForeignAllocationEvent> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.id);
+}
+
+template <typename A, Is<ExpectedAllocation> T>
+void Fields(A& a, T& v) {
+  a(v.partition, v.queue, v.app, v.ask, v.node, v.reason, v.from, v.to, v.step, v.seq, v.victims,
+    v.location);
+}
+template <typename A, Is<ScenarioExpect> T>
+void Fields(A& a, T& v) {
+  a(v.allocations, v.releases, v.app_states, v.recovered, v.quota_preemptions, v.rejected_apps,
+    v.errors);
+}
+
+template <typename A, typename T>
+concept Described = requires(A& a, T& v) {
+  Fields(a, v);
+};
+
+// ---- writing -----------------------------------------------------------------------------------
+
+// Appends values to `out`. Strings become name numbers; a string not seen before in the log is
+// added to `names` and to `new_names`, which the writer emits as name records before this one.
+class LogEncoder {
+ public:
+  LogEncoder(std::string* out, absl::flat_hash_map<std::string, uint64_t>* names,
+             std::vector<std::string>* new_names)
+      : out_(out), names_(names), new_names_(new_names) {}
+
+  template <typename... T>
+  void operator()(const T&... values) {
+    (Put(values), ...);
+  }
+
+  void Unsigned(uint64_t v) {
+    while (v >= 0x80) {
+      out_->push_back(static_cast<char>((v & 0x7f) | 0x80));
+      v >>= 7;
+    }
+    out_->push_back(static_cast<char>(v));
+  }
+
+ private:
+  void Put(const std::string& s) {
+    auto [it, inserted] = names_->try_emplace(s, names_->size());
+    if (inserted) new_names_->push_back(s);
+    Unsigned(it->second);
+  }
+  void Put(bool v) { Unsigned(v ? 1 : 0); }
+  void Put(double v) {
+    const auto bits = std::bit_cast<uint64_t>(v);
+    for (int i = 0; i < 8; ++i) out_->push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+  }
+  template <std::unsigned_integral T>
+  void Put(T v) {
+    Unsigned(v);
+  }
+  template <std::signed_integral T>
+  void Put(T v) {
+    const auto wide = static_cast<int64_t>(v);
+    Unsigned((static_cast<uint64_t>(wide) << 1) ^ static_cast<uint64_t>(wide >> 63));
+  }
+  template <typename T>
+  requires std::is_enum_v<T>
+  void Put(T v) { Unsigned(static_cast<uint64_t>(v)); }
+  template <typename T>
+  void Put(const std::optional<T>& v) {
+    Put(v.has_value());
+    if (v) Put(*v);
+  }
+  template <typename T>
+  void Put(const std::vector<T>& v) {
+    Unsigned(v.size());
+    for (const T& element : v) Put(element);
+  }
+  template <typename T, typename U>
+  void Put(const std::pair<T, U>& v) {
+    Put(v.first);
+    Put(v.second);
+  }
+  template <typename T>
+  requires Described<LogEncoder, const T>
+  void Put(const T& v) { Fields(*this, v); }
+
+  std::string* out_;
+  absl::flat_hash_map<std::string, uint64_t>* names_;
+  std::vector<std::string>* new_names_;
+};
+
+// ---- reading -----------------------------------------------------------------------------------
+
+// Reads values from one record's payload. Every read is bounded by the payload; the first
+// problem stops the decoding (later reads give defaults) and is kept in error().
+class LogDecoder {
+ public:
+  LogDecoder(std::string_view payload, const std::vector<std::string>* names)
+      : in_(payload), names_(names) {}
+
+  template <typename... T>
+  void operator()(T&... values) {
+    (Get(values), ...);
+  }
+
+  uint64_t Unsigned() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (at_ >= in_.size()) {
+        Fail("the record ends inside a number");
+        return 0;
+      }
+      const auto byte = static_cast<uint8_t>(in_[at_++]);
+      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) {
+        if (shift == 63 && byte > 1) Fail("a number past 64 bits");
+        return v;
+      }
+    }
+    Fail("a number of more than 10 bytes");
+    return 0;
+  }
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  bool AtEnd() const { return at_ == in_.size(); }
+  void Fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+  }
+
+ private:
+  // Nested lists (queues within queues, rules within rules) deeper than any valid config.
+  static constexpr int kMaxNesting = 2 * kMaxQueueDepth;
+
+  void Get(std::string& s) {
+    const uint64_t id = Unsigned();
+    if (!ok()) return;
+    if (id >= names_->size()) {
+      Fail("a reference to name " + std::to_string(id) + ", of " + std::to_string(names_->size()) +
+           " defined so far");
+      return;
+    }
+    s = (*names_)[id];
+  }
+  void Get(bool& v) {
+    const uint64_t raw = Unsigned();
+    if (raw > 1) Fail("a flag that is neither 0 nor 1");
+    v = raw == 1;
+  }
+  void Get(double& v) {
+    if (in_.size() - at_ < 8) {
+      Fail("the record ends inside a number");
+      return;
+    }
+    uint64_t bits = 0;
+    for (int i = 0; i < 8; ++i) {
+      bits |= static_cast<uint64_t>(static_cast<uint8_t>(in_[at_ + i])) << (8 * i);
+    }
+    at_ += 8;
+    v = std::bit_cast<double>(bits);
+  }
+  template <std::unsigned_integral T>
+  void Get(T& v) {
+    const uint64_t raw = Unsigned();
+    if (raw > std::numeric_limits<T>::max()) Fail("a number out of its field's range");
+    v = static_cast<T>(raw);
+  }
+  template <std::signed_integral T>
+  void Get(T& v) {
+    const uint64_t raw = Unsigned();
+    const auto wide = static_cast<int64_t>((raw >> 1) ^ (~(raw & 1) + 1));
+    if (wide < std::numeric_limits<T>::min() || wide > std::numeric_limits<T>::max()) {
+      Fail("a number out of its field's range");
+    }
+    v = static_cast<T>(wide);
+  }
+  template <typename T>
+  requires std::is_enum_v<T>
+  void Get(T& v) {
+    const uint64_t raw = Unsigned();
+    if (raw > 255) Fail("an enum value out of range");
+    v = static_cast<T>(raw);  // the caller checks the value names an enumerator
+  }
+  template <typename T>
+  void Get(std::optional<T>& v) {
+    bool present = false;
+    Get(present);
+    if (!present || !ok()) return;
+    v.emplace();
+    Get(*v);
+  }
+  template <typename T>
+  void Get(std::vector<T>& v) {
+    const uint64_t count = Unsigned();
+    // Every element takes at least one byte: a count past what is left is a lie, refused before
+    // it can size anything.
+    if (!ok() || count > in_.size() - at_) {
+      Fail("a list longer than its record");
+      return;
+    }
+    if (++nesting_ > kMaxNesting) {
+      Fail("lists nested deeper than " + std::to_string(kMaxNesting));
+      return;
+    }
+    v.resize(count);
+    for (T& element : v) {
+      if (!ok()) break;
+      Get(element);
+    }
+    --nesting_;
+  }
+  template <typename T, typename U>
+  void Get(std::pair<T, U>& v) {
+    Get(v.first);
+    Get(v.second);
+  }
+  template <typename T>
+  requires Described<LogDecoder, T>
+  void Get(T& v) { Fields(*this, v); }
+
+  std::string_view in_;
+  size_t at_ = 0;
+  const std::vector<std::string>* names_;
+  int nesting_ = 0;
+  std::string error_;
+};
+
+}  // namespace allocore::adapters::internal
+
+#endif  // ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_

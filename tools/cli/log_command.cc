@@ -1,0 +1,155 @@
+// allocore pack / unpack — scenarios to binary event logs and back.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "allocore/adapters/event_log.h"
+#include "allocore/adapters/scenario.h"
+#include "allocore/adapters/scenario_stream.h"
+#include "cli_util.h"
+#include "commands.h"
+
+namespace allocore::cli {
+namespace {
+
+constexpr char kPackUsage[] =
+    "usage: allocore pack SCENARIO|- -o LOG [--semantics yunikorn-1.2|yunikorn-1.9]\n"
+    "\n"
+    "Writes the scenario (config, nodes, steps, expect block) as a binary event log\n"
+    "(docs/event-log-format.md): framed records with checksums, names written once.\n"
+    "`allocore run LOG` replays it with the same decisions, byte for byte, much faster than\n"
+    "its YAML; `allocore unpack LOG` turns it back into a scenario file.\n"
+    "\n"
+    "  -o, --output LOG  where to write the log (required; `-` writes to stdout)\n"
+    "  --semantics P     the profile to record, whatever the scenario's `semantics:` says\n"
+    "  --help            this text\n"
+    "\n"
+    "exit codes: 0 ok, 2 unusable input or output\n";
+
+constexpr char kUnpackUsage[] =
+    "usage: allocore unpack LOG [-o FILE]\n"
+    "\n"
+    "Writes an event log (allocore pack) as a scenario file a person can read and edit;\n"
+    "loading it gives the log's config, nodes, steps and expectations. A log whose last\n"
+    "record was cut short is read up to that record, with a warning.\n"
+    "\n"
+    "  -o, --output FILE  where to write the scenario (default: stdout)\n"
+    "  --help            this text\n"
+    "\n"
+    "exit codes: 0 ok, 2 unusable input or output\n";
+
+std::string View(const absl::Status& status) {
+  return {status.message().data(), status.message().size()};
+}
+
+// Writes `bytes` to `path` ("-": stdout). False after printing why not.
+bool WriteOutput(const std::string& command, const std::string& path, std::string_view bytes) {
+  std::FILE* out = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+  if (out == nullptr) {
+    std::fprintf(stderr, "allocore %s: %s: %s\n", command.c_str(), path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
+  const bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
+  if (!written || !closed) {
+    std::fprintf(stderr, "allocore %s: %s: could not write all of it\n", command.c_str(),
+                 path.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int PackCommand(int argc, char** argv) {
+  std::string input;
+  std::string output;
+  std::string semantics_text;
+  CLI::App app;
+  app.add_option("-o,--output", output);
+  app.add_option("--semantics", semantics_text);
+  app.add_option("scenario", input);
+  if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "pack", kPackUsage)) {
+    return *exit_code;
+  }
+  if (input.empty() || output.empty()) {
+    std::fprintf(stderr, "allocore pack: a SCENARIO and -o LOG are required\n\n%s", kPackUsage);
+    return 2;
+  }
+  adapters::ScenarioLoadOptions load_options;
+  if (!semantics_text.empty()) {
+    load_options.semantics = ParseSemantics(semantics_text);
+    if (!load_options.semantics) {
+      std::fprintf(stderr, "allocore pack: unknown semantics '%s' (%s)\n", semantics_text.c_str(),
+                   std::string(SemanticsNames()).c_str());
+      return 2;
+    }
+  }
+  absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream =
+      adapters::ScenarioStream::Open(input, adapters::kStreamAboveBytes, load_options);
+  if (!stream.ok()) {
+    std::fprintf(stderr, "%s\n", View(stream.status()).c_str());
+    return 2;
+  }
+  for (const std::string& warning : (*stream)->header().config_warnings) {
+    std::fprintf(stderr, "%s\n", warning.c_str());
+  }
+  adapters::Scenario scenario = (*stream)->header();
+  if ((*stream)->streamed()) {
+    scenario.steps.clear();
+    scenario.steps.reserve(static_cast<size_t>((*stream)->step_count()));
+    adapters::StepSource& steps = (*stream)->steps();
+    while (true) {
+      absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
+      if (!step.ok()) {
+        std::fprintf(stderr, "%s\n", View(step.status()).c_str());
+        return 2;
+      }
+      if (*step == nullptr) break;
+      scenario.steps.push_back(**step);
+    }
+  }
+  return WriteOutput("pack", output, adapters::PackScenario(scenario)) ? 0 : 2;
+}
+
+int UnpackCommand(int argc, char** argv) {
+  std::string input;
+  std::string output = "-";
+  CLI::App app;
+  app.add_option("-o,--output", output);
+  app.add_option("log", input);
+  if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "unpack", kUnpackUsage)) {
+    return *exit_code;
+  }
+  if (input.empty()) {
+    std::fprintf(stderr, "allocore unpack: a LOG is required\n\n%s", kUnpackUsage);
+    return 2;
+  }
+  std::vector<std::string> warnings;
+  absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream =
+      adapters::OpenEventLogStream(input, {}, &warnings);
+  if (!stream.ok()) {
+    std::fprintf(stderr, "%s\n", View(stream.status()).c_str());
+    return 2;
+  }
+  for (const std::string& warning : warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+  adapters::Scenario scenario = (*stream)->header();
+  adapters::StepSource& steps = (*stream)->steps();
+  while (true) {
+    absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
+    if (!step.ok()) {
+      std::fprintf(stderr, "%s\n", View(step.status()).c_str());
+      return 2;
+    }
+    if (*step == nullptr) break;
+    scenario.steps.push_back(**step);
+  }
+  return WriteOutput("unpack", output, adapters::ScenarioToYaml(scenario)) ? 0 : 2;
+}
+
+}  // namespace allocore::cli
