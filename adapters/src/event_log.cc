@@ -130,19 +130,33 @@ class MemorySource : public ByteSource {
   size_t at_ = 0;
 };
 
+// Reads the file in large blocks: a log is many small records, and one read call per record
+// would cost more than decoding it.
 class FileSource : public ByteSource {
  public:
   explicit FileSource(std::FILE* file) : file_(file) {}
   size_t Read(size_t n, std::string* out) override {
-    const size_t before = out->size();
-    out->resize(before + n);
-    const size_t got = std::fread(out->data() + before, 1, n, file_);
-    out->resize(before + got);
-    return got;
+    size_t taken = 0;
+    while (taken < n) {
+      if (at_ == buffer_.size()) {
+        buffer_.resize(kBlock);
+        buffer_.resize(std::fread(buffer_.data(), 1, kBlock, file_));
+        at_ = 0;
+        if (buffer_.empty()) break;
+      }
+      const size_t take = std::min(n - taken, buffer_.size() - at_);
+      out->append(buffer_, at_, take);
+      at_ += take;
+      taken += take;
+    }
+    return taken;
   }
 
  private:
+  static constexpr size_t kBlock = size_t{1} << 20;
   std::FILE* file_;
+  std::string buffer_;
+  size_t at_ = 0;
 };
 
 struct FileCloser {
@@ -182,7 +196,7 @@ class LogReader {
   absl::StatusOr<bool> NextStep(ScenarioStep* step) {
     while (true) {
       const uint64_t at = offset_;
-      std::string payload;
+      std::string& payload = payload_;  // reused: one allocation for the whole log
       absl::StatusOr<bool> framed = NextFrame(&payload);
       if (!framed.ok()) return framed.status();
       if (!*framed) return false;
@@ -306,7 +320,8 @@ class LogReader {
   // of the bytes ends the log with a warning; a damaged one is an error.
   absl::StatusOr<bool> NextFrame(std::string* payload) {
     const uint64_t at = offset_;
-    std::string head;
+    std::string& head = head_;
+    head.clear();
     const size_t got = source_->Read(kFrameHeaderBytes, &head);
     if (got == 0) {
       if (!end_seen_) {
@@ -396,6 +411,8 @@ class LogReader {
   uint64_t first_step_offset_ = 0;
   size_t names_at_first_step_ = 0;
   std::vector<std::string> names_;
+  std::string payload_;
+  std::string head_;
   bool header_ = false;
   bool end_seen_ = false;
   int64_t steps_ = 0;
