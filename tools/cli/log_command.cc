@@ -64,6 +64,22 @@ bool WriteOutput(const std::string& command, const std::string& path, std::strin
   return true;
 }
 
+// The stream's steps into `scenario->steps`. False after printing why not.
+bool TakeSteps(adapters::ScenarioStream& stream, adapters::Scenario* scenario) {
+  scenario->steps.clear();
+  scenario->steps.reserve(static_cast<size_t>(stream.step_count()));
+  adapters::StepSource& steps = stream.steps();
+  while (true) {
+    absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
+    if (!step.ok()) {
+      std::fprintf(stderr, "%s\n", View(step.status()).c_str());
+      return false;
+    }
+    if (*step == nullptr) return true;
+    scenario->steps.push_back(**step);
+  }
+}
+
 }  // namespace
 
 int PackCommand(int argc, char** argv) {
@@ -101,18 +117,7 @@ int PackCommand(int argc, char** argv) {
   }
   adapters::Scenario scenario = (*stream)->header();
   if ((*stream)->streamed()) {
-    scenario.steps.clear();
-    scenario.steps.reserve(static_cast<size_t>((*stream)->step_count()));
-    adapters::StepSource& steps = (*stream)->steps();
-    while (true) {
-      absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
-      if (!step.ok()) {
-        std::fprintf(stderr, "%s\n", View(step.status()).c_str());
-        return 2;
-      }
-      if (*step == nullptr) break;
-      scenario.steps.push_back(**step);
-    }
+    if (!TakeSteps(**stream, &scenario)) return 2;
   }
   return WriteOutput("pack", output, adapters::PackScenario(scenario)) ? 0 : 2;
 }
@@ -139,16 +144,7 @@ int UnpackCommand(int argc, char** argv) {
   }
   for (const std::string& warning : warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   adapters::Scenario scenario = (*stream)->header();
-  adapters::StepSource& steps = (*stream)->steps();
-  while (true) {
-    absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
-    if (!step.ok()) {
-      std::fprintf(stderr, "%s\n", View(step.status()).c_str());
-      return 2;
-    }
-    if (*step == nullptr) break;
-    scenario.steps.push_back(**step);
-  }
+  if (!TakeSteps(**stream, &scenario)) return 2;
   return WriteOutput("unpack", output, adapters::ScenarioToYaml(scenario)) ? 0 : 2;
 }
 
