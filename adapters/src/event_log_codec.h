@@ -329,7 +329,8 @@ class LogDecoder {
     }
     uint64_t bits = 0;
     for (int i = 0; i < 8; ++i) {
-      bits |= static_cast<uint64_t>(static_cast<uint8_t>(in_[at_ + i])) << (8 * i);
+      bits |= static_cast<uint64_t>(static_cast<uint8_t>(in_[at_ + static_cast<size_t>(i)]))
+              << (8 * i);
     }
     at_ += 8;
     v = std::bit_cast<double>(bits);
