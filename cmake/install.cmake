@@ -38,6 +38,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/kernel/README.md
               ${PROJECT_SOURCE_DIR}/kernel/preemption-semantics.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/kernel)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/scenario-format.md ${PROJECT_SOURCE_DIR}/docs/event-log-format.md
+              ${PROJECT_SOURCE_DIR}/docs/snapshot-format.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/adapters)
 install(FILES ${PROJECT_SOURCE_DIR}/bench/README.md ${PROJECT_SOURCE_DIR}/bench/RESULTS.md

@@ -5,6 +5,42 @@
 
 namespace allocore::fuzz {
 
+std::string DecisionText(const Decision& d) {
+  std::ostringstream os;
+  switch (d.type) {
+    case DecisionType::kAllocation:
+      os << "allocation #" << d.seq << " " << d.partition << " " << d.queue << " " << d.app << "/"
+         << d.ask << " on " << d.node << " prio " << d.priority;
+      break;
+    case DecisionType::kRelease:
+      os << "release " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
+         << d.node << " (" << ReleaseReasonName(d.release_reason) << ")";
+      break;
+    case DecisionType::kAskRemoved:
+      os << "ask_removed " << d.partition << " " << d.app << "/" << d.ask << " x" << d.count;
+      break;
+    case DecisionType::kPreemption:
+      os << "preemption " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask
+         << " reserves " << d.node << ", " << d.count << " victim(s)";
+      break;
+    case DecisionType::kAppState:
+      os << "app_state " << d.partition << " " << d.app << " " << AppStateName(d.from) << ">"
+         << AppStateName(d.to);
+      break;
+    case DecisionType::kAppRejected:
+      os << "app_rejected " << d.partition << " " << d.app << ": " << d.reason;
+      break;
+    case DecisionType::kRecovered:
+      os << "recovered " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
+         << d.node;
+      break;
+    case DecisionType::kQuotaPreemption:
+      os << "quota_preemption " << d.partition << " " << d.queue << ", " << d.count << " victim(s)";
+      break;
+  }
+  return os.str();
+}
+
 std::string QueueText(const QueueInfo& q, const ResourceTypes& types) {
   std::ostringstream os;
   os << q.path << "(leaf=" << q.is_leaf << " dynamic=" << q.dynamic << " " << q.state

@@ -1,7 +1,8 @@
 // fuzz/digest.h — everything a caller can observe of a kernel, as comparable text.
 //
-// Used to check that a refused call changed nothing and that a reload with the same config is
-// a no-op: two digests are equal iff every query answers the same.
+// Used to check that a refused call changed nothing, that a reload with the same config is a
+// no-op and that a restored snapshot answers as its kernel did: two digests are equal iff every
+// query answers the same.
 #ifndef ALLOCORE_FUZZ_DIGEST_H_
 #define ALLOCORE_FUZZ_DIGEST_H_
 
@@ -12,6 +13,9 @@
 #include "allocore/kernel.h"
 
 namespace allocore::fuzz {
+
+// One decision as a line of text: its kind and the names and numbers a stream is compared by.
+std::string DecisionText(const Decision& d);
 
 // Every field of the queue.
 std::string QueueText(const QueueInfo& queue, const ResourceTypes& types);

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "allocore/adapters/config_loader.h"
+#include "digest.h"
 
 namespace allocore::fuzz {
 namespace {
@@ -1089,6 +1090,17 @@ Event ToEvent(const Call& c) {
       return RemoveForeignAllocationEvent{.partition = c.partition, .id = c.id};
   }
   return ScheduleEvent{};
+}
+
+void ReplayCalls(Kernel& kernel, const Sequence& seq, size_t begin, size_t end,
+                 std::vector<std::string>* stream) {
+  std::vector<Decision> out;
+  for (size_t i = begin; i < end && i < seq.calls.size(); ++i) {
+    out.clear();
+    (void)kernel.Advance(1, &out);
+    (void)ApplyCall(kernel, seq.calls[i], &out, nullptr);
+    for (const Decision& d : out) stream->push_back(DecisionText(d));
+  }
 }
 
 absl::Status ApplyCall(Kernel& kernel, const Call& c, std::vector<Decision>* out,

@@ -108,6 +108,11 @@ Event ToEvent(const Call& call);
 absl::Status ApplyCall(Kernel& kernel, const Call& call, std::vector<Decision>* out,
                        int64_t* allocations, bool by_handle = false);
 
+// Calls [begin, end) of `seq` on `kernel`, each after the driver's 1 ms tick, by name; the
+// DecisionText (digest.h) of every decision is appended to `stream`.
+void ReplayCalls(Kernel& kernel, const Sequence& seq, size_t begin, size_t end,
+                 std::vector<std::string>* stream);
+
 // The call as one `steps:` entry of a scenario ("add_ask: {app: app1, id: k1, ...}").
 std::string DescribeCall(const Call& call);
 // The whole sequence as a scenario file (config as JSON, steps, no expect block).

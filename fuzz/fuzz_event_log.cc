@@ -1,5 +1,6 @@
 // fuzz_event_log — arbitrary bytes as an event log (allocore pack), through ReadEventLog and the
-// streamed reader `allocore run LOG` uses, then the replay.
+// streamed reader `allocore run LOG` uses, then the replay; and as a kernel snapshot
+// (Kernel::Restore) when they start like one.
 //
 // Checked for every input:
 //   1. No crash, no hang, bounded memory; a refused log has a message naming the source and
@@ -8,7 +9,13 @@
 //      give the same scenario header, step count, warnings and records.
 //   3. A log that reads packs again to a log that reads back to the same records (the codec's
 //      fields are the structs' fields: what the reader builds, the writer writes).
-//   4. After the replay, Kernel::CheckConsistency() passes.
+//   4. After the replay, Kernel::CheckConsistency() passes, and the kernel's snapshot restores
+//      to a kernel with the same snapshot.
+//   5. Bytes that start with ALLOCSNP are a snapshot. The target writes the header's length and
+//      checksum to match the body (the checksum would stop nearly every mutation before the
+//      decoder, and snapshot_test covers it), then restores: refused with a message naming a
+//      byte offset, or a kernel that passes CheckConsistency, snapshots and restores again to
+//      the same bytes, and stays consistent through a schedule and a clock jump.
 // Ask counts are capped at kMaxCount so that a valid but enormous workload is not a hang.
 #include <unistd.h>
 
@@ -24,6 +31,8 @@
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
+#include "allocore/kernel.h"
+#include "byte_codec.h"
 #include "event_sequence.h"
 
 namespace allocore::fuzz {
@@ -51,7 +60,44 @@ std::string Replay(const adapters::Scenario& scenario) {
   if (absl::Status consistent = run->kernel->CheckConsistency(); !consistent.ok()) {
     Fail("CheckConsistency after the replay: " + consistent.ToString());
   }
+  const std::string snapshot = run->kernel->Snapshot();
+  absl::StatusOr<std::unique_ptr<Kernel>> restored = Kernel::Restore(snapshot);
+  if (!restored.ok()) Fail("a kernel's own snapshot is refused: " + restored.status().ToString());
+  if ((*restored)->Snapshot() != snapshot) Fail("a restored kernel snapshots to other bytes");
   return lines.text;
+}
+
+void CheckSnapshot(std::string_view bytes) {
+  constexpr size_t kHeader = 24;
+  std::string snapshot(bytes);
+  if (snapshot.size() >= kHeader) {
+    std::string body = snapshot.substr(kHeader);
+    const uint32_t crc = internal::Crc32c(body);
+    for (size_t i = 0; i < 4; ++i) snapshot[12 + i] = static_cast<char>((crc >> (8 * i)) & 0xff);
+    for (size_t i = 0; i < 8; ++i) {
+      snapshot[16 + i] = static_cast<char>((uint64_t{body.size()} >> (8 * i)) & 0xff);
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Kernel>> restored = Kernel::Restore(snapshot);
+  if (!restored.ok()) {
+    const std::string message(restored.status().message());
+    if (message.find("snapshot: ") != 0) Fail("a refused snapshot without its offset: " + message);
+    return;
+  }
+  Kernel& kernel = **restored;
+  if (absl::Status consistent = kernel.CheckConsistency(); !consistent.ok()) {
+    Fail("CheckConsistency after a restore: " + consistent.ToString());
+  }
+  const std::string again = kernel.Snapshot();
+  absl::StatusOr<std::unique_ptr<Kernel>> second = Kernel::Restore(again);
+  if (!second.ok()) Fail("a restored kernel's snapshot is refused: " + second.status().ToString());
+  if ((*second)->Snapshot() != again) Fail("a restored kernel snapshots to other bytes");
+  std::vector<Decision> out;
+  (void)kernel.Schedule(kMaxCount, "", &out);
+  (void)kernel.Advance(int64_t{4} * 24 * 60 * 60 * 1000, &out);
+  if (absl::Status consistent = kernel.CheckConsistency(); !consistent.ok()) {
+    Fail("CheckConsistency after a restored kernel ran: " + consistent.ToString());
+  }
 }
 
 void CapCounts(adapters::Scenario* scenario) {
@@ -62,6 +108,10 @@ void CapCounts(adapters::Scenario* scenario) {
 }
 
 void Check(std::string_view bytes) {
+  if (bytes.substr(0, 8) == "ALLOCSNP") {
+    CheckSnapshot(bytes);
+    return;
+  }
   absl::StatusOr<adapters::EventLogContents> read = adapters::ReadEventLog(bytes, "fuzz.alog");
 
   // The same bytes through the file reader.

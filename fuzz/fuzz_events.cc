@@ -67,42 +67,6 @@ std::string Text(const Named& q) {
 
 std::string View(std::string_view s) { return std::string(s); }
 
-std::string DecisionText(const Decision& d) {
-  std::ostringstream os;
-  switch (d.type) {
-    case DecisionType::kAllocation:
-      os << "allocation #" << d.seq << " " << d.partition << " " << d.queue << " " << d.app << "/"
-         << d.ask << " on " << d.node << " prio " << d.priority;
-      break;
-    case DecisionType::kRelease:
-      os << "release " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
-         << d.node << " (" << ReleaseReasonName(d.release_reason) << ")";
-      break;
-    case DecisionType::kAskRemoved:
-      os << "ask_removed " << d.partition << " " << d.app << "/" << d.ask << " x" << d.count;
-      break;
-    case DecisionType::kPreemption:
-      os << "preemption " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask
-         << " reserves " << d.node << ", " << d.count << " victim(s)";
-      break;
-    case DecisionType::kAppState:
-      os << "app_state " << d.partition << " " << d.app << " " << AppStateName(d.from) << ">"
-         << AppStateName(d.to);
-      break;
-    case DecisionType::kAppRejected:
-      os << "app_rejected " << d.partition << " " << d.app << ": " << d.reason;
-      break;
-    case DecisionType::kRecovered:
-      os << "recovered " << d.partition << " " << d.queue << " " << d.app << "/" << d.ask << " on "
-         << d.node;
-      break;
-    case DecisionType::kQuotaPreemption:
-      os << "quota_preemption " << d.partition << " " << d.queue << ", " << d.count << " victim(s)";
-      break;
-  }
-  return os.str();
-}
-
 bool Active(AppState s) {
   return s == AppState::kNew || s == AppState::kAccepted || s == AppState::kStarting ||
          s == AppState::kRunning || s == AppState::kCompleting || s == AppState::kResuming ||
@@ -783,6 +747,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   second.Run();
   if (checker.stream() != second.stream()) {
     Fail("two runs of the same sequence made different decisions\n" +
+         DescribeSequence(seq, seq.calls.size()));
+  }
+
+  // Snapshots: the same calls with the kernel snapshotted and restored at a point the input
+  // picks; the decisions from there on, and the final snapshot, must be the uninterrupted
+  // run's.
+  std::vector<std::string> whole;
+  auto plain = allocore::Kernel::Create(seq.config, seq.kernel_options);
+  ReplayCalls(**plain, seq, 0, seq.calls.size(), &whole);
+  const size_t cut = size == 0 ? 0 : data[0] % (seq.calls.size() + 1);
+  std::vector<std::string> resumed;
+  auto before = allocore::Kernel::Create(seq.config, seq.kernel_options);
+  ReplayCalls(**before, seq, 0, cut, &resumed);
+  auto restored = allocore::Kernel::Restore((*before)->Snapshot());
+  if (!restored.ok()) Fail("a kernel's own snapshot is refused: " + restored.status().ToString());
+  ReplayCalls(**restored, seq, cut, seq.calls.size(), &resumed);
+  if (resumed != whole || (*restored)->Snapshot() != (*plain)->Snapshot()) {
+    Fail("a kernel restored after call " + std::to_string(cut) +
+         " decided differently from the uninterrupted one\n" +
          DescribeSequence(seq, seq.calls.size()));
   }
   return 0;

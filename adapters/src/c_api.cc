@@ -267,6 +267,60 @@ void allocore_update_config(allocore_kernel_t* kernel, const char* yaml, size_t 
   kernel->partition_names = kernel->kernel->PartitionNames();
 }
 
+// --- snapshots and forks -----------------------------------------------------------------
+
+namespace {
+
+allocore_kernel_t* Wrap(std::unique_ptr<allocore::Kernel> kernel) {
+  auto* handle = new allocore_kernel_t;
+  handle->kernel = std::move(kernel);
+  handle->partition_names = handle->kernel->PartitionNames();
+  return handle;
+}
+
+}  // namespace
+
+char* allocore_kernel_snapshot(const allocore_kernel_t* kernel, size_t* len, char** errptr) {
+  try {
+    const std::string snapshot = kernel->kernel->Snapshot();
+    auto* bytes = static_cast<char*>(std::malloc(snapshot.empty() ? 1 : snapshot.size()));
+    if (bytes == nullptr) throw std::bad_alloc();
+    std::memcpy(bytes, snapshot.data(), snapshot.size());
+    if (len != nullptr) *len = snapshot.size();
+    return bytes;
+  } catch (const std::bad_alloc&) {
+    SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
+    return nullptr;
+  }
+}
+
+allocore_kernel_t* allocore_kernel_restore(const char* snapshot, size_t len, char** errptr) {
+  try {
+    if (snapshot == nullptr && len > 0) {
+      InvalidArgument(errptr, "a NULL snapshot of non-zero length");
+      return nullptr;
+    }
+    auto kernel = allocore::Kernel::Restore(
+        std::string_view(snapshot == nullptr ? "" : snapshot, snapshot == nullptr ? 0 : len));
+    if (!Ok(kernel.status(), errptr)) return nullptr;
+    return Wrap(*std::move(kernel));
+  } catch (const std::bad_alloc&) {
+    SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
+    return nullptr;
+  }
+}
+
+allocore_kernel_t* allocore_kernel_fork(const allocore_kernel_t* kernel, char** errptr) {
+  try {
+    auto fork = kernel->kernel->Fork();
+    if (!Ok(fork.status(), errptr)) return nullptr;
+    return Wrap(*std::move(fork));
+  } catch (const std::bad_alloc&) {
+    SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
+    return nullptr;
+  }
+}
+
 // --- nodes ---------------------------------------------------------------------------------
 
 allocore_node_t* allocore_node_create(const char* id) {

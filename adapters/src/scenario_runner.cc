@@ -60,29 +60,51 @@ class Runner {
     KernelOptions kernel_options = options_.kernel_options;
     kernel_options.semantics = scenario_.semantics;
     absl::StatusOr<std::unique_ptr<Kernel>> kernel =
-        Kernel::Create(scenario_.config, kernel_options);
+        options_.from_snapshot != nullptr ? Kernel::Restore(*options_.from_snapshot)
+                                          : Kernel::Create(scenario_.config, kernel_options);
     result_.kernel_nanos += NanosSince(start);
     if (!kernel.ok()) {
-      return absl::InvalidArgumentError(
-          internal::Cat(scenario_.source_name,
-                        ": the kernel refused the configuration: ", View(kernel.status())));
+      return absl::InvalidArgumentError(internal::Cat(
+          scenario_.source_name,
+          options_.from_snapshot != nullptr ? ": " : ": the kernel refused the configuration: ",
+          View(kernel.status())));
     }
     result_.kernel = *std::move(kernel);
     kernel_ = result_.kernel.get();
+    if (kernel_->options().semantics != scenario_.semantics) {
+      return absl::InvalidArgumentError(
+          internal::Cat(scenario_.source_name, ": the snapshot's kernel decides like ",
+                        SemanticsName(kernel_->options().semantics), ", the scenario runs under ",
+                        SemanticsName(scenario_.semantics)));
+    }
 
     const int64_t total_steps = total_steps_;
     int64_t last_step = total_steps;
     if (options_.last_step >= 0) last_step = std::min(last_step, options_.last_step);
 
     step_ = 0;
-    for (const AddNodeStep& node : scenario_.nodes) {
-      const int64_t before = result_.kernel_nanos;
-      Timed(StepKind::kAddNode, [&] { return ApplyEvent(*kernel_, node.node, &out_); });
-      Attribute(StepKind::kAddNode, result_.kernel_nanos - before, /*steps=*/1);
+    if (options_.from_snapshot == nullptr) {
+      for (const AddNodeStep& node : scenario_.nodes) {
+        const int64_t before = result_.kernel_nanos;
+        Timed(StepKind::kAddNode, [&] { return ApplyEvent(*kernel_, node.node, &out_); });
+        Attribute(StepKind::kAddNode, result_.kernel_nanos - before, /*steps=*/1);
+      }
     }
     if (observer_) observer_->OnProgress(0, total_steps);
     NoteStepTime(result_.kernel_nanos, StepKind::kAddNode);
-    for (int64_t i = 0; i < last_step; ++i) {
+    const int64_t resume_after = options_.from_snapshot != nullptr ? options_.resume_after_step : 0;
+    for (int64_t i = 0; i < resume_after && i < last_step; ++i) {
+      absl::StatusOr<const ScenarioStep*> skipped = source_.Next();
+      if (!skipped.ok()) return skipped.status();
+      if (*skipped == nullptr) {
+        return absl::InvalidArgumentError(
+            internal::Cat(scenario_.source_name, ": the snapshot was taken after step ",
+                          resume_after, ", the scenario has ", i, " steps"));
+      }
+      step_ = i + 1;
+    }
+    TakeSnapshotAfter(step_);
+    for (int64_t i = step_; i < last_step; ++i) {
       Clock::time_point read_start = Clock::now();
       absl::StatusOr<const ScenarioStep*> next = source_.Next();
       result_.step_read_nanos += NanosSince(read_start);
@@ -100,11 +122,18 @@ class Runner {
       NoteStepTime(result_.kernel_nanos - kernel_before, step.kind());
       result_.steps_run = step_;
       if (observer_) observer_->OnProgress(step_, total_steps);
+      TakeSnapshotAfter(step_);
     }
     return std::move(result_);
   }
 
  private:
+  void TakeSnapshotAfter(int64_t step) {
+    if (step == options_.snapshot_after_step && !result_.snapshot) {
+      result_.snapshot = kernel_->Snapshot();
+    }
+  }
+
   void Attribute(StepKind kind, int64_t nanos, int64_t steps) {
     result_.kernel_nanos_by_kind[static_cast<size_t>(kind)] += nanos;
     result_.steps_by_kind[static_cast<size_t>(kind)] += steps;

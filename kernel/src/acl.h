@@ -24,6 +24,12 @@ class Acl {
   bool Allows(std::string_view user, const std::vector<std::string_view>& groups) const;
   bool allows_all() const { return all_users_ || all_groups_; }
 
+  // What a snapshot keeps of it (snapshot_fields.h).
+  template <typename A, typename Self>
+  static void SnapshotFields(A& a, Self& self) {
+    a(self.all_users_, self.all_groups_, self.users_, self.groups_);
+  }
+
  private:
   bool all_users_ = false;
   bool all_groups_ = false;

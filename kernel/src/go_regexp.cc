@@ -41,6 +41,8 @@ absl::StatusOr<GoRegexp> GoRegexp::Compile(std::string_view pattern) {
   return GoRegexp(std::move(re));
 }
 
+const std::string& GoRegexp::source() const { return re_->pattern(); }
+
 bool GoRegexp::MatchesAnywhere(std::string_view text) const {
   return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *re_);
 }

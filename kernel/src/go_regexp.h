@@ -9,6 +9,7 @@
 #define ALLOCORE_KERNEL_SRC_GO_REGEXP_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -31,6 +32,8 @@ class GoRegexp {
 
   // Go's MatchString: true when the pattern matches anywhere in `text`.
   bool MatchesAnywhere(std::string_view text) const;
+  // The pattern as compiled (a snapshot keeps it and compiles it again).
+  const std::string& source() const;
 
  private:
   explicit GoRegexp(std::shared_ptr<const re2::RE2> re) : re_(std::move(re)) {}

@@ -55,6 +55,9 @@
 
 namespace allocore::internal {
 
+class SnapshotReader;
+class SnapshotWriter;
+
 class Partition {
  public:
   friend class OrderEntryLess;
@@ -189,7 +192,18 @@ class Partition {
   void MarkNames(NameMarks* marks) const;
   [[nodiscard]] absl::Status CheckConsistency() const;
 
+  // Snapshots (snapshot.cc): SaveState writes every table but the caches; LoadState reads them
+  // into a partition just constructed, checks every reference, rebuilds the caches and checks
+  // the whole state from scratch (InvalidArgument when it does not hold together).
+  void SaveState(SnapshotWriter& out) const;
+  [[nodiscard]] absl::Status LoadState(SnapshotReader& in);
+
  private:
+  // The tables a snapshot holds, in order (snapshot.cc), for `Self` const (writing) or not.
+  template <typename A, typename Self>
+  static void StateFields(A& a, Self& self);
+  [[nodiscard]] absl::Status CheckRestoredReferences() const;
+
   // kBlocked: the walk ends without a change (a required-node ask whose reservation result
   // the node cannot take, decision 24).
   enum class Outcome : uint8_t { kNone, kAllocated, kReserved, kBlocked };
@@ -238,6 +252,7 @@ class Partition {
   [[nodiscard]] absl::Status CheckApplications(RecomputedSums* sums) const;
   [[nodiscard]] absl::Status CheckQueues(const RecomputedSums& sums) const;
   [[nodiscard]] absl::Status CheckNodes() const;
+  [[nodiscard]] absl::Status CheckTimers() const;
   [[nodiscard]] absl::Status CheckReservationsAndIds(const RecomputedSums& sums) const;
 
   // --- queue tree ---------------------------------------------------------------------
@@ -613,11 +628,7 @@ class Partition {
   NodeIndex node_index_;
   // Other schedulers' pods by id. Under yunikorn-1.2 they are part of the node's occupied total
   // (which update_node may also set); under yunikorn-1.9 the total is their sum.
-  struct ForeignAllocation {
-    uint32_t node = kNoSlot;
-    Resource resource;
-  };
-  absl::flat_hash_map<std::string_view, ForeignAllocation> foreign_;
+  absl::flat_hash_map<std::string_view, ForeignPod> foreign_;
   // Per node whose free space changed without the node order being told (see
   // NodeFreeSpaceChanged): the free space its score was computed from. RefreshNode clears it.
   absl::flat_hash_map<uint32_t, Resource> score_basis_;

@@ -24,7 +24,42 @@ absl::Status Partition::CheckConsistency() const {
   ALLOCORE_RETURN_IF_ERROR(CheckApplications(&sums));
   ALLOCORE_RETURN_IF_ERROR(CheckQueues(sums));
   ALLOCORE_RETURN_IF_ERROR(CheckNodes());
+  ALLOCORE_RETURN_IF_ERROR(CheckTimers());
   return CheckReservationsAndIds(sums);
+}
+
+// Timers: exactly one entry per running timer of a live application (its state timer and its
+// placeholder timer), under the due time and start order the application holds — firing a timer
+// erases the entry the application names, so any other entry would fire for ever.
+absl::Status Partition::CheckTimers() const {
+  size_t running = 0;
+  for (uint32_t app = 0; app < apps_.size(); ++app) {
+    const AppSide& a_side = app_side_[app];
+    if (!apps_[app].alive) {
+      if (a_side.timer != TimerKind::kNone || a_side.placeholder_timer) {
+        return Inconsistent(name_, "app slot ", app, ": a timer on a free slot");
+      }
+      continue;
+    }
+    if (a_side.timer != TimerKind::kNone) {
+      ++running;
+      if (!timers_.contains({a_side.timer_due, a_side.timer_seq, app})) {
+        return Inconsistent(name_, "app ", a_side.id, ": timer not scheduled as cached");
+      }
+    }
+    if (a_side.placeholder_timer) {
+      ++running;
+      if (!timers_.contains({a_side.placeholder_timer_due, a_side.placeholder_timer_seq, app}) ||
+          (a_side.timer != TimerKind::kNone && a_side.timer_seq == a_side.placeholder_timer_seq)) {
+        return Inconsistent(name_, "app ", a_side.id,
+                            ": placeholder timer not scheduled as cached");
+      }
+    }
+  }
+  if (running != timers_.size()) {
+    return Inconsistent(name_, timers_.size(), " timers scheduled, ", running, " running");
+  }
+  return absl::OkStatus();
 }
 
 // Ask shapes: every reference an ask holds is counted, and each shape is found by its resource.

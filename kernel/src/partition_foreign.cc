@@ -105,7 +105,7 @@ absl::Status Partition::UpdateForeignAllocation(const ForeignAllocationUpdate& u
 
 absl::Status Partition::UpdateForeignAt(std::string_view call, std::string_view id,
                                         const Resource& resource) {
-  ForeignAllocation& foreign = foreign_.find(id)->second;
+  ForeignPod& foreign = foreign_.find(id)->second;
   Node& n = nodes_[foreign.node];
   Resource occupied;
   if (AddExact(SubClampNegative(n.occupied, foreign.resource), resource, &occupied) >= 0) {

@@ -325,6 +325,12 @@ struct Allocation {
   int64_t ask_add_seq = 0;
 };
 
+// Another scheduler's pod, by its id in Partition::foreign_.
+struct ForeignPod {
+  uint32_t node = kNoSlot;
+  Resource resource;
+};
+
 enum class NodePolicy : uint8_t { kFair, kBinPacking };
 
 }  // namespace allocore::internal

@@ -33,6 +33,12 @@ class PlacementFilter {
   static PlacementFilter Build(const FilterConfig& config, NameCharset charset);
   bool Allows(std::string_view user, const std::vector<std::string_view>& groups) const;
 
+  // What a snapshot keeps of it (snapshot_fields.h).
+  template <typename A, typename Self>
+  static void SnapshotFields(A& a, Self& self) {
+    a(self.allow_, self.users_, self.groups_);
+  }
+
  private:
   struct Matcher {
     std::vector<std::string> exact;
@@ -40,6 +46,27 @@ class PlacementFilter {
     bool broken_pattern = false;  // a pattern that does not compile matches nobody
     bool Matches(std::string_view name) const;
     bool empty() const { return exact.empty() && !pattern && !broken_pattern; }
+
+    // A pattern is kept as its text and compiled again on restore.
+    template <typename A, typename Self>
+    static void SnapshotFields(A& a, Self& self) {
+      bool has_pattern = self.pattern.has_value();
+      a(self.exact, self.broken_pattern, has_pattern);
+      if constexpr (A::kReading) {
+        self.pattern.reset();
+        if (!has_pattern || !a.ok()) return;
+        std::string source;
+        a(source);
+        absl::StatusOr<GoRegexp> compiled = GoRegexp::Compile(source);
+        if (compiled.ok()) {
+          self.pattern = *std::move(compiled);
+        } else {
+          a.Fail("a placement filter whose pattern does not compile");
+        }
+      } else if (has_pattern) {
+        a(self.pattern->source());
+      }
+    }
   };
   bool allow_ = true;
   Matcher users_;
@@ -84,6 +111,12 @@ class PlacementRules {
 
   bool empty() const { return rules_.empty(); }
   const std::vector<std::shared_ptr<PlacementRule>>& rules() const { return rules_; }
+
+  // What a snapshot keeps of them (snapshot_fields.h).
+  template <typename A, typename Self>
+  static void SnapshotFields(A& a, Self& self) {
+    a(self.rules_);
+  }
 
   // Runs one rule (and its parent chain). Errors stop the whole placement.
   static absl::StatusOr<RulePlacement> Place(const PlacementRule& rule,

@@ -30,6 +30,13 @@ void ResourceShapes::Release(uint32_t id) {
   free_.push_back(id);
 }
 
+void ResourceShapes::IndexShapes() {
+  ids_.clear();
+  for (uint32_t id = 0; id < shapes_.size(); ++id) {
+    if (shapes_[id].references > 0) ids_.emplace(shapes_[id].resource, id);
+  }
+}
+
 bool ResourceShapes::CheckFromScratch(const std::vector<uint32_t>& references,
                                       std::string* why) const {
   std::vector<uint32_t> counted(shapes_.size(), 0);
@@ -57,6 +64,20 @@ bool ResourceShapes::CheckFromScratch(const std::vector<uint32_t>& references,
   }
   if (live != ids_.size()) {
     *why = absl::StrCat(ids_.size(), " shapes indexed, ", live, " referenced");
+    return false;
+  }
+  // The free ids are exactly the unreferenced shapes, each once (a restored table is checked
+  // here too: a free id still in use would be handed out twice).
+  std::vector<bool> free(shapes_.size(), false);
+  for (uint32_t id : free_) {
+    if (id >= shapes_.size() || counted[id] != 0 || free[id]) {
+      *why = absl::StrCat("free shape id ", id, " is out of range, referenced or listed twice");
+      return false;
+    }
+    free[id] = true;
+  }
+  if (live + free_.size() != shapes_.size()) {
+    *why = absl::StrCat(shapes_.size() - live, " shapes unreferenced, ", free_.size(), " free");
     return false;
   }
   return true;

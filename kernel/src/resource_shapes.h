@@ -33,12 +33,28 @@ class ResourceShapes {
   // Every id in `references` (one entry per reference held) against the counts; false with
   // `why` on the first difference.
   bool CheckFromScratch(const std::vector<uint32_t>& references, std::string* why) const;
+  // Whether `id` names a shape in the table (a restored ask's shape is checked before use).
+  bool Holds(uint32_t id) const { return id < shapes_.size() && shapes_[id].references > 0; }
+
+  // What a snapshot keeps (snapshot_fields.h): the shapes and the free ids; the index by
+  // resource is rebuilt.
+  template <typename A, typename Self>
+  static void SnapshotFields(A& a, Self& self) {
+    a(self.shapes_, self.free_);
+    if constexpr (A::kReading) self.IndexShapes();
+  }
 
  private:
   struct Shape {
     Resource resource;
     uint32_t references = 0;
+
+    template <typename A, typename Self>
+    static void SnapshotFields(A& a, Self& self) {
+      a(self.resource, self.references);
+    }
   };
+  void IndexShapes();
   struct Hash {
     size_t operator()(const Resource& r) const { return absl::HashOf(r.value, r.present); }
   };

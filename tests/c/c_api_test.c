@@ -685,6 +685,58 @@ int main(void) {
   EXPECT(allocore_error_code("something else") == ALLOCORE_ERR_UNKNOWN);
   EXPECT(allocore_error_code("NOT_A_CODE: x") == ALLOCORE_ERR_UNKNOWN);
 
+  /* Snapshot, restore and fork: the restored kernel and the fork go on as the original would;
+   * what the fork does stays in the fork; damaged bytes are refused with the offset. */
+  {
+    allocore_kernel_t* original = kernel_with_app(kQueues, "queues.yaml", NULL);
+    allocore_kernel_t* restored;
+    allocore_kernel_t* fork;
+    allocore_ask_t* ask = allocore_ask_create("app-1", "k");
+    allocore_decisions_t* a = allocore_decisions_create();
+    allocore_decisions_t* b = allocore_decisions_create();
+    size_t len = 0;
+    char* snapshot;
+    allocore_ask_add_resource(ask, "memory", 30);
+    allocore_ask_set_count(ask, 5);
+    allocore_add_ask(original, ask, NULL, &err);
+    EXPECT_OK(err);
+    allocore_ask_destroy(ask);
+    snapshot = allocore_kernel_snapshot(original, &len, &err);
+    EXPECT_OK(err);
+    EXPECT(snapshot != NULL && len > 24 && memcmp(snapshot, "ALLOCSNP", 8) == 0);
+    restored = allocore_kernel_restore(snapshot, len, &err);
+    EXPECT_OK(err);
+    fork = allocore_kernel_fork(original, &err);
+    EXPECT_OK(err);
+    if (restored != NULL && fork != NULL) {
+      allocore_remove_node(fork, NULL, "node-1", NULL, &err);
+      EXPECT_OK(err);
+      EXPECT(allocore_schedule(fork, 0, NULL, NULL, &err) == 0);
+      EXPECT(allocore_schedule(original, 0, NULL, a, &err) == 3);
+      EXPECT(allocore_schedule(restored, 0, NULL, b, &err) == 3);
+      EXPECT_OK(err);
+      EXPECT(allocore_decisions_count(a) == allocore_decisions_count(b));
+      EXPECT(strcmp(allocore_decision_node(b, 2, NULL), "node-1") == 0);
+      EXPECT(allocore_decision_seq(a, 2) == allocore_decision_seq(b, 2));
+    }
+    snapshot[len - 1] ^= 1;
+    EXPECT(allocore_kernel_restore(snapshot, len, &err) == NULL);
+    EXPECT(err != NULL &&
+           strncmp(err, "INVALID_ARGUMENT: allocore_kernel_restore: snapshot: byte 12:", 61) == 0);
+    allocore_free(err);
+    err = NULL;
+    EXPECT(allocore_kernel_restore("ALLOC", 5, &err) == NULL);
+    EXPECT(allocore_error_code(err) == ALLOCORE_ERR_INVALID_ARGUMENT);
+    allocore_free(err);
+    err = NULL;
+    allocore_free(snapshot);
+    allocore_decisions_destroy(a);
+    allocore_decisions_destroy(b);
+    allocore_kernel_destroy(fork);
+    allocore_kernel_destroy(restored);
+    allocore_kernel_destroy(original);
+  }
+
   if (failures == 0) printf("c_api_test: OK\n");
   return failures == 0 ? 0 : 1;
 }

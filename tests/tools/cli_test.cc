@@ -9,7 +9,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "absl/strings/str_split.h"
 #include "allocore/version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -327,6 +329,45 @@ TEST_F(CliTest, PackRunAndUnpackAnEventLog) {
   EXPECT_EQ(Run("unpack").exit_code, 2);
   EXPECT_THAT(Run("pack --help").out, StartsWith("usage: allocore pack"));
   EXPECT_THAT(Run("unpack --help").out, StartsWith("usage: allocore unpack"));
+}
+
+// A snapshot taken after step N, continued with step N+1: the records from there on are the
+// uninterrupted run's, byte for byte, whichever N.
+TEST_F(CliTest, SnapshotAtAStepAndContinueFromIt) {
+  const std::string scenario = kScenarios + "every-v3-step-kind.yaml";
+  Result whole = Run("run " + scenario + " --format jsonl");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  std::vector<std::string> lines = absl::StrSplit(whole.out, '\n', absl::SkipEmpty());
+  ASSERT_GT(lines.size(), 4u);
+  for (int step : {0, 1, 2, 5, 9, 12, 13}) {
+    const std::string file = (dir_ / ("after-" + std::to_string(step) + ".snap")).string();
+    Result taken =
+        Run("run " + scenario + " --quiet --snapshot-at " + std::to_string(step) + "=" + file);
+    ASSERT_EQ(taken.exit_code, 0) << taken.err;
+    Result resumed = Run("run " + scenario + " --format jsonl --from-snapshot " +
+                         std::to_string(step) + "=" + file);
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    std::string expected;
+    for (const std::string& line : lines) {
+      const size_t at = line.find("\"step\":");
+      if (at != std::string::npos && std::stoi(line.substr(at + 7)) > step) expected += line + "\n";
+    }
+    EXPECT_EQ(resumed.out, expected) << "snapshot after step " << step;
+  }
+
+  Result past = Run("run " + scenario + " --snapshot-at 99=" + (dir_ / "x.snap").string());
+  EXPECT_EQ(past.exit_code, 2);
+  EXPECT_THAT(past.err, HasSubstr("--snapshot-at 99: the scenario has 13 steps"));
+  EXPECT_EQ(Run("run " + scenario + " --snapshot-at x.snap").exit_code, 2);  // no STEP=
+  Result checked = Run("run " + scenario + " --check --from-snapshot x.snap");
+  EXPECT_EQ(checked.exit_code, 2);
+  EXPECT_THAT(checked.err, HasSubstr("--check"));
+  Result not_one = Run("run " + scenario + " --from-snapshot 3=" + scenario);
+  EXPECT_EQ(not_one.exit_code, 2);
+  EXPECT_THAT(not_one.err, HasSubstr("snapshot: byte 0: not an allocore snapshot"));
+  Result missing = Run("run " + scenario + " --from-snapshot " + (dir_ / "none.snap").string());
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("none.snap: No such file"));
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,52 @@ std::optional<uint64_t> ParseUint64(std::string_view text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
+}
+
+bool WriteOutput(const std::string& command, const std::string& path, std::string_view bytes) {
+  std::FILE* out = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+  if (out == nullptr) {
+    std::fprintf(stderr, "allocore %s: %s: %s\n", command.c_str(), path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
+  const bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
+  if (!written || !closed) {
+    std::fprintf(stderr, "allocore %s: %s: could not write all of it\n", command.c_str(),
+                 path.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> ReadBinaryFile(const std::string& command, const std::string& path,
+                                          uint64_t max_bytes) {
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  if (in == nullptr) {
+    std::fprintf(stderr, "allocore %s: %s: %s\n", command.c_str(), path.c_str(),
+                 std::strerror(errno));
+    return std::nullopt;
+  }
+  std::string bytes;
+  char block[1 << 16];
+  size_t n = 0;
+  while ((n = std::fread(block, 1, sizeof(block), in)) > 0) {
+    if (bytes.size() + n > max_bytes) {
+      std::fclose(in);
+      std::fprintf(stderr, "allocore %s: %s: larger than %llu bytes\n", command.c_str(),
+                   path.c_str(), static_cast<unsigned long long>(max_bytes));
+      return std::nullopt;
+    }
+    bytes.append(block, n);
+  }
+  const bool failed = std::ferror(in) != 0;
+  std::fclose(in);
+  if (failed) {
+    std::fprintf(stderr, "allocore %s: %s: read error\n", command.c_str(), path.c_str());
+    return std::nullopt;
+  }
+  return bytes;
 }
 
 bool IsTerminal(std::FILE* stream) { return isatty(fileno(stream)) == 1; }

@@ -26,6 +26,15 @@ std::optional<int> ParseOptions(CLI::App* app, int argc, char** argv, std::strin
 std::optional<int64_t> ParseInt64(std::string_view text);
 std::optional<uint64_t> ParseUint64(std::string_view text);
 
+// Writes `bytes` to `path` ("-": stdout). False after printing why not
+// ("allocore COMMAND: PATH: reason").
+bool WriteOutput(const std::string& command, const std::string& path, std::string_view bytes);
+
+// The whole of a binary file of at most `max_bytes`; nullopt after printing why not
+// ("allocore COMMAND: PATH: reason").
+std::optional<std::string> ReadBinaryFile(const std::string& command, const std::string& path,
+                                          uint64_t max_bytes);
+
 // True when `stream` is a terminal.
 bool IsTerminal(std::FILE* stream);
 

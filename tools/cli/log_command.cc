@@ -46,24 +46,6 @@ std::string View(const absl::Status& status) {
   return {status.message().data(), status.message().size()};
 }
 
-// Writes `bytes` to `path` ("-": stdout). False after printing why not.
-bool WriteOutput(const std::string& command, const std::string& path, std::string_view bytes) {
-  std::FILE* out = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
-  if (out == nullptr) {
-    std::fprintf(stderr, "allocore %s: %s: %s\n", command.c_str(), path.c_str(),
-                 std::strerror(errno));
-    return false;
-  }
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
-  const bool closed = out == stdout ? std::fflush(out) == 0 : std::fclose(out) == 0;
-  if (!written || !closed) {
-    std::fprintf(stderr, "allocore %s: %s: could not write all of it\n", command.c_str(),
-                 path.c_str());
-    return false;
-  }
-  return true;
-}
-
 // The stream's steps into `scenario->steps`. False after printing why not.
 bool TakeSteps(adapters::ScenarioStream& stream, adapters::Scenario* scenario) {
   scenario->steps.clear();

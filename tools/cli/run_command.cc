@@ -37,7 +37,8 @@ using Clock = std::chrono::steady_clock;
 constexpr char kUsage[] =
     "usage: allocore run [SCENARIO.yaml|LOG|-] [--check] [--format jsonl|table] [--quiet]\n"
     "                    [--stats] [--explain] [--semantics PROFILE] [--max-allocations N]\n"
-    "                    [--latency-csv FILE]\n"
+    "                    [--latency-csv FILE] [--snapshot-at STEP=FILE]\n"
+    "                    [--from-snapshot [STEP=]FILE]\n"
     "\n"
     "Replays a scenario (docs/scenario-format.md) through the allocation kernel and\n"
     "prints every decision. Without SCENARIO it runs the built-in priority-tree walk-through\n"
@@ -70,6 +71,15 @@ constexpr char kUsage[] =
     "                    the kernel's budget of live allocations (default 500000; 0: none):\n"
     "                    once it is full a schedule step allocates nothing more and gets an\n"
     "                    error record, so that a scenario cannot exhaust the memory\n"
+    "  --snapshot-at STEP=FILE\n"
+    "                    write the kernel's snapshot after step STEP (0: after the scenario's\n"
+    "                    nodes) to FILE (docs/snapshot-format.md)\n"
+    "  --from-snapshot [STEP=]FILE\n"
+    "                    start from the kernel of a snapshot instead of the scenario's config\n"
+    "                    and nodes; with STEP, the snapshot was taken after that step of this\n"
+    "                    scenario and the run goes on with the next one (the records keep\n"
+    "                    their step numbers); without it, every step is applied (a log\n"
+    "                    recorded since the snapshot). Not with --check\n"
     "  --help            this text\n"
     "\n"
     "exit codes: 0 ok, 1 expectation mismatch (--check), 2 unusable input (unreadable file, YAML\n"
@@ -93,7 +103,34 @@ struct Options {
   Format format = Format::kAuto;
   int64_t max_allocations = kDefaultMaxAllocations;
   std::optional<Semantics> semantics;  // --semantics: overrides the scenario's
+  int64_t snapshot_at = -1;            // --snapshot-at: after this step, to snapshot_file
+  std::string snapshot_file;
+  int64_t resume_after = 0;  // --from-snapshot: the snapshot's step, and its file
+  std::string from_snapshot;
 };
+
+// The largest snapshot `--from-snapshot` reads (a kernel of millions of asks is a few GiB).
+constexpr uint64_t kMaxSnapshotBytes = uint64_t{16} << 30;
+
+// "STEP=FILE" (`step_required`) or "[STEP=]FILE": false after printing why not.
+bool ParseStepAndFile(const std::string& flag, const std::string& value, bool step_required,
+                      int64_t* step, std::string* file) {
+  const size_t equals = value.find('=');
+  std::optional<int64_t> parsed;
+  if (equals != std::string::npos) parsed = ParseInt64(std::string_view(value).substr(0, equals));
+  if (parsed && *parsed >= 0 && equals + 1 < value.size()) {
+    *step = *parsed;
+    *file = value.substr(equals + 1);
+    return true;
+  }
+  if (!step_required && !value.empty() && !parsed) {
+    *file = value;
+    return true;
+  }
+  std::fprintf(stderr, "allocore run: %s needs %sFILE with STEP a number >= 0, got '%s'\n",
+               flag.c_str(), step_required ? "STEP=" : "[STEP=]", value.c_str());
+  return false;
+}
 
 int64_t NanosSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
@@ -194,6 +231,10 @@ int ParseArgs(int argc, char** argv, Options* options) {
   std::string format;
   std::string max_allocations;
   std::string semantics;
+  std::string snapshot_at;
+  std::string from_snapshot;
+  app.add_option("--snapshot-at", snapshot_at);
+  app.add_option("--from-snapshot", from_snapshot);
   app.add_flag("--check", options->check);
   app.add_flag("-q,--quiet", options->quiet);
   app.add_flag("--stats", options->stats);
@@ -205,6 +246,21 @@ int ParseArgs(int argc, char** argv, Options* options) {
   app.add_option("scenario", options->scenario);
   if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "run", kUsage)) {
     return *exit_code == 0 ? -1 : *exit_code;
+  }
+  if (!snapshot_at.empty() && !ParseStepAndFile("--snapshot-at", snapshot_at, true,
+                                                &options->snapshot_at, &options->snapshot_file)) {
+    return 2;
+  }
+  if (!from_snapshot.empty() &&
+      !ParseStepAndFile("--from-snapshot", from_snapshot, false, &options->resume_after,
+                        &options->from_snapshot)) {
+    return 2;
+  }
+  if (!options->from_snapshot.empty() && options->check) {
+    std::fprintf(stderr,
+                 "allocore run: --check compares a whole run with the expect: block; a run "
+                 "from a snapshot is not one\n");
+    return 2;
   }
   if (!semantics.empty()) {
     options->semantics = ParseSemantics(semantics);
@@ -401,6 +457,14 @@ int RunCommand(int argc, char** argv) {
   // its decisions are written as they come instead of piling up in one call's list.
   run_options.schedule_chunk =
       table_mode || options.stats || !options.latency_csv.empty() ? 1 : 4096;
+  run_options.snapshot_after_step = options.snapshot_at;
+  std::optional<std::string> from_snapshot;
+  if (!options.from_snapshot.empty()) {
+    from_snapshot = ReadBinaryFile("run", options.from_snapshot, kMaxSnapshotBytes);
+    if (!from_snapshot) return 2;
+    run_options.from_snapshot = &*from_snapshot;
+    run_options.resume_after_step = options.resume_after;
+  }
 
   // --- run -----------------------------------------------------------------------------------
   absl::StatusOr<adapters::RunResult> run =
@@ -412,6 +476,15 @@ int RunCommand(int argc, char** argv) {
     stdout_buffer.Flush();
     std::fprintf(stderr, "allocore run: %s\n", View(run.status()).c_str());
     return 2;
+  }
+  if (options.snapshot_at >= 0) {
+    if (!run->snapshot) {
+      stdout_buffer.Flush();
+      std::fprintf(stderr, "allocore run: --snapshot-at %lld: the scenario has %lld steps\n",
+                   static_cast<long long>(options.snapshot_at), static_cast<long long>(step_count));
+      return 2;
+    }
+    if (!WriteOutput("run", options.snapshot_file, *run->snapshot)) return 2;
   }
 
   // --- report --------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ _allocore() {
   esac
   local options
   case "$command" in
-    run) options="--check --format --quiet --stats --explain --semantics --max-allocations --latency-csv --help" ;;
+    run) options="--check --format --quiet --stats --explain --semantics --max-allocations --latency-csv --snapshot-at --from-snapshot --help" ;;
     check) options="--format --strict --quiet --semantics --help" ;;
     tree) options="--at-step --format --help" ;;
     pack) options="-o --output --semantics --help" ;;

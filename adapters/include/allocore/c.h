@@ -144,6 +144,23 @@ ALLOCORE_EXPORT void allocore_update_config(allocore_kernel_t* kernel, const cha
                                             const char* source_name, allocore_decisions_t* out,
                                             char** errptr);
 
+/* --- snapshots and forks (share/doc/allocore/docs/snapshot-format.md) --------------------- */
+/* The kernel's whole state as bytes, which allocore_kernel_restore turns back into a kernel
+ * that decides exactly as this one would from here on. *len receives the size; the caller
+ * frees the buffer with allocore_free. NULL (*errptr RESOURCE_EXHAUSTED) when memory runs
+ * out. */
+ALLOCORE_EXPORT char* allocore_kernel_snapshot(const allocore_kernel_t* kernel, size_t* len,
+                                               char** errptr);
+/* A kernel made from a snapshot, destroyed with allocore_kernel_destroy. NULL when the bytes
+ * are refused: INVALID_ARGUMENT naming the byte offset (not a snapshot, a newer version, cut
+ * short, a checksum that does not match, a state that does not hold together). */
+ALLOCORE_EXPORT allocore_kernel_t* allocore_kernel_restore(const char* snapshot, size_t len,
+                                                           char** errptr);
+/* An independent copy of the kernel in its current state, for what-if questions: nothing
+ * done to the copy reaches the original. Cost proportional to the state. */
+ALLOCORE_EXPORT allocore_kernel_t* allocore_kernel_fork(const allocore_kernel_t* kernel,
+                                                        char** errptr);
+
 /* --- nodes ------------------------------------------------------------------------------- */
 /* A node description for allocore_add_node and allocore_update_node. For an update, only what
  * was set is changed (capacity or occupied once any quantity was added to it, or after the

@@ -223,6 +223,25 @@ class ALLOCORE_EXPORT Kernel {
   absl::StatusOr<ProbeResult> Probe(const AskSpec& ask) const;
   const ResourceTypes& resource_types() const;
 
+  // --- Snapshots and forks (share/doc/allocore/docs/snapshot-format.md) -------------------
+  // The whole state as a versioned byte string: options, clock, the counters that decide
+  // order, resource types, and every partition's config as applied, queues, applications,
+  // asks, allocations, nodes, reservations, timers and foreign pods. Costs O(state); the same
+  // state always gives the same bytes.
+  std::string Snapshot() const;
+  // A kernel that decides exactly as the one that wrote `snapshot` would from that point on
+  // (handles issued before stay valid in it). A manager's restart: restore the last snapshot,
+  // then replay what was recorded after it. Refused with InvalidArgument naming the byte
+  // offset: not a snapshot, a version newer than kSnapshotVersion, cut short, a checksum that
+  // does not match, a state that does not hold together (checked whole: every reference, then
+  // every cached value recomputed from scratch). Names nothing refers to are not carried over,
+  // so name_count() may be lower.
+  static absl::StatusOr<std::unique_ptr<Kernel>> Restore(std::string_view snapshot);
+  // A copy for what-if questions ("this node drains", "this config lands", "these pods arrive"):
+  // an independent kernel in this one's state, cost O(state); nothing the copy does reaches this
+  // kernel. Probe stays the cheap answer for one ask.
+  absl::StatusOr<std::unique_ptr<Kernel>> Fork() const;
+
   // Recomputes every cached value (priorities, orders, usage, pending) from scratch and
   // compares; returns the first difference. For tests and fuzzers.
   [[nodiscard]] absl::Status CheckConsistency() const;

@@ -49,6 +49,9 @@ struct ApiLimits {
 // A call that would pass a cap is refused with ResourceExhausted and changes nothing; with
 // max_live_allocations reached, Schedule allocates nothing more (ExplainPending says so) until
 // allocations are released.
+// The snapshot format version this build writes, and the newest it restores (Kernel::Snapshot).
+inline constexpr uint32_t kSnapshotVersion = 1;
+
 struct KernelOptions {
   int64_t max_applications = 0;  // application records, including rejected and completed ones
                                  // still remembered until they expire

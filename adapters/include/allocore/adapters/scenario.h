@@ -239,6 +239,15 @@ struct RunOptions {
   // The kernel's memory budget. A `schedule` step the full live allocation budget stops while
   // asks are pending gets an error record saying so.
   KernelOptions kernel_options;
+  // Continue from a snapshot (share/doc/allocore/docs/snapshot-format.md) instead of the
+  // scenario's config and nodes: the kernel is Kernel::Restore(*from_snapshot), and steps
+  // 1..resume_after_step are read but not applied (the snapshot holds what they did), so the
+  // records keep the step numbers of an uninterrupted run. Refused when the snapshot's
+  // semantics profile is not the scenario's.
+  const std::string* from_snapshot = nullptr;
+  int64_t resume_after_step = 0;
+  // >= 0: RunResult::snapshot is Kernel::Snapshot() after that step (0: after the nodes).
+  int64_t snapshot_after_step = -1;
 };
 
 struct ActualAllocation {
@@ -274,6 +283,9 @@ struct RunResult {
   std::vector<ErrorRecord> errors;
   int64_t records = 0;    // every record, errors included
   int64_t steps_run = 0;  // steps applied (nodes not counted)
+  // RunOptions::snapshot_after_step: the kernel's snapshot after that step (nullopt when the
+  // scenario ended before it).
+  std::optional<std::string> snapshot;
   // Wall time spent inside kernel calls (Create, node registration, clock ticks, every step).
   int64_t kernel_nanos = 0;
   // Wall time spent getting the steps from their source (reading and decoding a streamed file).
