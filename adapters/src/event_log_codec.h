@@ -19,9 +19,11 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/config.h"
 #include "allocore/kernel.h"
@@ -45,6 +47,10 @@ struct LogHeader {
   std::string source_name;  // the scenario file the log was packed from
   SchedulerConfig config;
   std::vector<std::string> config_warnings;
+  // Version 2: how the replay moves the clock, and the kernel's budgets (Scenario::clock,
+  // Scenario::budgets).
+  StepClock clock = StepClock::kTickBeforeEachStep;
+  KernelBudgets budgets;
 };
 
 template <typename T, typename U>
@@ -95,9 +101,19 @@ template <typename A, Is<SchedulerConfig> T>
 void Fields(A& a, T& v) {
   a(v.partitions, v.source_name);
 }
+template <typename A, Is<KernelBudgets> T>
+void Fields(A& a, T& v) {
+  a(v.max_applications, v.max_asks, v.max_live_allocations);
+}
+// The header of a version-1 log, which ends with the config warnings.
+template <typename A, Is<LogHeader> T>
+void FieldsOfVersion1(A& a, T& v) {
+  a(v.name, v.semantics, v.source_name, v.config, v.config_warnings);
+}
 template <typename A, Is<LogHeader> T>
 void Fields(A& a, T& v) {
-  a(v.name, v.semantics, v.source_name, v.config, v.config_warnings);
+  FieldsOfVersion1(a, v);
+  a(v.clock, v.budgets);
 }
 
 template <typename A, Is<NodeSpec> T>
@@ -263,6 +279,67 @@ class LogEncoder {
   std::string* out_;
   absl::flat_hash_map<std::string, uint64_t>* names_;
   std::vector<std::string>* new_names_;
+};
+
+// ---- framing -----------------------------------------------------------------------------------
+
+inline constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (u32)
+inline constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload
+
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and ext4 use it.
+uint32_t Crc32c(std::string_view bytes);
+void PutU32(std::string* out, uint32_t v);
+
+// Appends a log's bytes to a string: the file header, then one frame per record. A whole log
+// (PackScenario) takes them at the end; a recorder (event_recorder.cc) takes them after every
+// record or batch and keeps going, with the names it has written still known.
+class LogWriter {
+ public:
+  LogWriter() {
+    out_.append(kEventLogMagic);
+    PutU32(&out_, kEventLogVersion);
+    PutU32(&out_, 0);  // flags: none defined
+  }
+  // Writes one record: the name records for the strings it uses first, then itself.
+  template <typename... T>
+  void Record(LogRecord type, const T&... values) {
+    payload_.assign(1, static_cast<char>(type));
+    new_names_.clear();
+    LogEncoder encoder(&payload_, &names_, &new_names_);
+    encoder(values...);
+    for (const std::string& name : new_names_) {
+      name_payload_.assign(1, static_cast<char>(LogRecord::kName));
+      LogEncoder length(&name_payload_, nullptr, nullptr);
+      length.Unsigned(name.size());
+      name_payload_ += name;
+      Frame(name_payload_);
+    }
+    Frame(payload_);
+  }
+  void Step(const ScenarioStep& step) {
+    std::visit(
+        [&](const auto& action) {
+          Record(LogRecord::kStep, static_cast<uint64_t>(step.action.index()), action,
+                 step.location);
+        },
+        step.action);
+  }
+  // The bytes written and not yet taken.
+  std::string& pending() { return out_; }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void Frame(std::string_view payload) {
+    PutU32(&out_, static_cast<uint32_t>(payload.size()));
+    PutU32(&out_, Crc32c(payload));
+    out_.append(payload);
+  }
+
+  std::string out_;
+  std::string payload_;
+  std::string name_payload_;
+  absl::flat_hash_map<std::string, uint64_t> names_;
+  std::vector<std::string> new_names_;
 };
 
 // ---- reading -----------------------------------------------------------------------------------
