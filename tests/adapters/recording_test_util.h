@@ -60,10 +60,11 @@ class DecisionCollector : public RunObserver {
     if (record.decision == nullptr) return;
     Record copy = record;
     copy.step = 0;
-    copy.types = &kernel.resource_types();
+    copy.types = no_types ? nullptr : &kernel.resource_types();
     AppendJsonLine(copy, &lines);
   }
   std::string lines;
+  bool no_types = false;  // as lines written without the kernel's resource type names
 };
 
 inline std::string ReplayDecisions(const Scenario& scenario) {
