@@ -10,6 +10,8 @@
 #ifndef ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
 #define ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <concepts>
 #include <cstdint>
@@ -211,39 +213,130 @@ concept Described = requires(A& a, T& v) {
   Fields(a, v);
 };
 
+// ---- framing -----------------------------------------------------------------------------------
+
+inline constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (u32)
+inline constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload
+
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and ext4 use it.
+uint32_t Crc32c(std::string_view bytes);
+void PutU32(std::string* out, uint32_t v);
+
 // ---- writing -----------------------------------------------------------------------------------
 
-// Appends values to `out`. Strings become name numbers; a string not seen before in the log is
-// added to `names` and to `new_names`, which the writer emits as name records before this one.
+// A growing byte string for the writer. A recorder encodes every event as the kernel runs, in
+// appends of a few bytes each, and std::string::append's out-of-line call costs more than the
+// encoding itself; this appends inline and grows geometrically.
+class LogBytes {
+ public:
+  // Room for `n` more bytes, to be written at the pointer and then kept with Commit.
+  char* Reserve(size_t n) {
+    if (size_ + n > storage_.size()) [[unlikely]]
+      Grow(size_ + n);
+    return storage_.data() + size_;
+  }
+  void Commit(size_t n) { size_ += n; }
+  void Append(const char* bytes, size_t n) {
+    std::memcpy(Reserve(n), bytes, n);
+    size_ += n;
+  }
+  void Append(std::string_view bytes) { Append(bytes.data(), bytes.size()); }
+  void Append(const LogBytes& bytes) { Append(bytes.view()); }
+  void Push(char byte) { Append(&byte, 1); }
+  void Clear() { size_ = 0; }
+  size_t size() const { return size_; }
+  const char* data() const { return storage_.data(); }
+  std::string_view view() const { return {storage_.data(), size_}; }
+
+ private:
+  [[gnu::noinline]] void Grow(size_t at_least) {
+    storage_.resize(std::max(2 * storage_.size(), at_least + 64));
+  }
+
+  std::string storage_;  // its size is the capacity; size_ bytes of it are written
+  size_t size_ = 0;
+};
+
+// One frame: length, CRC-32C, payload.
+inline void AppendFrame(LogBytes* out, std::string_view payload) {
+  const uint32_t length = static_cast<uint32_t>(payload.size());
+  const uint32_t crc = Crc32c(payload);
+  char* head = out->Reserve(kFrameHeaderBytes + payload.size());
+  for (size_t i = 0; i < 4; ++i) {
+    head[i] = static_cast<char>((length >> (8 * i)) & 0xff);
+    head[4 + i] = static_cast<char>((crc >> (8 * i)) & 0xff);
+  }
+  std::memcpy(head + kFrameHeaderBytes, payload.data(), payload.size());
+  out->Commit(kFrameHeaderBytes + payload.size());
+}
+
+class LogEncoder;
+
+// The names a log has written, by number. A string not written yet gets the next number and
+// its name record, framed into `frames` at once (before the record that uses it, which is
+// framed when it is complete).
+class LogNames {
+ public:
+  explicit LogNames(LogBytes* frames) : frames_(frames) {}
+  uint64_t Id(const std::string& s);
+
+ private:
+  // A few recent strings, compared before the hash is computed: records repeat the same short
+  // names (the partition, resource types, queues, empty optional names) in almost every record.
+  struct Recent {
+    std::string text;
+    uint64_t id = 0;
+    bool set = false;
+  };
+  static size_t Slot(const std::string& s) {
+    return s.empty() ? 0 : (s.size() * 31 + static_cast<uint8_t>(s.back())) % kRecent;
+  }
+  static constexpr size_t kRecent = 16;
+  static constexpr size_t kRecentMaxLength = 15;
+
+  LogBytes* frames_;
+  LogBytes name_payload_;
+  std::array<Recent, kRecent> recent_;
+  absl::flat_hash_map<std::string, uint64_t> ids_;
+};
+
+// Appends values to `out`. Strings become name numbers (`names`, which writes the name records
+// of new ones).
 class LogEncoder {
  public:
-  LogEncoder(std::string* out, absl::flat_hash_map<std::string, uint64_t>* names,
-             std::vector<std::string>* new_names)
-      : out_(out), names_(names), new_names_(new_names) {}
+  LogEncoder(LogBytes* out, LogNames* names) : out_(out), names_(names) {}
 
   template <typename... T>
   void operator()(const T&... values) {
     (Put(values), ...);
   }
 
-  void Unsigned(uint64_t v) {
+  [[gnu::always_inline]] void Unsigned(uint64_t v) {
+    // Written in place: a call per byte (or per number) costs more than the encoding. Most
+    // numbers (counts, flags, enums, small ids) take one byte.
+    char* bytes = out_->Reserve(10);
+    if (v < 0x80) [[likely]] {
+      bytes[0] = static_cast<char>(v);
+      out_->Commit(1);
+      return;
+    }
+    size_t n = 0;
     while (v >= 0x80) {
-      out_->push_back(static_cast<char>((v & 0x7f) | 0x80));
+      bytes[n++] = static_cast<char>((v & 0x7f) | 0x80);
       v >>= 7;
     }
-    out_->push_back(static_cast<char>(v));
+    bytes[n++] = static_cast<char>(v);
+    out_->Commit(n);
   }
 
  private:
-  void Put(const std::string& s) {
-    auto [it, inserted] = names_->try_emplace(s, names_->size());
-    if (inserted) new_names_->push_back(s);
-    Unsigned(it->second);
-  }
+  void Put(const std::string& s) { Unsigned(names_->Id(s)); }
   void Put(bool v) { Unsigned(v ? 1 : 0); }
   void Put(double v) {
     const auto bits = std::bit_cast<uint64_t>(v);
-    for (int i = 0; i < 8; ++i) out_->push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+    char bytes[8];
+    for (size_t i = 0; i < 8; ++i) bytes[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+    out_->Append(bytes, 8);
   }
   template <std::unsigned_integral T>
   void Put(T v) {
@@ -276,19 +369,30 @@ class LogEncoder {
   requires Described<LogEncoder, const T>
   void Put(const T& v) { Fields(*this, v); }
 
-  std::string* out_;
-  absl::flat_hash_map<std::string, uint64_t>* names_;
-  std::vector<std::string>* new_names_;
+  LogBytes* out_;
+  LogNames* names_;
 };
 
-// ---- framing -----------------------------------------------------------------------------------
-
-inline constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (u32)
-inline constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload
-
-// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and ext4 use it.
-uint32_t Crc32c(std::string_view bytes);
-void PutU32(std::string* out, uint32_t v);
+inline uint64_t LogNames::Id(const std::string& s) {
+  Recent& recent = recent_[Slot(s)];
+  if (recent.set && recent.text == s) return recent.id;
+  auto [it, inserted] = ids_.try_emplace(s, ids_.size());
+  if (inserted) {
+    name_payload_.Clear();
+    name_payload_.Push(static_cast<char>(LogRecord::kName));
+    LogEncoder length(&name_payload_, nullptr);
+    length.Unsigned(s.size());
+    name_payload_.Append(s);
+    AppendFrame(frames_, name_payload_.view());
+  }
+  // Short strings only: they are the repeated ones, and a copy of them allocates nothing.
+  if (s.size() <= kRecentMaxLength) {
+    recent.text = s;
+    recent.id = it->second;
+    recent.set = true;
+  }
+  return it->second;
+}
 
 // Appends a log's bytes to a string: the file header, then one frame per record. A whole log
 // (PackScenario) takes them at the end; a recorder (event_recorder.cc) takes them after every
@@ -296,25 +400,19 @@ void PutU32(std::string* out, uint32_t v);
 class LogWriter {
  public:
   LogWriter() {
-    out_.append(kEventLogMagic);
-    PutU32(&out_, kEventLogVersion);
-    PutU32(&out_, 0);  // flags: none defined
+    std::string head(kEventLogMagic);
+    PutU32(&head, kEventLogVersion);
+    PutU32(&head, 0);  // flags: none defined
+    out_.Append(head);
   }
   // Writes one record: the name records for the strings it uses first, then itself.
   template <typename... T>
   void Record(LogRecord type, const T&... values) {
-    payload_.assign(1, static_cast<char>(type));
-    new_names_.clear();
-    LogEncoder encoder(&payload_, &names_, &new_names_);
+    payload_.Clear();
+    payload_.Push(static_cast<char>(type));
+    LogEncoder encoder(&payload_, &names_);  // frames the names it meets into out_
     encoder(values...);
-    for (const std::string& name : new_names_) {
-      name_payload_.assign(1, static_cast<char>(LogRecord::kName));
-      LogEncoder length(&name_payload_, nullptr, nullptr);
-      length.Unsigned(name.size());
-      name_payload_ += name;
-      Frame(name_payload_);
-    }
-    Frame(payload_);
+    AppendFrame(&out_, payload_.view());
   }
   void Step(const ScenarioStep& step) {
     std::visit(
@@ -325,21 +423,13 @@ class LogWriter {
         step.action);
   }
   // The bytes written and not yet taken.
-  std::string& pending() { return out_; }
-  std::string Take() { return std::move(out_); }
+  LogBytes& pending() { return out_; }
+  std::string Take() { return std::string(out_.view()); }
 
  private:
-  void Frame(std::string_view payload) {
-    PutU32(&out_, static_cast<uint32_t>(payload.size()));
-    PutU32(&out_, Crc32c(payload));
-    out_.append(payload);
-  }
-
-  std::string out_;
-  std::string payload_;
-  std::string name_payload_;
-  absl::flat_hash_map<std::string, uint64_t> names_;
-  std::vector<std::string> new_names_;
+  LogBytes out_;
+  LogBytes payload_;
+  LogNames names_{&out_};
 };
 
 // ---- reading -----------------------------------------------------------------------------------

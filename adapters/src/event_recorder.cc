@@ -152,14 +152,14 @@ absl::StatusOr<std::unique_ptr<EventRecorder>> EventRecorder::Create(
 
 void EventRecorder::Fail(absl::Status status) {
   if (status_.ok()) status_ = std::move(status);
-  log_->writer.pending().clear();
+  log_->writer.pending().Clear();
 }
 
 void EventRecorder::WritePending(size_t keep) {
-  std::string& pending = log_->writer.pending();
+  internal::LogBytes& pending = log_->writer.pending();
   if (pending.size() <= keep) return;
   if (!status_.ok()) {
-    pending.clear();
+    pending.Clear();
     return;
   }
   size_t written = 0;
@@ -175,7 +175,7 @@ void EventRecorder::WritePending(size_t keep) {
     }
     written += static_cast<size_t>(n);
   }
-  pending.clear();
+  pending.Clear();
 }
 
 absl::Status EventRecorder::Apply(Kernel& kernel, const Event& event, std::vector<Decision>* out,
@@ -184,20 +184,14 @@ absl::Status EventRecorder::Apply(Kernel& kernel, const Event& event, std::vecto
   return std::visit(
       [&](const auto& e) -> absl::Status {
         using E = std::decay_t<decltype(e)>;
-        std::optional<StepAction> by_name;
-        if constexpr (kByHandle<E>) {
-          if (recording) by_name = ByName(kernel, e);
-        }
-        absl::Status status;
-        if constexpr (std::is_same_v<E, ScheduleEvent>) {
-          status = ApplyEvent(kernel, e, out, allocations);
-        } else {
-          if (allocations != nullptr) *allocations = 0;
-          status = ApplyEvent(kernel, e, out);
-        }
-        if (!status.ok() || !recording) return status;
         internal::LogWriter& writer = log_->writer;
         if constexpr (kByHandle<E>) {
+          // Named before the call: a removal leaves nothing to name afterwards.
+          std::optional<StepAction> by_name;
+          if (recording) by_name = ByName(kernel, e);
+          if (allocations != nullptr) *allocations = 0;
+          absl::Status status = ApplyEvent(kernel, e, out);
+          if (!status.ok() || !recording) return status;
           if (!by_name) {
             Fail(absl::InternalError(internal::Cat(
                 path_,
@@ -211,18 +205,34 @@ absl::Status EventRecorder::Apply(Kernel& kernel, const Event& event, std::vecto
                               kNoLocation);
               },
               *by_name);
-        } else if constexpr (std::is_same_v<E, NodeSpec>) {
-          // AddNodeStep's fields: the node, then its attributes (none from a live kernel).
-          writer.Record(LogRecord::kStep, static_cast<uint64_t>(StepKind::kAddNode), e,
-                        kNoAttributes, kNoLocation);
+          Recorded();
+          return status;
         } else {
-          writer.Record(LogRecord::kStep, static_cast<uint64_t>(StepKindOf<E>()), e, kNoLocation);
+          absl::Status status;
+          if constexpr (std::is_same_v<E, ScheduleEvent>) {
+            status = ApplyEvent(kernel, e, out, allocations);
+          } else {
+            if (allocations != nullptr) *allocations = 0;
+            status = ApplyEvent(kernel, e, out);
+          }
+          if (!status.ok() || !recording) return status;
+          if constexpr (std::is_same_v<E, NodeSpec>) {
+            // AddNodeStep's fields: the node, then its attributes (none from a live kernel).
+            writer.Record(LogRecord::kStep, static_cast<uint64_t>(StepKind::kAddNode), e,
+                          kNoAttributes, kNoLocation);
+          } else {
+            writer.Record(LogRecord::kStep, static_cast<uint64_t>(StepKindOf<E>()), e, kNoLocation);
+          }
+          Recorded();
+          return status;
         }
-        WritePending(buffer_bytes_);
-        if (status_.ok()) ++steps_;
-        return status;
       },
       event);
+}
+
+void EventRecorder::Recorded() {
+  WritePending(buffer_bytes_);
+  if (status_.ok()) ++steps_;
 }
 
 absl::Status EventRecorder::Flush() {

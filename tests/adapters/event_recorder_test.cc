@@ -248,6 +248,46 @@ TEST(EventRecorderTest, TheReplayClockIsTheRecordedKernelsClock) {
   EXPECT_NE(ReplayDecisions(ticking), live) << "the test does not depend on the clock";
 }
 
+// CRC-32C bit by bit, as the format document defines it (the writer uses a table or the CPU's
+// crc32 instruction: both must give this).
+uint32_t ReferenceCrc32c(std::string_view bytes) {
+  uint32_t crc = 0xffffffffu;
+  for (char ch : bytes) {
+    crc ^= static_cast<uint8_t>(ch);
+    for (int k = 0; k < 8; ++k) crc = (crc & 1) != 0 ? 0x82F63B78u ^ (crc >> 1) : crc >> 1;
+  }
+  return crc ^ 0xffffffffu;
+}
+
+TEST(EventRecorderTest, EveryFrameCarriesTheCrc32cOfItsPayload) {
+  ASSERT_EQ(ReferenceCrc32c("123456789"), 0xE3069283u);  // the standard check value
+  absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = 5});
+  ASSERT_TRUE(text.ok()) << text.status();
+  absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  const fs::path log = TempLog("event_recorder_crc.alog");
+  ASSERT_FALSE(DriveLive(*scenario, log).empty());
+  const std::string bytes = ReadFile(log);
+  auto u32 = [&](size_t at) {
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; ++i)
+      v |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + i])) << (8 * i);
+    return v;
+  };
+  size_t at = 16;
+  int frames = 0;
+  while (at + 8 <= bytes.size()) {
+    const uint32_t length = u32(at);
+    ASSERT_LE(at + 8 + length, bytes.size());
+    ASSERT_EQ(u32(at + 4), ReferenceCrc32c(std::string_view(bytes).substr(at + 8, length)))
+        << "frame at offset " << at;
+    at += 8 + length;
+    ++frames;
+  }
+  EXPECT_EQ(at, bytes.size());
+  EXPECT_GT(frames, 100);
+}
+
 TEST(EventRecorderTest, ALogCutMidFrameReplaysUpToTheLastWholeFrame) {
   absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = 3});
   ASSERT_TRUE(text.ok()) << text.status();

@@ -107,6 +107,8 @@ class ALLOCORE_EXPORT EventRecorder {
   // Writes the pending bytes when more than `keep` wait; a failure stops the recording.
   void WritePending(size_t keep);
   void Fail(absl::Status status);
+  // After a step record: writes (unbuffered) and counts it.
+  void Recorded();
 
   std::string path_;
   int fd_ = -1;
