@@ -16,6 +16,7 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -281,23 +282,27 @@ class LogNames {
   uint64_t Id(const std::string& s);
 
  private:
-  // A few recent strings, compared before the hash is computed: records repeat the same short
-  // names (the partition, resource types, queues, empty optional names) in almost every record.
+  // Recent strings by a cheap slot function, compared before any hash is computed: records
+  // repeat the same names (the partition, resource types, applications, nodes, empty optional
+  // names) record after record. An entry points at the name's stable copy in `texts_`, so
+  // refreshing one costs two stores.
   struct Recent {
-    std::string text;
+    const std::string* text = nullptr;
     uint64_t id = 0;
-    bool set = false;
   };
   static size_t Slot(const std::string& s) {
-    return s.empty() ? 0 : (s.size() * 31 + static_cast<uint8_t>(s.back())) % kRecent;
+    if (s.empty()) return 0;
+    const auto back = static_cast<uint8_t>(s.back());
+    const auto middle = static_cast<uint8_t>(s[s.size() / 2]);
+    return (s.size() * 131 + back * 31 + middle) % kRecent;
   }
-  static constexpr size_t kRecent = 16;
-  static constexpr size_t kRecentMaxLength = 15;
+  static constexpr size_t kRecent = 256;
 
   LogBytes* frames_;
   LogBytes name_payload_;
-  std::array<Recent, kRecent> recent_;
-  absl::flat_hash_map<std::string, uint64_t> ids_;
+  std::array<Recent, kRecent> recent_{};
+  std::deque<std::string> texts_;                        // by id; a deque never moves what it holds
+  absl::flat_hash_map<std::string_view, uint64_t> ids_;  // views into texts_
 };
 
 // Appends values to `out`. Strings become name numbers (`names`, which writes the name records
@@ -375,9 +380,14 @@ class LogEncoder {
 
 inline uint64_t LogNames::Id(const std::string& s) {
   Recent& recent = recent_[Slot(s)];
-  if (recent.set && recent.text == s) return recent.id;
-  auto [it, inserted] = ids_.try_emplace(s, ids_.size());
-  if (inserted) {
+  if (recent.text != nullptr && recent.text->size() == s.size() &&
+      std::memcmp(recent.text->data(), s.data(), s.size()) == 0) {
+    return recent.id;
+  }
+  auto found = ids_.find(std::string_view(s));
+  if (found == ids_.end()) {
+    const std::string& text = texts_.emplace_back(s);
+    found = ids_.emplace(std::string_view(text), texts_.size() - 1).first;
     name_payload_.Clear();
     name_payload_.Push(static_cast<char>(LogRecord::kName));
     LogEncoder length(&name_payload_, nullptr);
@@ -385,13 +395,9 @@ inline uint64_t LogNames::Id(const std::string& s) {
     name_payload_.Append(s);
     AppendFrame(frames_, name_payload_.view());
   }
-  // Short strings only: they are the repeated ones, and a copy of them allocates nothing.
-  if (s.size() <= kRecentMaxLength) {
-    recent.text = s;
-    recent.id = it->second;
-    recent.set = true;
-  }
-  return it->second;
+  recent.text = &texts_[found->second];
+  recent.id = found->second;
+  return found->second;
 }
 
 // Appends a log's bytes to a string: the file header, then one frame per record. A whole log
