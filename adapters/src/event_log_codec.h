@@ -278,17 +278,23 @@ class LogEncoder;
 // framed when it is complete).
 class LogNames {
  public:
-  explicit LogNames(LogBytes* frames) : frames_(frames) {}
+  // `max_remembered` > 0: once that many names are remembered they are all forgotten, and a
+  // name used again is written again under a new number (a recorder's memory stays bounded
+  // however many pod ids it sees; readers number name records in order, whatever their text).
+  explicit LogNames(LogBytes* frames, size_t max_remembered = 0)
+      : frames_(frames), max_remembered_(max_remembered) {}
   uint64_t Id(const std::string& s);
+  void set_max_remembered(size_t max_remembered) { max_remembered_ = max_remembered; }
 
  private:
   // Recent strings by a cheap slot function, compared before any hash is computed: records
   // repeat the same names (the partition, resource types, applications, nodes, empty optional
-  // names) record after record. An entry points at the name's stable copy in `texts_`, so
-  // refreshing one costs two stores.
+  // names) record after record. An entry views the name's stable copy in `texts_`, so
+  // refreshing one costs three stores.
   struct Recent {
-    const std::string* text = nullptr;
+    std::string_view text;
     uint64_t id = 0;
+    bool set = false;
   };
   static size_t Slot(const std::string& s) {
     if (s.empty()) return 0;
@@ -297,11 +303,14 @@ class LogNames {
     return (s.size() * 131 + back * 31 + middle) % kRecent;
   }
   static constexpr size_t kRecent = 256;
+  uint64_t Add(const std::string& s);
 
   LogBytes* frames_;
+  size_t max_remembered_;
+  uint64_t next_id_ = 0;
   LogBytes name_payload_;
   std::array<Recent, kRecent> recent_{};
-  std::deque<std::string> texts_;                        // by id; a deque never moves what it holds
+  std::deque<std::string> texts_;  // the names remembered; a deque never moves what it holds
   absl::flat_hash_map<std::string_view, uint64_t> ids_;  // views into texts_
 };
 
@@ -380,24 +389,35 @@ class LogEncoder {
 
 inline uint64_t LogNames::Id(const std::string& s) {
   Recent& recent = recent_[Slot(s)];
-  if (recent.text != nullptr && recent.text->size() == s.size() &&
-      std::memcmp(recent.text->data(), s.data(), s.size()) == 0) {
+  if (recent.set && recent.text.size() == s.size() &&
+      std::memcmp(recent.text.data(), s.data(), s.size()) == 0) {
     return recent.id;
   }
   auto found = ids_.find(std::string_view(s));
-  if (found == ids_.end()) {
-    const std::string& text = texts_.emplace_back(s);
-    found = ids_.emplace(std::string_view(text), texts_.size() - 1).first;
-    name_payload_.Clear();
-    name_payload_.Push(static_cast<char>(LogRecord::kName));
-    LogEncoder length(&name_payload_, nullptr);
-    length.Unsigned(s.size());
-    name_payload_.Append(s);
-    AppendFrame(frames_, name_payload_.view());
+  if (found != ids_.end()) {
+    recent = {.text = found->first, .id = found->second, .set = true};
+    return found->second;
   }
-  recent.text = &texts_[found->second];
-  recent.id = found->second;
-  return found->second;
+  const uint64_t id = Add(s);  // may forget every name, `recent` included
+  recent_[Slot(s)] = {.text = texts_.back(), .id = id, .set = true};
+  return id;
+}
+
+inline uint64_t LogNames::Add(const std::string& s) {
+  if (max_remembered_ > 0 && texts_.size() >= max_remembered_) {
+    ids_.clear();
+    texts_.clear();
+    recent_.fill({});
+  }
+  const uint64_t id = next_id_++;
+  ids_.emplace(std::string_view(texts_.emplace_back(s)), id);
+  name_payload_.Clear();
+  name_payload_.Push(static_cast<char>(LogRecord::kName));
+  LogEncoder length(&name_payload_, nullptr);
+  length.Unsigned(s.size());
+  name_payload_.Append(s);
+  AppendFrame(frames_, name_payload_.view());
+  return id;
 }
 
 // Appends a log's bytes to a string: the file header, then one frame per record. A whole log
@@ -428,6 +448,8 @@ class LogWriter {
         },
         step.action);
   }
+  // See LogNames: 0 (the default, what pack does) writes every string once per log.
+  void set_max_remembered_names(size_t max) { names_.set_max_remembered(max); }
   // The bytes written and not yet taken.
   LogBytes& pending() { return out_; }
   std::string Take() { return std::string(out_.view()); }

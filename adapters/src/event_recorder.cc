@@ -134,6 +134,7 @@ absl::StatusOr<std::unique_ptr<EventRecorder>> EventRecorder::Create(
     return error == EACCES ? absl::PermissionDeniedError(message) : absl::NotFoundError(message);
   }
   std::unique_ptr<EventRecorder> recorder(new EventRecorder(path, fd, options.buffer_bytes));
+  recorder->log_->writer.set_max_remembered_names(options.max_remembered_names);
   const internal::LogHeader header{
       .name = options.name,
       .semantics = kernel_options.semantics,

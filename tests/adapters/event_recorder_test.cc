@@ -123,6 +123,26 @@ TEST(EventRecorderTest, GeneratedWorkloadsRecordedLiveReplayWithTheSameDecisions
   }
 }
 
+TEST(EventRecorderTest, AWriterThatForgetsNamesWritesThemAgainAndReplaysTheSame) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed});
+    ASSERT_TRUE(text.ok()) << text.status();
+    absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+    ASSERT_TRUE(scenario.ok()) << scenario.status();
+    const fs::path remembering = TempLog("event_recorder_names_all.alog");
+    const fs::path forgetting = TempLog("event_recorder_names_few.alog");
+    const std::string live = DriveLive(*scenario, remembering, {.max_remembered_names = 0});
+    // Three names at most: the partition and the resource types come back again and again.
+    EXPECT_EQ(DriveLive(*scenario, forgetting, {.max_remembered_names = 3}), live);
+    const std::string all = ReadFile(remembering);
+    const std::string few = ReadFile(forgetting);
+    EXPECT_GT(few.size(), all.size()) << "names written again";
+    absl::StatusOr<EventLogContents> read = ReadEventLog(few, "few.alog");
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ(ReplayDecisions(read->scenario), live) << "seed " << seed;
+  }
+}
+
 SchedulerConfig TwoQueues() {
   absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
 name: handles

@@ -73,6 +73,10 @@ struct EventRecorderOptions {
   // crash of the process loses nothing recorded. N > 0: frames wait in memory until N bytes
   // are waiting, Flush() or Close(); fewer system calls, and a crash loses at most those bytes.
   size_t buffer_bytes = 0;
+  // A log names every string once and refers to it by number; the writer remembers the names
+  // it wrote. Past this many it forgets them all and writes a name again when it comes back,
+  // so that a recorder of unique pod ids runs in bounded memory (0: remember every name).
+  size_t max_remembered_names = size_t{1} << 20;
 };
 
 class ALLOCORE_EXPORT EventRecorder {
