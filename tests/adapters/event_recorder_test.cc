@@ -318,8 +318,19 @@ TEST(EventRecorderTest, ALogCutMidFrameReplaysUpToTheLastWholeFrame) {
   const std::string bytes = ReadFile(log);
   absl::StatusOr<EventLogContents> whole = ReadEventLog(bytes, "whole.alog");
   ASSERT_TRUE(whole.ok()) << whole.status();
-  // A crash while the writer was in the middle of a step frame near the end.
-  const std::string cut = bytes.substr(0, bytes.size() * 9 / 10);
+  // A crash while the writer was in the middle of a frame near the end: the cut lands inside
+  // the frame that starts at 90 % of the log or after (the frames' offsets depend on the log's
+  // path, which its header holds).
+  size_t frame = 16;
+  while (frame < bytes.size() * 9 / 10) {
+    uint32_t length = 0;
+    for (size_t i = 0; i < 4; ++i) {
+      length |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[frame + i])) << (8 * i);
+    }
+    frame += 8 + length;
+  }
+  ASSERT_LT(frame + 5, bytes.size());
+  const std::string cut = bytes.substr(0, frame + 5);
   absl::StatusOr<EventLogContents> read = ReadEventLog(cut, "crashed.alog");
   ASSERT_TRUE(read.ok()) << read.status();
   ASSERT_FALSE(read->warnings.empty());
