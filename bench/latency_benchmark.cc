@@ -10,18 +10,28 @@
 // AskHandle, resource type ids resolved once) instead of by name: the difference is the cost
 // of the string API.
 //
-// Counters: p50/p99/p999/max in ns of Schedule(1) (and p50/p99 of add/release).
+// The `recorded` variants record every call to an event log in the temporary directory
+// (allocore/adapters/event_recorder.h), the timed calls including their recording: `recorded`
+// writes each call's frames as it is made (one write(2) each), `recorded_buffered` in 64 KiB
+// blocks. step_ns is the kernel time of one step (add + release + Schedule(1)): against the
+// plain variant's it is what recording adds.
+//
+// Counters: p50/p99/p999/max in ns of Schedule(1) (and p50/p99 of add/release), step_ns.
 // BM_Latency_Probe runs the same steps and times, instead of Schedule(1), a Kernel::Probe of
 // the ask that arrives next (before it arrives): the what-if query against one scheduling
 // attempt.
 // Verification: the same driver at 40 nodes / 400 pending asks / 1,000 steps records its calls,
 // which are replayed on the reference model; the measured kernel passes CheckConsistency().
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <random>
 #include <string>
 
+#include "allocore/adapters/event_recorder.h"
 #include "bench_support.h"
 
 namespace allocore::bench {
@@ -36,6 +46,9 @@ struct ChurnParams {
   int64_t pending = 100000;
   int64_t live = 50000;  // live allocations kept in the steady state
   std::string app_policy = "fair";
+  // Non-empty: every call is recorded to this event log (buffered as `record_buffer_bytes`).
+  std::string record_path;
+  size_t record_buffer_bytes = 0;
 };
 
 // Drives a kernel through the churn workload; records every call when `record` is set.
@@ -49,6 +62,16 @@ class ChurnDriver {
     TreeConfig config = MakeTreeConfig(tree);
     config_ = config.config;
     kernel_ = NewKernel(config_);
+    if (!p.record_path.empty()) {
+      absl::StatusOr<std::unique_ptr<adapters::EventRecorder>> recorder =
+          adapters::EventRecorder::Create(p.record_path, config_, kernel_->options(),
+                                          {.buffer_bytes = p.record_buffer_bytes});
+      if (!recorder.ok()) {
+        std::fprintf(stderr, "churn: %s\n", recorder.status().ToString().c_str());
+        std::abort();
+      }
+      recorder_ = *std::move(recorder);
+    }
     for (int64_t i = 0; i < p.nodes; ++i) {
       Call(MakeNode(i, 40 * p.node_slots, 4000 * p.node_slots));
     }
@@ -88,7 +111,7 @@ class ChurnDriver {
   int64_t Call(const Op& op) {
     if (record_ != nullptr) record_->push_back(op);
     Clock::time_point start = Clock::now();
-    int64_t made = Apply(*kernel_, op, &out_);
+    int64_t made = recorder_ ? Recorded(op) : Apply(*kernel_, op, &out_);
     last_call_ns_ = Nanos(Clock::now() - start);
     Consume();
     return made;
@@ -151,6 +174,16 @@ class ChurnDriver {
     NodeHandle node;
   };
 
+  // Apply's contract (allocations made, abort on a refused call), through the recorder.
+  int64_t Recorded(const Op& op) {
+    int64_t made = 0;
+    if (absl::Status status = recorder_->Apply(*kernel_, op, &out_, &made); !status.ok()) {
+      std::fprintf(stderr, "churn: %s\n", status.ToString().c_str());
+      std::abort();
+    }
+    return made;
+  }
+
   // The driver's bookkeeping of the decisions, outside the timed calls.
   void Consume() {
     for (const Decision& d : out_) {
@@ -184,6 +217,7 @@ class ChurnDriver {
   int64_t last_call_ns_ = 0;
   SchedulerConfig config_;
   std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<adapters::EventRecorder> recorder_;
   std::vector<std::string> apps_;
   std::deque<Live> live_;
   std::vector<Decision> out_;
@@ -216,10 +250,19 @@ const Verification& VerifiedChurn(const std::string& app_policy) {
   return cache.emplace(app_policy, VerifyWorkload(w)).first->second;
 }
 
-void BM_Latency_ScheduleOne(benchmark::State& state, const std::string& app_policy, bool handles) {
+enum class Recording { kNone, kEveryCall, kBuffered };
+
+void BM_Latency_ScheduleOne(benchmark::State& state, const std::string& app_policy, bool handles,
+                            Recording recording) {
   if (!ReportVerification(state, VerifiedChurn(app_policy))) return;
   ChurnParams p;
   p.handles = handles;
+  if (recording != Recording::kNone) {
+    const char* dir = std::getenv("TMPDIR");
+    p.record_path = std::string(dir != nullptr ? dir : "/tmp") + "/allocore-churn-" +
+                    std::to_string(::getpid()) + ".alog";
+    p.record_buffer_bytes = recording == Recording::kBuffered ? size_t{64} << 10 : 0;
+  }
   p.nodes = state.range(0);
   p.pending = state.range(1);
   p.app_policy = app_policy;
@@ -234,6 +277,7 @@ void BM_Latency_ScheduleOne(benchmark::State& state, const std::string& app_poli
   schedule_ns.reserve(expected);
   add_ns.reserve(expected);
   release_ns.reserve(expected);
+  int64_t step_ns = 0;
   for (auto _ : state) {
     driver.AddAsk();
     add_ns.push_back(driver.last_call_ns());
@@ -241,6 +285,7 @@ void BM_Latency_ScheduleOne(benchmark::State& state, const std::string& app_poli
     release_ns.push_back(driver.last_call_ns());
     int64_t made = driver.Schedule(1);
     schedule_ns.push_back(driver.last_call_ns());
+    step_ns += add_ns.back() + release_ns.back() + schedule_ns.back();
     state.SetIterationTime(static_cast<double>(driver.last_call_ns()) * 1e-9);
     if (made != 1) {
       state.SkipWithError("Schedule(1) made no allocation in the steady state");
@@ -262,6 +307,9 @@ void BM_Latency_ScheduleOne(benchmark::State& state, const std::string& app_poli
   state.counters["add_p99_ns"] = ns(Percentile(add_ns, 99));
   state.counters["release_p50_ns"] = ns(Percentile(release_ns, 50));
   state.counters["release_p99_ns"] = ns(Percentile(release_ns, 99));
+  state.counters["step_ns"] =
+      schedule_ns.empty() ? 0.0 : ns(step_ns) / static_cast<double>(schedule_ns.size());
+  if (!p.record_path.empty()) std::remove(p.record_path.c_str());
 }
 
 void BM_Latency_Probe(benchmark::State& state) {
@@ -302,19 +350,33 @@ BENCHMARK(BM_Latency_Probe)
     ->UseManualTime()
     ->Unit(benchmark::kNanosecond)
     ->Iterations(200000);
-BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fair, std::string("fair"), false)
+BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fair, std::string("fair"), false, Recording::kNone)
     ->ArgNames({"nodes", "pending"})
     ->Args({5000, 100000})
     ->UseManualTime()
     ->Unit(benchmark::kNanosecond)
     ->Iterations(200000);
-BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fifo, std::string("fifo"), false)
+BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fifo, std::string("fifo"), false, Recording::kNone)
     ->ArgNames({"nodes", "pending"})
     ->Args({5000, 100000})
     ->UseManualTime()
     ->Unit(benchmark::kNanosecond)
     ->Iterations(200000);
-BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fair_handles, std::string("fair"), true)
+BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fair_handles, std::string("fair"), true, Recording::kNone)
+    ->ArgNames({"nodes", "pending"})
+    ->Args({5000, 100000})
+    ->UseManualTime()
+    ->Unit(benchmark::kNanosecond)
+    ->Iterations(200000);
+BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fair_recorded, std::string("fair"), false,
+                  Recording::kEveryCall)
+    ->ArgNames({"nodes", "pending"})
+    ->Args({5000, 100000})
+    ->UseManualTime()
+    ->Unit(benchmark::kNanosecond)
+    ->Iterations(200000);
+BENCHMARK_CAPTURE(BM_Latency_ScheduleOne, fair_recorded_buffered, std::string("fair"), false,
+                  Recording::kBuffered)
     ->ArgNames({"nodes", "pending"})
     ->Args({5000, 100000})
     ->UseManualTime()

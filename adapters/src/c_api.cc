@@ -13,12 +13,19 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "allocore/adapters/config_loader.h"
+#include "allocore/adapters/event_recorder.h"
 #include "allocore/c.h"
+#include "allocore/events.h"
 #include "allocore/kernel.h"
 
 struct allocore_kernel_t {
   std::unique_ptr<allocore::Kernel> kernel;
   std::vector<std::string> partition_names;  // for allocore_partition_name
+  // A log holds a kernel's whole history: recording starts before the first change, with the
+  // config the kernel was created with.
+  allocore::SchedulerConfig created_with;
+  bool changed = false;                                         // a state-changing call was made
+  std::unique_ptr<allocore::adapters::EventRecorder> recorder;  // null: not recording
 };
 
 struct allocore_decisions_t {
@@ -113,6 +120,16 @@ void WithOut(allocore_decisions_t* out, char** errptr, Call&& call,
   std::vector<Decision> scratch;
   std::vector<Decision>* target = out != nullptr ? &out->decisions : &scratch;
   (void)Ok(call(target), errptr, name);
+}
+
+// A state-changing call: while the kernel records, the call as an Event through the recorder
+// (which records it when the kernel accepts it); otherwise `direct`, without building the value.
+template <typename MakeEvent, typename Direct>
+absl::Status Change(allocore_kernel_t* kernel, std::vector<Decision>* target,
+                    MakeEvent&& make_event, Direct&& direct) {
+  kernel->changed = true;
+  if (kernel->recorder) return kernel->recorder->Apply(*kernel->kernel, make_event(), target);
+  return direct();
 }
 
 const Decision* At(const allocore_decisions_t* d, size_t i) {
@@ -242,11 +259,13 @@ allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const ch
     absl::StatusOr<allocore::SchedulerConfig> config =
         ConfigFromYaml(yaml, len, source_name, kernel_options.semantics);
     if (!Ok(config.status(), errptr)) return nullptr;
+    std::optional<allocore::SchedulerConfig> config_copy = *config;
     auto kernel = allocore::Kernel::Create(*std::move(config), kernel_options);
     if (!Ok(kernel.status(), errptr)) return nullptr;
     auto* handle = new allocore_kernel_t;
     handle->kernel = *std::move(kernel);
     handle->partition_names = handle->kernel->PartitionNames();
+    handle->created_with = *std::move(config_copy);
     return handle;
   } catch (const std::bad_alloc&) {
     SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
@@ -256,13 +275,49 @@ allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const ch
 
 void allocore_kernel_destroy(allocore_kernel_t* kernel) { delete kernel; }
 
+void allocore_kernel_record_start(allocore_kernel_t* kernel, const char* path, size_t buffer_bytes,
+                                  char** errptr) {
+  if (kernel->recorder) {
+    SetError(errptr, absl::StatusCode::kFailedPrecondition,
+             absl::StrCat("the kernel already records to ", kernel->recorder->path()));
+    return;
+  }
+  if (kernel->changed) {
+    SetError(errptr, absl::StatusCode::kFailedPrecondition,
+             "recording starts before the kernel's first change (a log replays a kernel's "
+             "whole history from its config)");
+    return;
+  }
+  if (path == nullptr || path[0] == '\0') {
+    InvalidArgument(errptr, "a path is required");
+    return;
+  }
+  absl::StatusOr<std::unique_ptr<allocore::adapters::EventRecorder>> recorder =
+      allocore::adapters::EventRecorder::Create(
+          path, kernel->created_with, kernel->kernel->options(), {.buffer_bytes = buffer_bytes});
+  if (!Ok(recorder.status(), errptr)) return;
+  kernel->recorder = *std::move(recorder);
+}
+
+void allocore_kernel_record_check(const allocore_kernel_t* kernel, char** errptr) {
+  if (kernel->recorder) (void)Ok(kernel->recorder->status(), errptr);
+}
+
+void allocore_kernel_record_stop(allocore_kernel_t* kernel, char** errptr) {
+  if (!kernel->recorder) return;
+  (void)Ok(kernel->recorder->Close(), errptr);
+  kernel->recorder.reset();
+}
+
 void allocore_update_config(allocore_kernel_t* kernel, const char* yaml, size_t len,
                             const char* source_name, allocore_decisions_t* out, char** errptr) {
   absl::StatusOr<allocore::SchedulerConfig> config =
       ConfigFromYaml(yaml, len, source_name, kernel->kernel->options().semantics);
   if (!Ok(config.status(), errptr)) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->UpdateConfig(*std::move(config), target);
+    return Change(
+        kernel, target, [&] { return allocore::Event(allocore::UpdateConfigEvent{*config}); },
+        [&] { return kernel->kernel->UpdateConfig(*std::move(config), target); });
   });
   kernel->partition_names = kernel->kernel->PartitionNames();
 }
@@ -354,21 +409,32 @@ void allocore_add_node(allocore_kernel_t* kernel, const allocore_node_t* node,
   spec.capacity = node->spec.capacity.value_or(allocore::Quantities{});
   spec.occupied = node->spec.occupied.value_or(allocore::Quantities{});
   spec.schedulable = node->spec.schedulable.value_or(true);
-  WithOut(out, errptr,
-          [&](std::vector<Decision>* target) { return kernel->kernel->AddNode(spec, target); });
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return Change(
+        kernel, target, [&] { return allocore::Event(spec); },
+        [&] { return kernel->kernel->AddNode(spec, target); });
+  });
 }
 
 void allocore_update_node(allocore_kernel_t* kernel, const allocore_node_t* node,
                           allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->UpdateNode(node->spec, target);
+    return Change(
+        kernel, target, [&] { return allocore::Event(node->spec); },
+        [&] { return kernel->kernel->UpdateNode(node->spec, target); });
   });
 }
 
 void allocore_remove_node(allocore_kernel_t* kernel, const char* partition, const char* id,
                           allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->RemoveNode(Partition(partition), Text(id), target);
+    return Change(
+        kernel, target,
+        [&] {
+          return allocore::Event(allocore::RemoveNodeEvent{.partition = Partition(partition),
+                                                           .id = std::string(Text(id))});
+        },
+        [&] { return kernel->kernel->RemoveNode(Partition(partition), Text(id), target); });
   });
 }
 
@@ -406,14 +472,22 @@ void allocore_app_add_placeholder_ask(allocore_app_t* app, const char* type, int
 void allocore_add_app(allocore_kernel_t* kernel, const allocore_app_t* app,
                       allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->AddApplication(app->spec, target);
+    return Change(
+        kernel, target, [&] { return allocore::Event(app->spec); },
+        [&] { return kernel->kernel->AddApplication(app->spec, target); });
   });
 }
 
 void allocore_remove_app(allocore_kernel_t* kernel, const char* partition, const char* id,
                          allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->RemoveApplication(Partition(partition), Text(id), target);
+    return Change(
+        kernel, target,
+        [&] {
+          return allocore::Event(allocore::RemoveApplicationEvent{.partition = Partition(partition),
+                                                                  .id = std::string(Text(id))});
+        },
+        [&] { return kernel->kernel->RemoveApplication(Partition(partition), Text(id), target); });
   });
 }
 
@@ -454,14 +528,26 @@ void allocore_ask_set_originator(allocore_ask_t* ask, unsigned char originator) 
 
 void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
                       allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr,
-          [&](std::vector<Decision>* target) { return kernel->kernel->AddAsk(ask->spec, target); });
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return Change(
+        kernel, target, [&] { return allocore::Event(ask->spec); },
+        [&] { return kernel->kernel->AddAsk(ask->spec, target); });
+  });
 }
 
 void allocore_remove_ask(allocore_kernel_t* kernel, const char* partition, const char* app,
                          const char* ask, allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->RemoveAsk(Partition(partition), Text(app), Text(ask), target);
+    return Change(
+        kernel, target,
+        [&] {
+          return allocore::Event(allocore::RemoveAskEvent{.partition = Partition(partition),
+                                                          .app = std::string(Text(app)),
+                                                          .ask = std::string(Text(ask))});
+        },
+        [&] {
+          return kernel->kernel->RemoveAsk(Partition(partition), Text(app), Text(ask), target);
+        });
   });
 }
 
@@ -469,8 +555,18 @@ void allocore_release_allocation(allocore_kernel_t* kernel, const char* partitio
                                  const char* ask, const char* node, allocore_decisions_t* out,
                                  char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask), Text(node),
-                                             target);
+    return Change(
+        kernel, target,
+        [&] {
+          return allocore::Event(allocore::ReleaseEvent{.partition = Partition(partition),
+                                                        .app = std::string(Text(app)),
+                                                        .ask = std::string(Text(ask)),
+                                                        .node = std::string(Text(node))});
+        },
+        [&] {
+          return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask),
+                                                   Text(node), target);
+        });
   });
 }
 
@@ -482,8 +578,19 @@ void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* part
     return;
   }
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask), Text(node),
-                                             seq, target);
+    return Change(
+        kernel, target,
+        [&] {
+          return allocore::Event(allocore::ReleaseEvent{.partition = Partition(partition),
+                                                        .app = std::string(Text(app)),
+                                                        .ask = std::string(Text(ask)),
+                                                        .node = std::string(Text(node)),
+                                                        .seq = seq});
+        },
+        [&] {
+          return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask),
+                                                   Text(node), seq, target);
+        });
   });
 }
 
@@ -492,8 +599,10 @@ void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* part
 void allocore_recover_allocation(allocore_kernel_t* kernel, const allocore_ask_t* ask,
                                  const char* node, allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->RecoverAllocation(
-        allocore::RecoverSpec{.ask = ask->spec, .node = std::string(Text(node))}, target);
+    allocore::RecoverSpec spec{.ask = ask->spec, .node = std::string(Text(node))};
+    return Change(
+        kernel, target, [&] { return allocore::Event(spec); },
+        [&] { return kernel->kernel->RecoverAllocation(spec, target); });
   });
 }
 
@@ -504,12 +613,14 @@ void allocore_update_allocation(allocore_kernel_t* kernel, const char* partition
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->UpdateAllocation({.partition = Partition(partition),
-                                             .app = std::string(Text(app)),
-                                             .ask = std::string(Text(ask)),
-                                             .node = std::string(Text(node)),
-                                             .resources = *std::move(resources)},
-                                            target);
+    allocore::AllocationUpdate update{.partition = Partition(partition),
+                                      .app = std::string(Text(app)),
+                                      .ask = std::string(Text(ask)),
+                                      .node = std::string(Text(node)),
+                                      .resources = *std::move(resources)};
+    return Change(
+        kernel, target, [&] { return allocore::Event(update); },
+        [&] { return kernel->kernel->UpdateAllocation(update, target); });
   });
 }
 
@@ -519,11 +630,13 @@ void allocore_update_ask(allocore_kernel_t* kernel, const char* partition, const
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->UpdateAsk({.partition = Partition(partition),
-                                      .app = std::string(Text(app)),
-                                      .id = std::string(Text(ask)),
-                                      .resources = *std::move(resources)},
-                                     target);
+    allocore::AskUpdate update{.partition = Partition(partition),
+                               .app = std::string(Text(app)),
+                               .id = std::string(Text(ask)),
+                               .resources = *std::move(resources)};
+    return Change(
+        kernel, target, [&] { return allocore::Event(update); },
+        [&] { return kernel->kernel->UpdateAsk(update, target); });
   });
 }
 
@@ -539,14 +652,16 @@ void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition, cons
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->AddForeignAllocation(
-        {.partition = Partition(partition),
-         .id = std::string(Text(id)),
-         .node = std::string(Text(node)),
-         .resources = *std::move(resources),
-         .kind = kind == ALLOCORE_FOREIGN_STATIC ? allocore::ForeignKind::kStatic
-                                                 : allocore::ForeignKind::kDefault},
-        target);
+    allocore::ForeignAllocationSpec spec{.partition = Partition(partition),
+                                         .id = std::string(Text(id)),
+                                         .node = std::string(Text(node)),
+                                         .resources = *std::move(resources),
+                                         .kind = kind == ALLOCORE_FOREIGN_STATIC
+                                                     ? allocore::ForeignKind::kStatic
+                                                     : allocore::ForeignKind::kDefault};
+    return Change(
+        kernel, target, [&] { return allocore::Event(spec); },
+        [&] { return kernel->kernel->AddForeignAllocation(spec, target); });
   });
 }
 
@@ -556,18 +671,28 @@ void allocore_update_foreign(allocore_kernel_t* kernel, const char* partition, c
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->UpdateForeignAllocation({.partition = Partition(partition),
-                                                    .id = std::string(Text(id)),
-                                                    .node = std::string(Text(node)),
-                                                    .resources = *std::move(resources)},
-                                                   target);
+    allocore::ForeignAllocationUpdate update{.partition = Partition(partition),
+                                             .id = std::string(Text(id)),
+                                             .node = std::string(Text(node)),
+                                             .resources = *std::move(resources)};
+    return Change(
+        kernel, target, [&] { return allocore::Event(update); },
+        [&] { return kernel->kernel->UpdateForeignAllocation(update, target); });
   });
 }
 
 void allocore_remove_foreign(allocore_kernel_t* kernel, const char* partition, const char* id,
                              allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return kernel->kernel->RemoveForeignAllocation(Partition(partition), Text(id), target);
+    return Change(
+        kernel, target,
+        [&] {
+          return allocore::Event(allocore::RemoveForeignAllocationEvent{
+              .partition = Partition(partition), .id = std::string(Text(id))});
+        },
+        [&] {
+          return kernel->kernel->RemoveForeignAllocation(Partition(partition), Text(id), target);
+        });
   });
 }
 
@@ -575,8 +700,11 @@ void allocore_remove_foreign(allocore_kernel_t* kernel, const char* partition, c
 
 void allocore_advance(allocore_kernel_t* kernel, int64_t millis, allocore_decisions_t* out,
                       char** errptr) {
-  WithOut(out, errptr,
-          [&](std::vector<Decision>* target) { return kernel->kernel->Advance(millis, target); });
+  WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    return Change(
+        kernel, target, [&] { return allocore::Event(allocore::AdvanceEvent{millis}); },
+        [&] { return kernel->kernel->Advance(millis, target); });
+  });
 }
 
 int64_t allocore_now_millis(const allocore_kernel_t* kernel) {
@@ -587,6 +715,16 @@ int64_t allocore_schedule(allocore_kernel_t* kernel, int64_t max, const char* pa
                           allocore_decisions_t* out, char** errptr) {
   int64_t made = -1;
   WithOut(out, errptr, [&](std::vector<Decision>* target) {
+    kernel->changed = true;
+    if (kernel->recorder) {
+      int64_t allocations = 0;
+      absl::Status status = kernel->recorder->Apply(
+          *kernel->kernel,
+          allocore::ScheduleEvent{.partition = partition == nullptr ? "" : partition, .max = max},
+          target, &allocations);
+      if (status.ok()) made = allocations;
+      return status;
+    }
     absl::StatusOr<int64_t> result =
         kernel->kernel->Schedule(max, partition == nullptr ? "" : partition, target);
     if (result.ok()) made = *result;
@@ -1025,21 +1163,45 @@ allocore_handle_t allocore_add_ask_by_handle(allocore_kernel_t* kernel, allocore
     }
   }
   std::vector<Decision> scratch;
-  absl::StatusOr<allocore::AskHandle> added = kernel->kernel->AddAsk(
-      FromC<allocore::AppHandle>(app), args, out != nullptr ? &out->decisions : &scratch);
+  std::vector<Decision>* target = out != nullptr ? &out->decisions : &scratch;
+  kernel->changed = true;
+  if (kernel->recorder) {
+    allocore::AddAskByHandleEvent event{.app = FromC<allocore::AppHandle>(app)};
+    event.ask.id = std::string(args.id);
+    event.ask.resources = args.resources;
+    allocore::CopyAskOptions(args, event.ask);
+    absl::Status status = kernel->recorder->Apply(*kernel->kernel, event, target);
+    if (!Ok(status, errptr)) return kNoHandle;
+    return HandleOrError(kernel->kernel->FindAsk(event.app, event.ask.id), errptr);
+  }
+  absl::StatusOr<allocore::AskHandle> added =
+      kernel->kernel->AddAsk(FromC<allocore::AppHandle>(app), args, target);
   return HandleOrError(added, errptr);
 }
 void allocore_remove_ask_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask,
                                    allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* o) {
-    return kernel->kernel->RemoveAsk(FromC<allocore::AskHandle>(ask), o);
+    return Change(
+        kernel, o,
+        [&] {
+          return allocore::Event(allocore::RemoveAskByHandleEvent{FromC<allocore::AskHandle>(ask)});
+        },
+        [&] { return kernel->kernel->RemoveAsk(FromC<allocore::AskHandle>(ask), o); });
   });
 }
 void allocore_release_by_handle(allocore_kernel_t* kernel, allocore_handle_t ask,
                                 allocore_handle_t node, allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* o) {
-    return kernel->kernel->ReleaseAllocation(FromC<allocore::AskHandle>(ask),
-                                             FromC<allocore::NodeHandle>(node), o);
+    return Change(
+        kernel, o,
+        [&] {
+          return allocore::Event(allocore::ReleaseByHandleEvent{
+              .ask = FromC<allocore::AskHandle>(ask), .node = FromC<allocore::NodeHandle>(node)});
+        },
+        [&] {
+          return kernel->kernel->ReleaseAllocation(FromC<allocore::AskHandle>(ask),
+                                                   FromC<allocore::NodeHandle>(node), o);
+        });
   });
 }
 void allocore_release_by_handle_seq(allocore_kernel_t* kernel, allocore_handle_t ask,
@@ -1050,20 +1212,42 @@ void allocore_release_by_handle_seq(allocore_kernel_t* kernel, allocore_handle_t
     return;
   }
   WithOut(out, errptr, [&](std::vector<Decision>* o) {
-    return kernel->kernel->ReleaseAllocation(FromC<allocore::AskHandle>(ask),
-                                             FromC<allocore::NodeHandle>(node), seq, o);
+    return Change(
+        kernel, o,
+        [&] {
+          return allocore::Event(
+              allocore::ReleaseByHandleEvent{.ask = FromC<allocore::AskHandle>(ask),
+                                             .node = FromC<allocore::NodeHandle>(node),
+                                             .seq = seq});
+        },
+        [&] {
+          return kernel->kernel->ReleaseAllocation(FromC<allocore::AskHandle>(ask),
+                                                   FromC<allocore::NodeHandle>(node), seq, o);
+        });
   });
 }
 void allocore_remove_app_by_handle(allocore_kernel_t* kernel, allocore_handle_t app,
                                    allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* o) {
-    return kernel->kernel->RemoveApplication(FromC<allocore::AppHandle>(app), o);
+    return Change(
+        kernel, o,
+        [&] {
+          return allocore::Event(
+              allocore::RemoveApplicationByHandleEvent{FromC<allocore::AppHandle>(app)});
+        },
+        [&] { return kernel->kernel->RemoveApplication(FromC<allocore::AppHandle>(app), o); });
   });
 }
 void allocore_remove_node_by_handle(allocore_kernel_t* kernel, allocore_handle_t node,
                                     allocore_decisions_t* out, char** errptr) {
   WithOut(out, errptr, [&](std::vector<Decision>* o) {
-    return kernel->kernel->RemoveNode(FromC<allocore::NodeHandle>(node), o);
+    return Change(
+        kernel, o,
+        [&] {
+          return allocore::Event(
+              allocore::RemoveNodeByHandleEvent{FromC<allocore::NodeHandle>(node)});
+        },
+        [&] { return kernel->kernel->RemoveNode(FromC<allocore::NodeHandle>(node), o); });
   });
 }
 

@@ -19,6 +19,7 @@
 namespace allocore::adapters {
 namespace {
 
+using internal::Crc32c;
 using internal::LogDecoder;
 using internal::LogEncoder;
 using internal::LogHeader;
@@ -26,10 +27,10 @@ using internal::LogRecord;
 
 // ---- framing -----------------------------------------------------------------------------------
 
-constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (u32)
-constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload (u32)
+using internal::kFileHeaderBytes;
+using internal::kFrameHeaderBytes;
+using internal::LogWriter;
 
-// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and ext4 use it.
 constexpr std::array<uint32_t, 256> MakeCrcTable() {
   std::array<uint32_t, 256> table{};
   for (uint32_t i = 0; i < 256; ++i) {
@@ -41,69 +42,11 @@ constexpr std::array<uint32_t, 256> MakeCrcTable() {
 }
 constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
 
-uint32_t Crc32c(std::string_view bytes) {
-  uint32_t crc = 0xffffffffu;
-  for (char ch : bytes) crc = kCrcTable[(crc ^ static_cast<uint8_t>(ch)) & 0xff] ^ (crc >> 8);
-  return crc ^ 0xffffffffu;
-}
-
-void PutU32(std::string* out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
 uint32_t GetU32(const char* p) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
   return v;
 }
-
-// ---- writing -----------------------------------------------------------------------------------
-
-class LogWriter {
- public:
-  LogWriter() {
-    out_.append(kEventLogMagic);
-    PutU32(&out_, kEventLogVersion);
-    PutU32(&out_, 0);  // flags: none defined in version 1
-  }
-  // Writes one record: the name records for the strings it uses first, then itself.
-  template <typename... T>
-  void Record(LogRecord type, const T&... values) {
-    payload_.assign(1, static_cast<char>(type));
-    new_names_.clear();
-    LogEncoder encoder(&payload_, &names_, &new_names_);
-    encoder(values...);
-    std::string name_payload;
-    for (const std::string& name : new_names_) {
-      name_payload.assign(1, static_cast<char>(LogRecord::kName));
-      LogEncoder length(&name_payload, nullptr, nullptr);
-      length.Unsigned(name.size());
-      name_payload += name;
-      Frame(name_payload);
-    }
-    Frame(payload_);
-  }
-  void Step(const ScenarioStep& step) {
-    std::visit(
-        [&](const auto& action) {
-          Record(LogRecord::kStep, static_cast<uint64_t>(step.action.index()), action,
-                 step.location);
-        },
-        step.action);
-  }
-  std::string Take() { return std::move(out_); }
-
- private:
-  void Frame(std::string_view payload) {
-    PutU32(&out_, static_cast<uint32_t>(payload.size()));
-    PutU32(&out_, Crc32c(payload));
-    out_.append(payload);
-  }
-
-  std::string out_;
-  std::string payload_;
-  absl::flat_hash_map<std::string, uint64_t> names_;
-  std::vector<std::string> new_names_;
-};
 
 // ---- reading -----------------------------------------------------------------------------------
 
@@ -184,6 +127,7 @@ class LogReader {
                                     " is not one this allocore reads (it reads 1 to ",
                                     kEventLogVersion, ")"));
     }
+    version_ = version;
     if (const uint32_t flags = GetU32(head.data() + 12); flags != 0) {
       return Error(12, internal::Cat("flags ", flags, " are not defined in version ", version));
     }
@@ -219,7 +163,11 @@ class LogReader {
         case LogRecord::kHeader: {
           if (header_) return Error(at, "a second header");
           LogHeader header;
-          decoder(header);
+          if (version_ == 1) {
+            internal::FieldsOfVersion1(decoder, header);
+          } else {
+            decoder(header);
+          }
           ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, "header"));
           ALLOCORE_RETURN_IF_ERROR(TakeHeader(std::move(header), at));
           continue;
@@ -273,6 +221,7 @@ class LogReader {
   // header and the names written before that step.
   void Resume(std::vector<std::string> names, const Scenario& header, uint64_t offset) {
     names_ = std::move(names);
+    version_ = kEventLogVersion;  // only the header's encoding differs, and it is read by now
     header_ = true;
     scenario_.source_name = header.source_name;
     offset_ = offset;
@@ -364,6 +313,16 @@ class LogReader {
     if (static_cast<uint8_t>(header.semantics) > static_cast<uint8_t>(Semantics::kYunikorn19)) {
       return Error(at, "the header names an unknown semantics profile");
     }
+    if (header.clock != StepClock::kTickBeforeEachStep &&
+        header.clock != StepClock::kAdvanceStepsOnly) {
+      return Error(at, "the header names an unknown clock");
+    }
+    if (header.budgets.max_applications < 0 || header.budgets.max_asks < 0 ||
+        header.budgets.max_live_allocations < 0) {
+      return Error(at, "the header holds a negative kernel budget");
+    }
+    scenario_.clock = header.clock;
+    scenario_.budgets = header.budgets;
     scenario_.name = std::move(header.name);
     scenario_.semantics = options_.semantics.value_or(header.semantics);
     scenario_.source_name = source_name_;
@@ -407,6 +366,7 @@ class LogReader {
   ByteSource* source_;
   std::string source_name_;
   ScenarioLoadOptions options_;
+  uint32_t version_ = kEventLogVersion;
   uint64_t offset_ = 0;
   uint64_t first_step_offset_ = 0;
   size_t names_at_first_step_ = 0;
@@ -480,6 +440,53 @@ class EventLogStream : public ScenarioStream, public StepSource {
 
 }  // namespace
 
+namespace internal {
+
+namespace {
+
+uint32_t Crc32cByTable(std::string_view bytes) {
+  uint32_t crc = 0xffffffffu;
+  for (char ch : bytes) crc = kCrcTable[(crc ^ static_cast<uint8_t>(ch)) & 0xff] ^ (crc >> 8);
+  return crc ^ 0xffffffffu;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// SSE 4.2's crc32 instruction computes exactly this CRC (the Castagnoli polynomial, reflected),
+// 8 bytes a step: a recorder checksums every record as the kernel runs.
+[[gnu::target("sse4.2")]] uint32_t Crc32cByInstruction(std::string_view bytes) {
+  uint64_t crc = 0xffffffffu;
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  for (; left >= 8; left -= 8, p += 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    crc = __builtin_ia32_crc32di(crc, word);
+  }
+  auto narrow = static_cast<uint32_t>(crc);
+  for (; left > 0; --left, ++p) narrow = __builtin_ia32_crc32qi(narrow, static_cast<uint8_t>(*p));
+  return narrow ^ 0xffffffffu;
+}
+const bool kHaveCrc32Instruction = [] {
+  __builtin_cpu_init();  // this runs among the static constructors, maybe before libgcc's
+  return __builtin_cpu_supports("sse4.2") != 0;
+}();
+#endif
+
+}  // namespace
+
+uint32_t Crc32c(std::string_view bytes) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (kHaveCrc32Instruction) return Crc32cByInstruction(bytes);
+#endif
+  return Crc32cByTable(bytes);
+}
+
+void PutU32(std::string* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+}  // namespace internal
+
 bool LooksLikeEventLog(std::string_view head) {
   return head.size() >= kEventLogMagic.size() &&
          head.substr(0, kEventLogMagic.size()) == kEventLogMagic;
@@ -491,7 +498,9 @@ std::string PackScenario(const Scenario& scenario) {
                          .semantics = scenario.semantics,
                          .source_name = scenario.source_name,
                          .config = scenario.config,
-                         .config_warnings = scenario.config_warnings};
+                         .config_warnings = scenario.config_warnings,
+                         .clock = scenario.clock,
+                         .budgets = scenario.budgets};
   writer.Record(LogRecord::kHeader, header);
   for (const AddNodeStep& node : scenario.nodes) writer.Record(LogRecord::kNode, node);
   if (scenario.expect) writer.Record(LogRecord::kExpect, *scenario.expect);

@@ -10,18 +10,23 @@
 #ifndef ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
 #define ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/config.h"
 #include "allocore/kernel.h"
@@ -45,6 +50,10 @@ struct LogHeader {
   std::string source_name;  // the scenario file the log was packed from
   SchedulerConfig config;
   std::vector<std::string> config_warnings;
+  // Version 2: how the replay moves the clock, and the kernel's budgets (Scenario::clock,
+  // Scenario::budgets).
+  StepClock clock = StepClock::kTickBeforeEachStep;
+  KernelBudgets budgets;
 };
 
 template <typename T, typename U>
@@ -95,9 +104,19 @@ template <typename A, Is<SchedulerConfig> T>
 void Fields(A& a, T& v) {
   a(v.partitions, v.source_name);
 }
+template <typename A, Is<KernelBudgets> T>
+void Fields(A& a, T& v) {
+  a(v.max_applications, v.max_asks, v.max_live_allocations);
+}
+// The header of a version-1 log, which ends with the config warnings.
+template <typename A, Is<LogHeader> T>
+void FieldsOfVersion1(A& a, T& v) {
+  a(v.name, v.semantics, v.source_name, v.config, v.config_warnings);
+}
 template <typename A, Is<LogHeader> T>
 void Fields(A& a, T& v) {
-  a(v.name, v.semantics, v.source_name, v.config, v.config_warnings);
+  FieldsOfVersion1(a, v);
+  a(v.clock, v.budgets);
 }
 
 template <typename A, Is<NodeSpec> T>
@@ -195,39 +214,143 @@ concept Described = requires(A& a, T& v) {
   Fields(a, v);
 };
 
+// ---- framing -----------------------------------------------------------------------------------
+
+inline constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (u32)
+inline constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload
+
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and ext4 use it.
+uint32_t Crc32c(std::string_view bytes);
+void PutU32(std::string* out, uint32_t v);
+
 // ---- writing -----------------------------------------------------------------------------------
 
-// Appends values to `out`. Strings become name numbers; a string not seen before in the log is
-// added to `names` and to `new_names`, which the writer emits as name records before this one.
+// A growing byte string for the writer. A recorder encodes every event as the kernel runs, in
+// appends of a few bytes each, and std::string::append's out-of-line call costs more than the
+// encoding itself; this appends inline and grows geometrically.
+class LogBytes {
+ public:
+  // Room for `n` more bytes, to be written at the pointer and then kept with Commit.
+  char* Reserve(size_t n) {
+    if (size_ + n > storage_.size()) [[unlikely]]
+      Grow(size_ + n);
+    return storage_.data() + size_;
+  }
+  void Commit(size_t n) { size_ += n; }
+  void Append(const char* bytes, size_t n) {
+    std::memcpy(Reserve(n), bytes, n);
+    size_ += n;
+  }
+  void Append(std::string_view bytes) { Append(bytes.data(), bytes.size()); }
+  void Append(const LogBytes& bytes) { Append(bytes.view()); }
+  void Push(char byte) { Append(&byte, 1); }
+  void Clear() { size_ = 0; }
+  size_t size() const { return size_; }
+  const char* data() const { return storage_.data(); }
+  std::string_view view() const { return {storage_.data(), size_}; }
+
+ private:
+  [[gnu::noinline]] void Grow(size_t at_least) {
+    storage_.resize(std::max(2 * storage_.size(), at_least + 64));
+  }
+
+  std::string storage_;  // its size is the capacity; size_ bytes of it are written
+  size_t size_ = 0;
+};
+
+// One frame: length, CRC-32C, payload.
+inline void AppendFrame(LogBytes* out, std::string_view payload) {
+  const uint32_t length = static_cast<uint32_t>(payload.size());
+  const uint32_t crc = Crc32c(payload);
+  char* head = out->Reserve(kFrameHeaderBytes + payload.size());
+  for (size_t i = 0; i < 4; ++i) {
+    head[i] = static_cast<char>((length >> (8 * i)) & 0xff);
+    head[4 + i] = static_cast<char>((crc >> (8 * i)) & 0xff);
+  }
+  std::memcpy(head + kFrameHeaderBytes, payload.data(), payload.size());
+  out->Commit(kFrameHeaderBytes + payload.size());
+}
+
+class LogEncoder;
+
+// The names a log has written, by number. A string not written yet gets the next number and
+// its name record, framed into `frames` at once (before the record that uses it, which is
+// framed when it is complete).
+class LogNames {
+ public:
+  // `max_remembered` > 0: once that many names are remembered they are all forgotten, and a
+  // name used again is written again under a new number (a recorder's memory stays bounded
+  // however many pod ids it sees; readers number name records in order, whatever their text).
+  explicit LogNames(LogBytes* frames, size_t max_remembered = 0)
+      : frames_(frames), max_remembered_(max_remembered) {}
+  uint64_t Id(const std::string& s);
+  void set_max_remembered(size_t max_remembered) { max_remembered_ = max_remembered; }
+
+ private:
+  // Recent strings by a cheap slot function, compared before any hash is computed: records
+  // repeat the same names (the partition, resource types, applications, nodes, empty optional
+  // names) record after record. An entry views the name's stable copy in `texts_`, so
+  // refreshing one costs three stores.
+  struct Recent {
+    std::string_view text;
+    uint64_t id = 0;
+    bool set = false;
+  };
+  static size_t Slot(const std::string& s) {
+    if (s.empty()) return 0;
+    const auto back = static_cast<uint8_t>(s.back());
+    const auto middle = static_cast<uint8_t>(s[s.size() / 2]);
+    return (s.size() * 131 + back * 31 + middle) % kRecent;
+  }
+  static constexpr size_t kRecent = 256;
+  uint64_t Add(const std::string& s);
+
+  LogBytes* frames_;
+  size_t max_remembered_;
+  uint64_t next_id_ = 0;
+  LogBytes name_payload_;
+  std::array<Recent, kRecent> recent_{};
+  std::deque<std::string> texts_;  // the names remembered; a deque never moves what it holds
+  absl::flat_hash_map<std::string_view, uint64_t> ids_;  // views into texts_
+};
+
+// Appends values to `out`. Strings become name numbers (`names`, which writes the name records
+// of new ones).
 class LogEncoder {
  public:
-  LogEncoder(std::string* out, absl::flat_hash_map<std::string, uint64_t>* names,
-             std::vector<std::string>* new_names)
-      : out_(out), names_(names), new_names_(new_names) {}
+  LogEncoder(LogBytes* out, LogNames* names) : out_(out), names_(names) {}
 
   template <typename... T>
   void operator()(const T&... values) {
     (Put(values), ...);
   }
 
-  void Unsigned(uint64_t v) {
+  [[gnu::always_inline]] void Unsigned(uint64_t v) {
+    // Written in place: a call per byte (or per number) costs more than the encoding. Most
+    // numbers (counts, flags, enums, small ids) take one byte.
+    char* bytes = out_->Reserve(10);
+    if (v < 0x80) [[likely]] {
+      bytes[0] = static_cast<char>(v);
+      out_->Commit(1);
+      return;
+    }
+    size_t n = 0;
     while (v >= 0x80) {
-      out_->push_back(static_cast<char>((v & 0x7f) | 0x80));
+      bytes[n++] = static_cast<char>((v & 0x7f) | 0x80);
       v >>= 7;
     }
-    out_->push_back(static_cast<char>(v));
+    bytes[n++] = static_cast<char>(v);
+    out_->Commit(n);
   }
 
  private:
-  void Put(const std::string& s) {
-    auto [it, inserted] = names_->try_emplace(s, names_->size());
-    if (inserted) new_names_->push_back(s);
-    Unsigned(it->second);
-  }
+  void Put(const std::string& s) { Unsigned(names_->Id(s)); }
   void Put(bool v) { Unsigned(v ? 1 : 0); }
   void Put(double v) {
     const auto bits = std::bit_cast<uint64_t>(v);
-    for (int i = 0; i < 8; ++i) out_->push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+    char bytes[8];
+    for (size_t i = 0; i < 8; ++i) bytes[i] = static_cast<char>((bits >> (8 * i)) & 0xff);
+    out_->Append(bytes, 8);
   }
   template <std::unsigned_integral T>
   void Put(T v) {
@@ -260,9 +383,81 @@ class LogEncoder {
   requires Described<LogEncoder, const T>
   void Put(const T& v) { Fields(*this, v); }
 
-  std::string* out_;
-  absl::flat_hash_map<std::string, uint64_t>* names_;
-  std::vector<std::string>* new_names_;
+  LogBytes* out_;
+  LogNames* names_;
+};
+
+inline uint64_t LogNames::Id(const std::string& s) {
+  Recent& recent = recent_[Slot(s)];
+  if (recent.set && recent.text.size() == s.size() &&
+      std::memcmp(recent.text.data(), s.data(), s.size()) == 0) {
+    return recent.id;
+  }
+  auto found = ids_.find(std::string_view(s));
+  if (found != ids_.end()) {
+    recent = {.text = found->first, .id = found->second, .set = true};
+    return found->second;
+  }
+  const uint64_t id = Add(s);  // may forget every name, `recent` included
+  recent_[Slot(s)] = {.text = texts_.back(), .id = id, .set = true};
+  return id;
+}
+
+inline uint64_t LogNames::Add(const std::string& s) {
+  if (max_remembered_ > 0 && texts_.size() >= max_remembered_) {
+    ids_.clear();
+    texts_.clear();
+    recent_.fill({});
+  }
+  const uint64_t id = next_id_++;
+  ids_.emplace(std::string_view(texts_.emplace_back(s)), id);
+  name_payload_.Clear();
+  name_payload_.Push(static_cast<char>(LogRecord::kName));
+  LogEncoder length(&name_payload_, nullptr);
+  length.Unsigned(s.size());
+  name_payload_.Append(s);
+  AppendFrame(frames_, name_payload_.view());
+  return id;
+}
+
+// Appends a log's bytes to a string: the file header, then one frame per record. A whole log
+// (PackScenario) takes them at the end; a recorder (event_recorder.cc) takes them after every
+// record or batch and keeps going, with the names it has written still known.
+class LogWriter {
+ public:
+  LogWriter() {
+    std::string head(kEventLogMagic);
+    PutU32(&head, kEventLogVersion);
+    PutU32(&head, 0);  // flags: none defined
+    out_.Append(head);
+  }
+  // Writes one record: the name records for the strings it uses first, then itself.
+  template <typename... T>
+  void Record(LogRecord type, const T&... values) {
+    payload_.Clear();
+    payload_.Push(static_cast<char>(type));
+    LogEncoder encoder(&payload_, &names_);  // frames the names it meets into out_
+    encoder(values...);
+    AppendFrame(&out_, payload_.view());
+  }
+  void Step(const ScenarioStep& step) {
+    std::visit(
+        [&](const auto& action) {
+          Record(LogRecord::kStep, static_cast<uint64_t>(step.action.index()), action,
+                 step.location);
+        },
+        step.action);
+  }
+  // See LogNames: 0 (the default, what pack does) writes every string once per log.
+  void set_max_remembered_names(size_t max) { names_.set_max_remembered(max); }
+  // The bytes written and not yet taken.
+  LogBytes& pending() { return out_; }
+  std::string Take() { return std::string(out_.view()); }
+
+ private:
+  LogBytes out_;
+  LogBytes payload_;
+  LogNames names_{&out_};
 };
 
 // ---- reading -----------------------------------------------------------------------------------

@@ -19,19 +19,49 @@ absl::StatusOr<std::unique_ptr<KernelService>> KernelService::Create(SchedulerCo
                                                                      KernelOptions kernel_options,
                                                                      BatchSink sink,
                                                                      Options options) {
-  absl::StatusOr<std::unique_ptr<Kernel>> kernel =
-      Kernel::Create(std::move(config), kernel_options);
+  absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(config, kernel_options);
   if (!kernel.ok()) return kernel.status();
+  std::unique_ptr<EventRecorder> recorder;
+  if (!options.record_path.empty()) {
+    absl::StatusOr<std::unique_ptr<EventRecorder>> opened =
+        EventRecorder::Create(options.record_path, config, kernel_options, options.record_options);
+    if (!opened.ok()) return opened.status();
+    recorder = *std::move(opened);
+  }
   return std::unique_ptr<KernelService>(
-      new KernelService(*std::move(kernel), std::move(sink), options));
+      new KernelService(*std::move(kernel), std::move(recorder), std::move(sink), options));
 }
 
-KernelService::KernelService(std::unique_ptr<Kernel> kernel, BatchSink sink, Options options)
-    : kernel_(std::move(kernel)), sink_(std::move(sink)), options_(options) {
+KernelService::KernelService(std::unique_ptr<Kernel> kernel,
+                             std::unique_ptr<EventRecorder> recorder, BatchSink sink,
+                             Options options)
+    : kernel_(std::move(kernel)),
+      recorder_(std::move(recorder)),
+      sink_(std::move(sink)),
+      options_(std::move(options)) {
   snapshot_ = Picture(/*applied_seq=*/0);
 }
 
-KernelService::~KernelService() { Stop(); }
+KernelService::~KernelService() {
+  Stop();
+  StopRecording().IgnoreError();  // reported by recording_status() to whoever asked before
+}
+
+absl::Status KernelService::recording_status() const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  return recorder_ ? recorder_->status() : absl::OkStatus();
+}
+
+absl::Status KernelService::StopRecording() {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  return recorder_ ? recorder_->Close() : absl::OkStatus();
+}
+
+absl::Status KernelService::ApplyOne(const Event& event, std::vector<Decision>* out,
+                                     int64_t* allocations) {
+  if (recorder_) return recorder_->Apply(*kernel_, event, out, allocations);
+  return ApplyEvent(*kernel_, event, out, allocations);
+}
 
 std::shared_ptr<KernelService::Snapshot> KernelService::Picture(uint64_t applied_seq) const {
   auto picture = std::make_shared<Snapshot>();
@@ -281,7 +311,7 @@ void KernelService::Apply(std::vector<Queued>& events) {
       std::vector<Decision>* out = &result.decisions;
       const size_t before = out->size();
       int64_t made = 0;
-      absl::Status status = ApplyEvent(*kernel_, event, out, &made);
+      absl::Status status = ApplyOne(event, out, &made);
       result.allocations += made;
       if (!status.ok()) {
         result.refused.emplace_back(queued.seq, std::string(status.message()));
@@ -310,9 +340,11 @@ void KernelService::Apply(std::vector<Queued>& events) {
       }
     }
     const size_t before_schedule = result.decisions.size();
-    absl::StatusOr<int64_t> made = kernel_->Schedule(0, "", &result.decisions);
-    result.allocations += made.ok() ? *made : 0;
+    int64_t made = 0;
+    if (ApplyOne(ScheduleEvent{}, &result.decisions, &made).ok()) result.allocations += made;
     track_states(before_schedule);
+    // The log holds the batch before the sink sees its decisions.
+    if (recorder_) recorder_->Flush().IgnoreError();  // kept in recording_status()
     next = Picture(result.last_seq);
   }
   // Lookups may run while the sink reads the batch: they change no name it views.

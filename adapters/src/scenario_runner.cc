@@ -4,7 +4,8 @@
 //   1. Records are reported in the order the kernel produced the decisions; a refused call
 //      adds exactly one error record and nothing else (the kernel changed nothing).
 //   2. Before step N (1-based) the logical clock moves by 1 ms; what that tick fires belongs to
-//      step N. Nodes are registered at time 0 as step 0.
+//      step N. Nodes are registered at time 0 as step 0. A recorded log
+//      (StepClock::kAdvanceStepsOnly) has no tick: its advance steps are its kernel's clock.
 //   3. Only kernel calls are inside the timed sections; observer callbacks are not.
 #include <algorithm>
 #include <chrono>
@@ -59,6 +60,13 @@ class Runner {
     // The scenario's profile (its `semantics:`, or the loader's override) is the kernel's.
     KernelOptions kernel_options = options_.kernel_options;
     kernel_options.semantics = scenario_.semantics;
+    // The scenario's budgets (a recorded log's) unless the run sets its own.
+    auto cap = [](int64_t run, int64_t scenario) { return run != 0 ? run : scenario; };
+    kernel_options.max_applications =
+        cap(kernel_options.max_applications, scenario_.budgets.max_applications);
+    kernel_options.max_asks = cap(kernel_options.max_asks, scenario_.budgets.max_asks);
+    kernel_options.max_live_allocations =
+        cap(kernel_options.max_live_allocations, scenario_.budgets.max_live_allocations);
     absl::StatusOr<std::unique_ptr<Kernel>> kernel =
         options_.from_snapshot != nullptr ? Kernel::Restore(*options_.from_snapshot)
                                           : Kernel::Create(scenario_.config, kernel_options);
@@ -113,7 +121,9 @@ class Runner {
       const ScenarioStep& step = **next;
       step_ = i + 1;
       const int64_t kernel_before = result_.kernel_nanos;
-      Timed(StepKind::kAdvance, [&] { return ApplyEvent(*kernel_, AdvanceEvent{1}, &out_); });
+      if (scenario_.clock == StepClock::kTickBeforeEachStep) {
+        Timed(StepKind::kAdvance, [&] { return ApplyEvent(*kernel_, AdvanceEvent{1}, &out_); });
+      }
       const int64_t step_before = result_.kernel_nanos;
       Attribute(StepKind::kAdvance, step_before - kernel_before, /*steps=*/0);
       Apply(step);

@@ -256,6 +256,17 @@ void AppendExpectedList(std::string* out, std::string_view key,
 
 std::string ScenarioToYaml(const Scenario& scenario) {
   std::string out;
+  // The contract has no key for these: say so where a person reads the file.
+  if (scenario.clock == StepClock::kAdvanceStepsOnly) {
+    out += kRecordedClockNote;
+  }
+  if (scenario.budgets.max_applications != 0 || scenario.budgets.max_asks != 0 ||
+      scenario.budgets.max_live_allocations != 0) {
+    internal::Append(&out, "# recorded under kernel budgets max_applications=",
+                     scenario.budgets.max_applications, " max_asks=", scenario.budgets.max_asks,
+                     " max_live_allocations=", scenario.budgets.max_live_allocations,
+                     ", which this file does not carry\n");
+  }
   if (!scenario.name.empty()) {
     out += "name: ";
     AppendJsonString(&out, scenario.name);

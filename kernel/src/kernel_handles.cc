@@ -75,6 +75,31 @@ absl::StatusOr<QueueInfo> Kernel::GetQueue(QueueHandle queue) const {
   return *std::move(info);
 }
 
+absl::StatusOr<HandleNames> Kernel::NamesOf(AppHandle app) const {
+  auto p = impl_->Resolve(app.partition, "names_of");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveApp(app.slot, app.generation);
+  if (slot == kNoSlot) return Stale("names_of", "application");
+  return HandleNames{.partition = (*p)->name(), .app = {}, .id = (*p)->AppId(slot)};
+}
+
+absl::StatusOr<HandleNames> Kernel::NamesOf(AskHandle ask) const {
+  auto p = impl_->Resolve(ask.partition, "names_of");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveAsk(ask.slot, ask.generation);
+  if (slot == kNoSlot) return Stale("names_of", "ask");
+  return HandleNames{
+      .partition = (*p)->name(), .app = (*p)->AppId((*p)->AskApp(slot)), .id = (*p)->AskId(slot)};
+}
+
+absl::StatusOr<HandleNames> Kernel::NamesOf(NodeHandle node) const {
+  auto p = impl_->Resolve(node.partition, "names_of");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveNode(node.slot, node.generation);
+  if (slot == kNoSlot) return Stale("names_of", "node");
+  return HandleNames{.partition = (*p)->name(), .app = {}, .id = (*p)->NodeId(slot)};
+}
+
 absl::StatusOr<int> Kernel::ResourceTypeId(std::string_view name) {
   if (absl::Status limit =
           internal::CheckNameLengths("resource_type_id", {{"resource type", name}});

@@ -167,6 +167,11 @@ class Partition {
   uint32_t LiveApp(uint32_t app, uint32_t generation) const;
   uint32_t LiveAsk(uint32_t ask, uint32_t generation) const;
   uint32_t LiveNode(uint32_t node, uint32_t generation) const;
+  // The ids of live records by slot (the slot from LiveApp, LiveAsk, LiveNode).
+  std::string_view AppId(uint32_t app) const { return app_side_[app].id; }
+  std::string_view NodeId(uint32_t node) const { return nodes_[node].id; }
+  std::string_view AskId(uint32_t ask) const { return asks_[ask].id; }
+  uint32_t AskApp(uint32_t ask) const { return ask_hot_[ask].app; }
   [[nodiscard]] absl::Status CheckAskArgs(const AskArgs& args) const;
   // `args.resources` holds registered type ids.
   absl::StatusOr<uint32_t> AddAskTo(uint32_t app, const AskArgs& args, std::vector<Decision>* out);

@@ -222,11 +222,11 @@ TEST(EventLogTest, ADamagedRecordIsRefusedNamingItsOffset) {
 TEST(EventLogTest, ANewerVersionOrNotALogIsRefused) {
   std::string log = PackScenario(Small());
   std::string newer = log;
-  newer[8] = 2;
+  newer[8] = 3;
   absl::StatusOr<EventLogContents> read = ReadEventLog(newer, "newer.alog");
   ASSERT_FALSE(read.ok());
   EXPECT_THAT(std::string(read.status().message()),
-              HasSubstr("newer.alog: offset 8: event log version 2 is not one this allocore "
+              HasSubstr("newer.alog: offset 8: event log version 3 is not one this allocore "
                         "reads"));
   EXPECT_FALSE(ReadEventLog("", "empty.alog").ok());
   EXPECT_FALSE(ReadEventLog("name: x\nsteps: []\n", "yaml.alog").ok());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
+#include "allocore/adapters/event_recorder.h"
 #include "allocore/version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -368,6 +369,55 @@ TEST_F(CliTest, SnapshotAtAStepAndContinueFromIt) {
   Result missing = Run("run " + scenario + " --from-snapshot " + (dir_ / "none.snap").string());
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("none.snap: No such file"));
+}
+
+// A log recorded from a live kernel: `allocore run` replays it under the kernel's own budget
+// (not the command's default) and without the per-step tick; unpack warns that YAML cannot say
+// "no tick".
+TEST_F(CliTest, RunReplaysARecordedLogUnderItsKernelsBudget) {
+  const std::string log = (dir_ / "recorded.alog").string();
+  {
+    allocore::SchedulerConfig config;
+    allocore::PartitionConfig partition;
+    partition.name = "default";
+    partition.queues_present = true;
+    allocore::QueueConfig root;
+    root.name = "root";
+    root.submit_acl = "*";
+    allocore::QueueConfig leaf;
+    leaf.name = "a";
+    root.queues.push_back(leaf);
+    partition.queues.push_back(root);
+    config.partitions.push_back(partition);
+    auto kernel =
+        allocore::adapters::RecordingKernel::Create(config, {.max_live_allocations = 2}, log);
+    ASSERT_TRUE(kernel.ok()) << kernel.status();
+    std::vector<allocore::Decision> out;
+    ASSERT_TRUE(
+        (*kernel)->Apply(allocore::NodeSpec{.id = "n", .capacity = {{"memory", 100}}}, &out).ok());
+    ASSERT_TRUE(
+        (*kernel)->Apply(allocore::AppSpec{.id = "a", .queue = "root.a", .user = "u"}, &out).ok());
+    ASSERT_TRUE(
+        (*kernel)
+            ->Apply(
+                allocore::AskSpec{.app = "a", .id = "x", .resources = {{"memory", 1}}, .count = 5},
+                &out)
+            .ok());
+    ASSERT_EQ(*(*kernel)->Schedule(0, "", &out), 2);  // the budget stops it
+    ASSERT_TRUE((*kernel)->Close().ok());
+  }
+  Result replayed = Run("run " + log + " --format jsonl");
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
+  size_t allocations = 0;
+  for (size_t at = 0; (at = replayed.out.find("\"type\":\"allocation\"", at)) != std::string::npos;
+       ++at) {
+    ++allocations;
+  }
+  EXPECT_EQ(allocations, 2u) << replayed.out;
+  Result unpacked = Run("unpack " + log);
+  EXPECT_EQ(unpacked.exit_code, 0) << unpacked.err;
+  EXPECT_THAT(unpacked.err, HasSubstr("warning: a recorded log"));
+  EXPECT_THAT(unpacked.out, StartsWith("# recorded from a live kernel"));
 }
 
 }  // namespace

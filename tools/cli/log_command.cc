@@ -126,6 +126,13 @@ int UnpackCommand(int argc, char** argv) {
   }
   for (const std::string& warning : warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   adapters::Scenario scenario = (*stream)->header();
+  if (scenario.clock == adapters::StepClock::kAdvanceStepsOnly) {
+    std::fprintf(stderr,
+                 "allocore unpack: %s: warning: a recorded log, whose clock moved only by "
+                 "advance steps; the YAML replays with a 1 ms tick before every step, so "
+                 "timer-driven decisions may differ\n",
+                 input.c_str());
+  }
   if (!TakeSteps(**stream, &scenario)) return 2;
   return WriteOutput("unpack", output, adapters::ScenarioToYaml(scenario)) ? 0 : 2;
 }

@@ -70,7 +70,9 @@ constexpr char kUsage[] =
     "  --max-allocations N\n"
     "                    the kernel's budget of live allocations (default 500000; 0: none):\n"
     "                    once it is full a schedule step allocates nothing more and gets an\n"
-    "                    error record, so that a scenario cannot exhaust the memory\n"
+    "                    error record, so that a scenario cannot exhaust the memory; a log\n"
+    "                    recorded from a live kernel runs under that kernel's budget unless\n"
+    "                    this is given\n"
     "  --snapshot-at STEP=FILE\n"
     "                    write the kernel's snapshot after step STEP (0: after the scenario's\n"
     "                    nodes) to FILE (docs/snapshot-format.md)\n"
@@ -102,6 +104,7 @@ struct Options {
   std::string latency_csv;  // write the per-allocation latency histogram here
   Format format = Format::kAuto;
   int64_t max_allocations = kDefaultMaxAllocations;
+  bool max_allocations_given = false;  // on the command line (else a recorded log's own budget)
   std::optional<Semantics> semantics;  // --semantics: overrides the scenario's
   int64_t snapshot_at = -1;            // --snapshot-at: after this step, to snapshot_file
   std::string snapshot_file;
@@ -290,6 +293,7 @@ int ParseArgs(int argc, char** argv, Options* options) {
       return 2;
     }
     options->max_allocations = *n;
+    options->max_allocations_given = true;
   }
   return 0;
 }
@@ -452,6 +456,10 @@ int RunCommand(int argc, char** argv) {
   run_options.collect_latencies = options.stats || !options.latency_csv.empty();
   run_options.keep_allocations = options.check || walkthrough;
   run_options.kernel_options.max_live_allocations = options.max_allocations;
+  // A recorded log replays under its kernel's budget (none included), which decided with it.
+  if (!options.max_allocations_given && scenario->clock == adapters::StepClock::kAdvanceStepsOnly) {
+    run_options.kernel_options.max_live_allocations = scenario->budgets.max_live_allocations;
+  }
   // One allocation per Schedule call where it matters (exact priority changes per row, exact
   // per-allocation latency); otherwise bounded calls, so that a long step shows progress and
   // its decisions are written as they come instead of piling up in one call's list.
@@ -537,7 +545,8 @@ int RunCommand(int argc, char** argv) {
                  "allocore run: %s: the live allocation budget (--max-allocations %lld) was full "
                  "in %s while asks were pending (see the error records); "
                  "raise it with --max-allocations N or 0 for none\n",
-                 scenario->source_name.c_str(), static_cast<long long>(options.max_allocations),
+                 scenario->source_name.c_str(),
+                 static_cast<long long>(run_options.kernel_options.max_live_allocations),
                  Count(run->budget_blocked_steps, "schedule step").c_str());
   }
   int exit_code = 0;

@@ -140,6 +140,22 @@ ALLOCORE_EXPORT allocore_kernel_t* allocore_kernel_create(const char* yaml, size
                                                           const allocore_options_t* options,
                                                           char** errptr);
 ALLOCORE_EXPORT void allocore_kernel_destroy(allocore_kernel_t* kernel);
+
+/* Recording (allocore/adapters/event_recorder.h): from now on every call the kernel accepts is
+ * written to the event log at `path`, which `allocore run PATH` replays with the same
+ * decisions (share/doc/allocore/docs/event-log-format.md, "Recorded logs"). Calls by handle are
+ * written as the same calls by name; refused calls and queries are not written. Start before
+ * the kernel's first change (FAILED_PRECONDITION after it: a log replays the whole history from
+ * the kernel's config). `buffer_bytes` 0 writes every call's record as it is made (a crash of
+ * the process loses nothing recorded); N > 0 writes in blocks of about N bytes. Errors: the
+ * file cannot be created (the message names it). A write that fails later stops the recording
+ * but not the kernel: allocore_kernel_record_check reports it, as allocore_kernel_record_stop
+ * does. Stop writes the log's end record and closes it (allocore_kernel_destroy does too);
+ * recording does not start again on the same kernel. */
+ALLOCORE_EXPORT void allocore_kernel_record_start(allocore_kernel_t* kernel, const char* path,
+                                                  size_t buffer_bytes, char** errptr);
+ALLOCORE_EXPORT void allocore_kernel_record_check(const allocore_kernel_t* kernel, char** errptr);
+ALLOCORE_EXPORT void allocore_kernel_record_stop(allocore_kernel_t* kernel, char** errptr);
 ALLOCORE_EXPORT void allocore_update_config(allocore_kernel_t* kernel, const char* yaml, size_t len,
                                             const char* source_name, allocore_decisions_t* out,
                                             char** errptr);

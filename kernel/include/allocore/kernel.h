@@ -133,6 +133,12 @@ class ALLOCORE_EXPORT Kernel {
   absl::StatusOr<NodeHandle> FindNode(PartitionHandle partition, std::string_view id) const;
   absl::StatusOr<QueueHandle> FindQueue(PartitionHandle partition, std::string_view path) const;
   absl::StatusOr<QueueInfo> GetQueue(QueueHandle queue) const;
+  // The other way: the names of the entity a handle names, for a caller that must turn a call
+  // by handle into the same call by name (a recorder writing a log of name-based steps).
+  // FailedPrecondition for a stale handle, as the calls by handle refuse it.
+  absl::StatusOr<HandleNames> NamesOf(AppHandle app) const;
+  absl::StatusOr<HandleNames> NamesOf(AskHandle ask) const;
+  absl::StatusOr<HandleNames> NamesOf(NodeHandle node) const;
   // The id of a resource type for AskArgs::resources, registered when new (as an AddAsk by
   // name registers the types it names; at most kMaxResourceTypes).
   absl::StatusOr<int> ResourceTypeId(std::string_view name);

@@ -323,6 +323,14 @@ struct PendingExplanation {
 };
 
 // Where an ask that was not submitted would go now, as answered by Kernel::Probe.
+// The names a handle stands for (Kernel::NamesOf): what the same call by name would pass.
+// Views into names the kernel interned, valid as Decision's views are.
+struct HandleNames {
+  std::string_view partition;
+  std::string_view app;  // an ask's application; empty for application and node handles
+  std::string_view id;   // the application's, the ask's or the node's id
+};
+
 struct ProbeResult {
   std::string partition;
   std::string queue;   // the application's leaf queue

@@ -40,8 +40,10 @@ namespace allocore::adapters {
 
 // The first 8 bytes of every event log.
 inline constexpr std::string_view kEventLogMagic = "ALLOCLOG";
-// The format version this build writes, and the newest it reads.
-inline constexpr uint32_t kEventLogVersion = 1;
+// The format version this build writes, and the newest it reads (it reads every older one).
+// Version 2 added the header's clock and kernel budgets, for logs recorded from a live kernel
+// (allocore/adapters/event_recorder.h).
+inline constexpr uint32_t kEventLogVersion = 2;
 // The largest record a log may hold (a config of many thousand queues is a few MiB).
 inline constexpr uint32_t kMaxEventLogFrameBytes = uint32_t{256} << 20;
 
@@ -70,6 +72,13 @@ ALLOCORE_EXPORT absl::StatusOr<EventLogContents> ReadEventLog(
 ALLOCORE_EXPORT absl::StatusOr<std::unique_ptr<ScenarioStream>> OpenEventLogStream(
     const std::string& path, const ScenarioLoadOptions& options,
     std::vector<std::string>* warnings);
+
+// What ScenarioToYaml writes first for a recorded log (StepClock::kAdvanceStepsOnly): the YAML
+// replays with the contract's 1 ms tick before every step, so timer-driven decisions may differ
+// from the log's.
+inline constexpr char kRecordedClockNote[] =
+    "# recorded from a live kernel: its clock moved only by advance steps; replayed from this\n"
+    "# file every step ticks 1 ms first, so timer-driven decisions may differ from the log's\n";
 
 // The scenario as YAML in the contract's format (share/doc/allocore/docs/scenario-format.md);
 // loading the text gives the same config, nodes, steps and expectations (source locations

@@ -18,6 +18,9 @@
 // comes back with its handle). Lookups and Inspect() run between two batches, under the lock
 // the scheduler thread holds while it applies one; snapshots never wait.
 //
+// Recording: with Options::record_path the service writes every applied event to an event log
+// as it applies it, for an offline replay that gives the same decisions (`allocore run LOG`).
+//
 // Example:
 //   auto service = KernelService::Create(config, {}, [](const KernelService::Batch& b) {...});
 //   (*service)->Start();
@@ -46,6 +49,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "allocore/adapters/event_recorder.h"
 #include "allocore/events.h"
 #include "allocore/export.h"
 #include "allocore/kernel.h"
@@ -116,6 +120,15 @@ class ALLOCORE_EXPORT KernelService {
     // Snapshots also hold every node, application and live allocation (O(nodes + applications
     // + allocations) per batch).
     bool snapshot_inventory = false;
+    // Non-empty: every event the kernel accepts, and the Schedule(0) that ends each batch, is
+    // recorded to this event log (allocore/adapters/event_recorder.h) on the scheduler thread;
+    // `allocore run` on it gives the decisions the sink saw. A batch's records are written
+    // before the sink sees its decisions. A log that cannot be created fails Create; a write
+    // that fails stops the recording, and recording_status() says so.
+    std::string record_path;
+    // The recorder's options. Its buffer_bytes bounds what waits in memory within a batch:
+    // the frames are written at the end of every batch in any case.
+    EventRecorderOptions record_options = {.name = "kernel-service", .buffer_bytes = 1 << 20};
   };
 
   // The sink runs on the scheduler thread, once per batch, in order.
@@ -158,6 +171,13 @@ class ALLOCORE_EXPORT KernelService {
   // ExplainPending, Probe, ...). `read` must not call back into the service.
   void Inspect(const std::function<void(const Kernel&)>& read) const;
 
+  // Any thread, with Options::record_path: OK while every applied event is recorded, else the
+  // error that stopped the recording (naming the log). OK when not recording.
+  absl::Status recording_status() const;
+  // Any thread: ends the log (its end record) between two batches, and returns the recording's
+  // status. Events applied after it are not recorded. The destructor does it too.
+  absl::Status StopRecording();
+
   // Starts the scheduler thread. Stop() lets it apply everything queued, then joins it.
   void Start();
   void Stop();
@@ -172,7 +192,10 @@ class ALLOCORE_EXPORT KernelService {
     std::shared_ptr<std::promise<Receipt>> receipt;  // null: nobody waits for it
   };
 
-  KernelService(std::unique_ptr<Kernel> kernel, BatchSink sink, Options options);
+  KernelService(std::unique_ptr<Kernel> kernel, std::unique_ptr<EventRecorder> recorder,
+                BatchSink sink, Options options);
+  // ApplyEvent, recorded when recording (kernel_mutex_ held).
+  absl::Status ApplyOne(const Event& event, std::vector<Decision>* out, int64_t* allocations);
   uint64_t Enqueue(Event event, std::shared_ptr<std::promise<Receipt>> receipt);
   // Takes up to max_batch queued events; false when none are queued.
   bool TakeBatch(std::vector<Queued>* batch);
@@ -186,6 +209,7 @@ class ALLOCORE_EXPORT KernelService {
   // the same lock.
   mutable std::mutex kernel_mutex_;
   std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<EventRecorder> recorder_;  // null when not recording
   BatchSink sink_;
   Options options_;
   std::map<std::pair<std::string, std::string>, AppState> app_states_;  // scheduler thread

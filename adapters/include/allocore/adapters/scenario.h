@@ -141,6 +141,23 @@ struct ScenarioExpect {
   std::optional<int64_t> errors;
 };
 
+// How a run moves the logical clock between steps.
+enum class StepClock : uint8_t {
+  // 1 ms before every step (the scenario contract): what a step's timers see is its index.
+  kTickBeforeEachStep,
+  // Only `advance` steps move it: a log recorded from a live kernel
+  // (allocore/adapters/event_recorder.h), whose time came from its Advance calls alone.
+  kAdvanceStepsOnly,
+};
+
+// The caps of KernelOptions (0: none) a scenario runs under: a recorded log carries its
+// kernel's, since a full max_live_allocations budget stops Schedule and so shapes decisions.
+struct KernelBudgets {
+  int64_t max_applications = 0;
+  int64_t max_asks = 0;
+  int64_t max_live_allocations = 0;
+};
+
 struct Scenario {
   std::string name;
   // The top-level `semantics:` (or the load options' override); the kernel's profile.
@@ -151,6 +168,10 @@ struct Scenario {
   std::vector<AddNodeStep> nodes;            // registered at step 0, in this order
   std::vector<ScenarioStep> steps;
   std::optional<ScenarioExpect> expect;
+  // Scenario files always tick; event logs say (version 2 of the format).
+  StepClock clock = StepClock::kTickBeforeEachStep;
+  // RunOptions::kernel_options overrides each cap it sets (non-zero).
+  KernelBudgets budgets;
 };
 
 // ---------------------------------------------------------------------------------------------

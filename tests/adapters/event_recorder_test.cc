@@ -1,0 +1,384 @@
+// Recording (allocore/adapters/event_recorder.h): every scenario of the repository and of the
+// shared suite, driven call by call through a RecordingKernel, replays from its recorded log
+// with the decisions the live kernel made, byte for byte; events by handle replay as the same
+// calls by name; a log cut mid-frame (a crash) replays up to the last whole frame; a log that
+// cannot be written is reported, naming its path.
+#include "allocore/adapters/event_recorder.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "adapters/recording_test_util.h"
+#include "allocore/adapters/decision_format.h"
+#include "allocore/adapters/event_log.h"
+#include "allocore/adapters/scenario.h"
+#include "allocore/adapters/workload_gen.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace allocore::adapters {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing_util::DecisionLines;
+using testing_util::ReplayDecisions;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+fs::path TempLog(const std::string& name) { return fs::path(::testing::TempDir()) / name; }
+
+std::vector<fs::path> ScenarioFiles() {
+  std::vector<fs::path> files;
+  for (const char* dir : {ALLOCORE_SOURCE_DIR "/tests/scenarios", ALLOCORE_SHARED_SCENARIOS}) {
+    if (std::string_view(dir).empty() || !fs::is_directory(dir)) continue;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Drives the scenario's calls through a RecordingKernel as a manager would: its nodes, then,
+// for every step, the runner's 1 ms tick and the step's call (probes are questions, not calls).
+// Returns the live kernel's decisions as JSON lines.
+std::string DriveLive(const Scenario& scenario, const fs::path& log,
+                      const EventRecorderOptions& options = {}) {
+  absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel = RecordingKernel::Create(
+      scenario.config, {.semantics = scenario.semantics}, log.string(), options);
+  if (!kernel.ok()) return "create refused: " + std::string(kernel.status().message());
+  std::vector<Decision> out;
+  std::string lines;
+  auto take = [&] {
+    lines += DecisionLines(out, (*kernel)->kernel());
+    out.clear();
+  };
+  for (const AddNodeStep& node : scenario.nodes) {
+    (*kernel)->Apply(node.node, &out).IgnoreError();
+    take();
+  }
+  for (const ScenarioStep& step : scenario.steps) {
+    (*kernel)->Advance(1, &out).IgnoreError();
+    take();
+    std::visit(
+        [&](const auto& action) {
+          using T = std::decay_t<decltype(action)>;
+          if constexpr (std::is_same_v<T, ProbeStep>) {
+            return;
+          } else if constexpr (std::is_same_v<T, AddNodeStep>) {
+            (*kernel)->Apply(action.node, &out).IgnoreError();
+          } else {
+            (*kernel)->Apply(action, &out).IgnoreError();
+          }
+        },
+        step.action);
+    take();
+  }
+  EXPECT_TRUE((*kernel)->Close().ok()) << (*kernel)->recording_status();
+  return lines;
+}
+
+TEST(EventRecorderTest, EveryScenarioRecordedLiveReplaysWithTheSameDecisions) {
+  const std::vector<fs::path> files = ScenarioFiles();
+  ASSERT_GT(files.size(), 30u) << "tests/scenarios is missing";
+  int recorded = 0;
+  for (const fs::path& file : files) {
+    absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
+    if (!scenario.ok()) continue;  // scenarios of refused inputs have no kernel to record
+    const fs::path log = TempLog("event_recorder_test.alog");
+    const std::string live = DriveLive(*scenario, log);
+    const std::string bytes = ReadFile(log);
+    absl::StatusOr<EventLogContents> read = ReadEventLog(bytes, "recorded.alog");
+    ASSERT_TRUE(read.ok()) << file << ": " << read.status();
+    EXPECT_TRUE(read->warnings.empty()) << file;
+    EXPECT_EQ(read->scenario.clock, StepClock::kAdvanceStepsOnly);
+    EXPECT_EQ(ReplayDecisions(read->scenario), live) << file;
+    ++recorded;
+  }
+  EXPECT_GT(recorded, 30);
+}
+
+TEST(EventRecorderTest, GeneratedWorkloadsRecordedLiveReplayWithTheSameDecisions) {
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed});
+    ASSERT_TRUE(text.ok()) << text.status();
+    absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+    ASSERT_TRUE(scenario.ok()) << scenario.status();
+    const fs::path log = TempLog("event_recorder_random.alog");
+    // Buffered: frames leave in blocks, and Close() writes the rest.
+    const std::string live = DriveLive(*scenario, log, {.buffer_bytes = 4096});
+    ASSERT_FALSE(live.empty());
+    absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "random.alog");
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ(ReplayDecisions(read->scenario), live) << "seed " << seed;
+  }
+}
+
+TEST(EventRecorderTest, AWriterThatForgetsNamesWritesThemAgainAndReplaysTheSame) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed});
+    ASSERT_TRUE(text.ok()) << text.status();
+    absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+    ASSERT_TRUE(scenario.ok()) << scenario.status();
+    const fs::path remembering = TempLog("event_recorder_names_all.alog");
+    const fs::path forgetting = TempLog("event_recorder_names_few.alog");
+    const std::string live = DriveLive(*scenario, remembering, {.max_remembered_names = 0});
+    // Three names at most: the partition and the resource types come back again and again.
+    EXPECT_EQ(DriveLive(*scenario, forgetting, {.max_remembered_names = 3}), live);
+    const std::string all = ReadFile(remembering);
+    const std::string few = ReadFile(forgetting);
+    EXPECT_GT(few.size(), all.size()) << "names written again";
+    absl::StatusOr<EventLogContents> read = ReadEventLog(few, "few.alog");
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ(ReplayDecisions(read->scenario), live) << "seed " << seed;
+  }
+}
+
+SchedulerConfig TwoQueues() {
+  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
+name: handles
+config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          submitacl: "*"
+          queues:
+            - name: a
+            - name: b
+steps: []
+)",
+                                                       "handles.yaml");
+  EXPECT_TRUE(scenario.ok()) << scenario.status();
+  return scenario->config;
+}
+
+TEST(EventRecorderTest, EventsByHandleAreRecordedAsTheSameCallsByName) {
+  const fs::path log = TempLog("event_recorder_handles.alog");
+  absl::StatusOr<std::unique_ptr<RecordingKernel>> made =
+      RecordingKernel::Create(TwoQueues(), {.max_live_allocations = 50}, log.string());
+  ASSERT_TRUE(made.ok()) << made.status();
+  RecordingKernel& kernel = **made;
+  std::vector<Decision> out;
+  // n1 holds one x at most: x lands on n2 too.
+  ASSERT_TRUE(
+      kernel.Apply(NodeSpec{.id = "n1", .capacity = {{"memory", 20}, {"vcore", 8000}}}, &out).ok());
+  ASSERT_TRUE(kernel.Apply(NodeSpec{.id = "n2", .capacity = {{"memory", 100}}}, &out).ok());
+  ASSERT_TRUE(kernel.Apply(AppSpec{.id = "app", .queue = "root.a", .user = "u"}, &out).ok());
+  ASSERT_TRUE(kernel.Apply(AppSpec{.id = "other", .queue = "root.b", .user = "u"}, &out).ok());
+  const PartitionHandle partition = *kernel.kernel().FindPartition("default");
+  const AppHandle app = *kernel.kernel().FindApplication(partition, "app");
+  const AppHandle other = *kernel.kernel().FindApplication(partition, "other");
+  const NodeHandle n2 = *kernel.kernel().FindNode(partition, "n2");
+  const int memory = *kernel.ResourceTypeId("memory");
+  const int gpu = *kernel.ResourceTypeId("gpu");  // registered here, first named by an event
+  BasicAskArgs<std::string> ask{.id = "x", .count = 4};
+  ask.resources.Set(memory, 20);
+  ASSERT_TRUE(kernel.Apply(AddAskByHandleEvent{.app = app, .ask = ask}, &out).ok());
+  BasicAskArgs<std::string> gpu_ask{.id = "g", .priority = 5};
+  gpu_ask.resources.Set(gpu, 0);
+  gpu_ask.resources.Set(memory, 10);
+  ASSERT_TRUE(kernel.Apply(AddAskByHandleEvent{.app = other, .ask = gpu_ask}, &out).ok());
+  ASSERT_TRUE(kernel.Schedule(0, "", &out).ok());
+  const AskHandle x = *kernel.kernel().FindAsk(app, "x");
+  ASSERT_TRUE(kernel.Apply(ReleaseByHandleEvent{.ask = x, .node = n2}, &out).ok());
+  ASSERT_TRUE(kernel.Advance(1000, &out).ok());
+  ASSERT_TRUE(kernel.Apply(RemoveAskByHandleEvent{.ask = x}, &out).ok());
+  ASSERT_TRUE(kernel.Apply(RemoveNodeByHandleEvent{.node = n2}, &out).ok());
+  ASSERT_TRUE(kernel.Apply(RemoveApplicationByHandleEvent{.app = other}, &out).ok());
+  // Refused (a stale handle, an unknown app): nothing changes, nothing is recorded.
+  EXPECT_FALSE(kernel.Apply(RemoveNodeByHandleEvent{.node = n2}, &out).ok());
+  EXPECT_FALSE(kernel.Apply(RemoveApplicationEvent{.id = "nobody"}, &out).ok());
+  ASSERT_TRUE(kernel.Schedule(0, "", &out).ok());
+  const std::string live = DecisionLines(out, kernel.kernel());
+  EXPECT_EQ(kernel.recorder().steps(), 13);
+  ASSERT_TRUE(kernel.Close().ok()) << kernel.recording_status();
+
+  absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "handles.alog");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_TRUE(read->warnings.empty());
+  EXPECT_EQ(read->scenario.budgets.max_live_allocations, 50);
+  ASSERT_EQ(read->scenario.steps.size(), 13u);
+  const auto* release = std::get_if<ReleaseStep>(&read->scenario.steps[7].action);
+  ASSERT_NE(release, nullptr);
+  EXPECT_EQ(release->app, "app");
+  EXPECT_EQ(release->ask, "x");
+  EXPECT_EQ(release->node, "n2");
+  const auto* added = std::get_if<AskSpec>(&read->scenario.steps[5].action);
+  ASSERT_NE(added, nullptr);
+  EXPECT_EQ(added->app, "other");
+  EXPECT_EQ(added->priority, 5);
+  EXPECT_EQ(added->resources, (Quantities{{"memory", 10}, {"gpu", 0}}));
+  EXPECT_THAT(live, HasSubstr("\"type\":\"release\""));
+  EXPECT_EQ(ReplayDecisions(read->scenario), live);
+}
+
+TEST(EventRecorderTest, TheReplayClockIsTheRecordedKernelsClock) {
+  // Placeholders that time out after 5 ms, then many calls within 1 ms of logical time: a
+  // replay that ticked before every step (as scenario files do) would time them out.
+  const fs::path log = TempLog("event_recorder_clock.alog");
+  absl::StatusOr<std::unique_ptr<RecordingKernel>> made =
+      RecordingKernel::Create(TwoQueues(), {}, log.string());
+  ASSERT_TRUE(made.ok()) << made.status();
+  RecordingKernel& kernel = **made;
+  std::vector<Decision> out;
+  ASSERT_TRUE(kernel.Apply(NodeSpec{.id = "n0", .capacity = {{"memory", 100}}}, &out).ok());
+  ASSERT_TRUE(
+      kernel
+          .Apply(
+              AppSpec{
+                  .id = "gang", .queue = "root.a", .user = "u", .placeholder_timeout_millis = 5},
+              &out)
+          .ok());
+  ASSERT_TRUE(kernel
+                  .Apply(AskSpec{.app = "gang",
+                                 .id = "ph",
+                                 .resources = {{"memory", 10}},
+                                 .count = 2,
+                                 .task_group = "tg",
+                                 .placeholder = true},
+                         &out)
+                  .ok());
+  ASSERT_TRUE(kernel.Schedule(0, "", &out).ok());
+  for (int i = 1; i <= 10; ++i) {
+    ASSERT_TRUE(
+        kernel.Apply(NodeSpec{.id = "n" + std::to_string(i), .capacity = {{"memory", 1}}}, &out)
+            .ok());
+  }
+  ASSERT_TRUE(kernel.Advance(1, &out).ok());
+  ASSERT_TRUE(kernel.Schedule(0, "", &out).ok());
+  const std::string live = DecisionLines(out, kernel.kernel());
+  ASSERT_TRUE(kernel.Close().ok()) << kernel.recording_status();
+  EXPECT_THAT(live, Not(HasSubstr("timeout")));
+
+  absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "clock.alog");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(ReplayDecisions(read->scenario), live);
+  Scenario ticking = read->scenario;
+  ticking.clock = StepClock::kTickBeforeEachStep;
+  EXPECT_NE(ReplayDecisions(ticking), live) << "the test does not depend on the clock";
+}
+
+// CRC-32C bit by bit, as the format document defines it (the writer uses a table or the CPU's
+// crc32 instruction: both must give this).
+uint32_t ReferenceCrc32c(std::string_view bytes) {
+  uint32_t crc = 0xffffffffu;
+  for (char ch : bytes) {
+    crc ^= static_cast<uint8_t>(ch);
+    for (int k = 0; k < 8; ++k) crc = (crc & 1) != 0 ? 0x82F63B78u ^ (crc >> 1) : crc >> 1;
+  }
+  return crc ^ 0xffffffffu;
+}
+
+TEST(EventRecorderTest, EveryFrameCarriesTheCrc32cOfItsPayload) {
+  ASSERT_EQ(ReferenceCrc32c("123456789"), 0xE3069283u);  // the standard check value
+  absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = 5});
+  ASSERT_TRUE(text.ok()) << text.status();
+  absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  const fs::path log = TempLog("event_recorder_crc.alog");
+  ASSERT_FALSE(DriveLive(*scenario, log).empty());
+  const std::string bytes = ReadFile(log);
+  auto u32 = [&](size_t at) {
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; ++i)
+      v |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[at + i])) << (8 * i);
+    return v;
+  };
+  size_t at = 16;
+  int frames = 0;
+  while (at + 8 <= bytes.size()) {
+    const uint32_t length = u32(at);
+    ASSERT_LE(at + 8 + length, bytes.size());
+    ASSERT_EQ(u32(at + 4), ReferenceCrc32c(std::string_view(bytes).substr(at + 8, length)))
+        << "frame at offset " << at;
+    at += 8 + length;
+    ++frames;
+  }
+  EXPECT_EQ(at, bytes.size());
+  EXPECT_GT(frames, 100);
+}
+
+TEST(EventRecorderTest, ALogCutMidFrameReplaysUpToTheLastWholeFrame) {
+  absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = 3});
+  ASSERT_TRUE(text.ok()) << text.status();
+  absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  const fs::path log = TempLog("event_recorder_cut.alog");
+  const std::string live = DriveLive(*scenario, log);
+  const std::string bytes = ReadFile(log);
+  absl::StatusOr<EventLogContents> whole = ReadEventLog(bytes, "whole.alog");
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  // A crash while the writer was in the middle of a frame near the end: the cut lands inside
+  // the frame that starts at 90 % of the log or after (the frames' offsets depend on the log's
+  // path, which its header holds).
+  size_t frame = 16;
+  while (frame < bytes.size() * 9 / 10) {
+    uint32_t length = 0;
+    for (size_t i = 0; i < 4; ++i) {
+      length |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[frame + i])) << (8 * i);
+    }
+    frame += 8 + length;
+  }
+  ASSERT_LT(frame + 5, bytes.size());
+  const std::string cut = bytes.substr(0, frame + 5);
+  absl::StatusOr<EventLogContents> read = ReadEventLog(cut, "crashed.alog");
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_FALSE(read->warnings.empty());
+  EXPECT_THAT(read->warnings[0], HasSubstr("crashed.alog: offset "));
+  EXPECT_THAT(read->warnings[0], HasSubstr("cut short"));
+  EXPECT_LT(read->scenario.steps.size(), whole->scenario.steps.size());
+  EXPECT_GT(read->scenario.steps.size(), whole->scenario.steps.size() / 2);
+  const std::string replayed = ReplayDecisions(read->scenario);
+  ASSERT_FALSE(replayed.empty());
+  EXPECT_TRUE(live.starts_with(replayed)) << "the replay of a cut log is a prefix of the run";
+}
+
+TEST(EventRecorderTest, ALogThatCannotBeWrittenIsReportedNamingItsPath) {
+  absl::StatusOr<std::unique_ptr<RecordingKernel>> missing =
+      RecordingKernel::Create(TwoQueues(), {}, "/nonexistent-directory/k.alog");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(std::string(missing.status().message()),
+              HasSubstr("/nonexistent-directory/k.alog: cannot create the event log"));
+  if (fs::exists("/dev/full")) {
+    // Every write fails (ENOSPC): the header cannot be written.
+    absl::StatusOr<std::unique_ptr<EventRecorder>> full =
+        EventRecorder::Create("/dev/full", TwoQueues(), {});
+    ASSERT_FALSE(full.ok());
+    EXPECT_THAT(std::string(full.status().message()),
+                HasSubstr("/dev/full: writing the event log"));
+  }
+}
+
+TEST(EventRecorderTest, AFailedWriteStopsTheRecordingAndTheKernelGoesOn) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  // The header goes to a file; the events go to /dev/full, as a disk that filled up would.
+  const fs::path log = TempLog("event_recorder_full.alog");
+  absl::StatusOr<std::unique_ptr<RecordingKernel>> made =
+      RecordingKernel::Create(TwoQueues(), {}, log.string());
+  ASSERT_TRUE(made.ok()) << made.status();
+  RecordingKernel& kernel = **made;
+  ASSERT_TRUE(testing_util::RedirectOpenFileForTest(log.string(), "/dev/full"));
+  std::vector<Decision> out;
+  EXPECT_TRUE(kernel.Apply(NodeSpec{.id = "n1", .capacity = {{"memory", 100}}}, &out).ok());
+  ASSERT_FALSE(kernel.recording_status().ok());
+  EXPECT_THAT(std::string(kernel.recording_status().message()),
+              HasSubstr("event_recorder_full.alog: writing the event log failed: "));
+  EXPECT_THAT(std::string(kernel.recording_status().message()),
+              HasSubstr("recording stopped after 0 events"));
+  EXPECT_TRUE(kernel.Apply(AppSpec{.id = "app", .queue = "root.a", .user = "u"}, &out).ok());
+  EXPECT_EQ(kernel.recorder().steps(), 0);
+  EXPECT_FALSE(kernel.Close().ok());
+}
+
+}  // namespace
+}  // namespace allocore::adapters
