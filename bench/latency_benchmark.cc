@@ -344,6 +344,66 @@ void BM_Latency_Probe(benchmark::State& state) {
       probe_ns.empty() ? 0.0 : static_cast<double>(placed) / static_cast<double>(probe_ns.size());
 }
 
+// Snapshot, restore and fork of the churn workload's steady state (5,000 nodes, 100,000 pending
+// asks, 50,000 live allocations): what a manager's periodic snapshot, its restart and a what-if
+// copy cost. The counters give the snapshot's size; restored and forked kernels are checked to
+// snapshot to the same bytes once, outside the timing.
+enum class SnapshotOp { kWrite, kRestore, kFork };
+
+void BM_Snapshot(benchmark::State& state, SnapshotOp op) {
+  ChurnParams p;
+  p.nodes = state.range(0);
+  p.pending = state.range(1);
+  ChurnDriver driver(p, nullptr);
+  driver.WarmUp();
+  const Kernel& kernel = driver.kernel();
+  const std::string snapshot = kernel.Snapshot();
+  {
+    absl::StatusOr<std::unique_ptr<Kernel>> copy = op == SnapshotOp::kFork
+                                                       ? kernel.Fork()
+                                                       : Kernel::Restore(snapshot);
+    if (!copy.ok() || (*copy)->Snapshot() != snapshot) {
+      state.SkipWithError("the copy does not snapshot to the original's bytes");
+      return;
+    }
+  }
+  for (auto _ : state) {
+    switch (op) {
+      case SnapshotOp::kWrite:
+        benchmark::DoNotOptimize(kernel.Snapshot());
+        break;
+      case SnapshotOp::kRestore:
+        benchmark::DoNotOptimize(Kernel::Restore(snapshot));
+        break;
+      case SnapshotOp::kFork:
+        benchmark::DoNotOptimize(kernel.Fork());
+        break;
+    }
+  }
+  const Kernel::Usage usage = kernel.usage();
+  state.counters["snapshot_bytes"] = static_cast<double>(snapshot.size());
+  state.counters["asks"] = static_cast<double>(usage.asks);
+  state.counters["live_allocations"] = static_cast<double>(usage.live_allocations);
+  state.counters["bytes_per_s"] = benchmark::Counter(static_cast<double>(snapshot.size()),
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK_CAPTURE(BM_Snapshot, write, SnapshotOp::kWrite)
+    ->ArgNames({"nodes", "pending"})
+    ->Args({5000, 100000})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_Snapshot, restore, SnapshotOp::kRestore)
+    ->ArgNames({"nodes", "pending"})
+    ->Args({5000, 100000})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_Snapshot, fork, SnapshotOp::kFork)
+    ->ArgNames({"nodes", "pending"})
+    ->Args({5000, 100000})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(5);
+
 BENCHMARK(BM_Latency_Probe)
     ->ArgNames({"nodes", "pending"})
     ->Args({5000, 100000})
