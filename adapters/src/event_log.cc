@@ -193,7 +193,7 @@ class LogReader {
           if (!decoder.ok() || kind >= kStepKindCount) {
             return Error(at, internal::Cat("a step of unknown kind ", kind));
           }
-          step->action = DecodeAction(kind, decoder);
+          DecodeAction(kind, decoder, step->action);
           decoder(step->location);
           ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, StepKindName(step->kind())));
           if (absl::Status bad = CheckEnums(*step); !bad.ok()) {
@@ -339,14 +339,18 @@ class LogReader {
     return absl::OkStatus();
   }
 
+  // Decodes in place when `action` already holds the kind (the readers reuse one step), so that
+  // its strings and lists keep their capacity: every field is written, none is kept.
   template <size_t I = 0>
-  static StepAction DecodeAction(uint64_t kind, LogDecoder& decoder) {
+  static void DecodeAction(uint64_t kind, LogDecoder& decoder, StepAction& action) {
     if constexpr (I + 1 < std::variant_size_v<StepAction>) {
-      if (kind != I) return DecodeAction<I + 1>(kind, decoder);
+      if (kind != I) {
+        DecodeAction<I + 1>(kind, decoder, action);
+        return;
+      }
     }
-    std::variant_alternative_t<I, StepAction> action;
-    decoder(action);
-    return action;
+    if (action.index() != I) action.template emplace<I>();
+    decoder(std::get<I>(action));
   }
 
   // Enum fields hold values the kernel knows.

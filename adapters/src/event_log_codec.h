@@ -556,7 +556,10 @@ class LogDecoder {
   void Get(std::optional<T>& v) {
     bool present = false;
     Get(present);
-    if (!present || !ok()) return;
+    if (!present || !ok()) {
+      v.reset();  // a value decoded in place of an earlier one keeps nothing of it
+      return;
+    }
     v.emplace();
     Get(*v);
   }
