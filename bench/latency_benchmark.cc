@@ -359,9 +359,8 @@ void BM_Snapshot(benchmark::State& state, SnapshotOp op) {
   const Kernel& kernel = driver.kernel();
   const std::string snapshot = kernel.Snapshot();
   {
-    absl::StatusOr<std::unique_ptr<Kernel>> copy = op == SnapshotOp::kFork
-                                                       ? kernel.Fork()
-                                                       : Kernel::Restore(snapshot);
+    absl::StatusOr<std::unique_ptr<Kernel>> copy =
+        op == SnapshotOp::kFork ? kernel.Fork() : Kernel::Restore(snapshot);
     if (!copy.ok() || (*copy)->Snapshot() != snapshot) {
       state.SkipWithError("the copy does not snapshot to the original's bytes");
       return;

@@ -31,17 +31,6 @@ using internal::kFileHeaderBytes;
 using internal::kFrameHeaderBytes;
 using internal::LogWriter;
 
-constexpr std::array<uint32_t, 256> MakeCrcTable() {
-  std::array<uint32_t, 256> table{};
-  for (uint32_t i = 0; i < 256; ++i) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1) != 0 ? 0x82F63B78u ^ (c >> 1) : c >> 1;
-    table[i] = c;
-  }
-  return table;
-}
-constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
-
 uint32_t GetU32(const char* p) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
@@ -445,45 +434,6 @@ class EventLogStream : public ScenarioStream, public StepSource {
 }  // namespace
 
 namespace internal {
-
-namespace {
-
-uint32_t Crc32cByTable(std::string_view bytes) {
-  uint32_t crc = 0xffffffffu;
-  for (char ch : bytes) crc = kCrcTable[(crc ^ static_cast<uint8_t>(ch)) & 0xff] ^ (crc >> 8);
-  return crc ^ 0xffffffffu;
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// SSE 4.2's crc32 instruction computes exactly this CRC (the Castagnoli polynomial, reflected),
-// 8 bytes a step: a recorder checksums every record as the kernel runs.
-[[gnu::target("sse4.2")]] uint32_t Crc32cByInstruction(std::string_view bytes) {
-  uint64_t crc = 0xffffffffu;
-  const char* p = bytes.data();
-  size_t left = bytes.size();
-  for (; left >= 8; left -= 8, p += 8) {
-    uint64_t word;
-    std::memcpy(&word, p, 8);
-    crc = __builtin_ia32_crc32di(crc, word);
-  }
-  auto narrow = static_cast<uint32_t>(crc);
-  for (; left > 0; --left, ++p) narrow = __builtin_ia32_crc32qi(narrow, static_cast<uint8_t>(*p));
-  return narrow ^ 0xffffffffu;
-}
-const bool kHaveCrc32Instruction = [] {
-  __builtin_cpu_init();  // this runs among the static constructors, maybe before libgcc's
-  return __builtin_cpu_supports("sse4.2") != 0;
-}();
-#endif
-
-}  // namespace
-
-uint32_t Crc32c(std::string_view bytes) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (kHaveCrc32Instruction) return Crc32cByInstruction(bytes);
-#endif
-  return Crc32cByTable(bytes);
-}
 
 void PutU32(std::string* out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));

@@ -30,6 +30,7 @@
 #include "allocore/adapters/scenario.h"
 #include "allocore/config.h"
 #include "allocore/kernel.h"
+#include "byte_codec.h"
 
 namespace allocore::adapters::internal {
 
@@ -219,8 +220,8 @@ concept Described = requires(A& a, T& v) {
 inline constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (u32)
 inline constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload
 
-// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and ext4 use it.
-uint32_t Crc32c(std::string_view bytes);
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78): the kernel's, which its snapshots use.
+using ::allocore::internal::Crc32c;
 void PutU32(std::string* out, uint32_t v);
 
 // ---- writing -----------------------------------------------------------------------------------
