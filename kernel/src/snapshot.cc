@@ -246,9 +246,9 @@ std::string Kernel::Snapshot() const {
   SnapshotWriter out(&body);
   const KernelOptions& options = impl_->options;
   out(options.max_applications, options.max_asks, options.max_live_allocations, options.semantics);
-  std::vector<std::string> types;
-  for (int t = 0; t < impl_->context.types.size(); ++t)
-    types.push_back(impl_->context.types.Name(t));
+  std::vector<std::string> types(static_cast<size_t>(impl_->context.types.size()));
+  for (size_t t = 0; t < types.size(); ++t)
+    types[t] = impl_->context.types.Name(static_cast<int>(t));
   out(types);
   ContextFields(out, impl_->context);
   out(static_cast<uint64_t>(impl_->partitions.size()));
