@@ -24,6 +24,8 @@
 //   ALLOCORE_DIFF_KEEP_TYPES=1  node capacity updates never drop a resource type
 //   ALLOCORE_DIFF_NO_EXPIRY=1   no 3-day clock advances
 //   ALLOCORE_DIFF_PRINT=1       print each generated sequence before running it
+//   ALLOCORE_DIFF_RESTORE_EVERY=N  every N-th seed restores the kernel from its snapshot before
+//                               every call (default 10; 0: never)
 
 #include <algorithm>
 #include <cstdint>
@@ -1149,6 +1151,15 @@ class Runner {
     consistency_.reset();
     for (size_t i = 0; i < limit && i < seq.calls.size(); ++i) {
       call_ = i;
+      if (restore_every_call_) {
+        auto restored = Kernel::Restore(kernel_->Snapshot());
+        if (!restored.ok()) {
+          return Mismatch{
+              i, "snapshot",
+              "Kernel::Restore of the kernel's own snapshot: " + restored.status().ToString()};
+        }
+        kernel_ = *std::move(restored);
+      }
       if (auto m = Step(seq.calls[i])) {
         m->call = i;
         return m;
@@ -1159,6 +1170,9 @@ class Runner {
 
   const std::vector<RefDecision>& model_out() const { return model_out_; }
   void set_verbose(bool verbose) { verbose_ = verbose; }
+  // Every call goes to a kernel restored from a snapshot of the one before it, so that the
+  // model checks the restored kernels' every answer (Kernel::Snapshot and Restore).
+  void set_restore_every_call(bool restore) { restore_every_call_ = restore; }
   int errors() const { return errors_; }
   const std::map<CallKind, int64_t>& accepted() const { return accepted_; }
   // Accepted add_asks under yunikorn-1.9 that re-sent a key with pending repeats, and with a
@@ -1405,6 +1419,7 @@ class Runner {
   }
 
   std::unique_ptr<Kernel> kernel_;
+  bool restore_every_call_ = false;
   std::unique_ptr<ReferenceModel> model_;
   std::vector<RefDecision> model_out_;
   std::set<std::pair<std::string, std::string>> app_ids_;
@@ -1421,10 +1436,11 @@ class Runner {
 
 // Greedy shrinking: drop calls (and initial nodes) while the sequence still fails with a
 // mismatch of the same kind.
-Sequence Shrink(const Sequence& failing, const Mismatch& first) {
+Sequence Shrink(const Sequence& failing, const Mismatch& first, bool restoring) {
   Sequence best = failing;
   best.calls.resize(first.call + 1);
   Runner runner;
+  runner.set_restore_every_call(restoring);
   auto still_fails = [&](const Sequence& s) {
     std::optional<Mismatch> m = runner.Run(s, s.calls.size());
     return m.has_value() && m->kind == first.kind;
@@ -1457,6 +1473,9 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
   const int64_t first_seed = EnvInt("ALLOCORE_DIFF_FIRST_SEED", 1);
   const int calls = static_cast<int>(EnvInt("ALLOCORE_DIFF_CALLS", 120));
   const int64_t report = EnvInt("ALLOCORE_DIFF_REPORT", 3);
+  // Every N-th seed runs with the kernel snapshotted and restored before every call (0: none).
+  const int64_t restore_every = EnvInt("ALLOCORE_DIFF_RESTORE_EVERY", 10);
+  int64_t restored_seeds = 0;
   std::map<std::string, std::vector<uint64_t>> failures;  // kind -> seeds
   int64_t reported = 0;
   int64_t decisions = 0;
@@ -1473,6 +1492,9 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
                 << std::flush;
     }
     Runner runner;
+    const bool restoring = restore_every > 0 && s % restore_every == 0;
+    runner.set_restore_every_call(restoring);
+    restored_seeds += restoring ? 1 : 0;
     std::optional<Mismatch> m = runner.Run(seq, seq.calls.size());
     decisions += static_cast<int64_t>(runner.model_out().size());
     for (const auto& [kind, count] : runner.accepted()) accepted[kind] += count;
@@ -1505,8 +1527,9 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     list.push_back(seed);
     if (list.size() > 1 || reported >= report) continue;
     ++reported;
-    Sequence small = Shrink(seq, *m);
+    Sequence small = Shrink(seq, *m, restoring);
     Runner again;
+    again.set_restore_every_call(restoring);
     if (EnvInt("ALLOCORE_DIFF_VERBOSE", 0) != 0) {
       std::cout << "--- verbose replay of the shrunk sequence (seed " << seed << ")\n";
       again.set_verbose(true);
@@ -1527,6 +1550,8 @@ TEST(DifferentialTest, KernelMatchesReferenceModel) {
     }
     std::cout << os.str() << std::flush;
   }
+  std::cout << "differential: " << restored_seeds
+            << " seeds with the kernel restored from a snapshot before every call\n";
   std::cout << "differential: " << seeds << " seeds, " << decisions << " model decisions compared\n"
             << "  partitions with placement rules " << coverage.rules << ", limits "
             << coverage.limits << ", child templates " << coverage.templates
