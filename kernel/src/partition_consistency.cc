@@ -115,12 +115,26 @@ absl::Status Partition::CheckApplications(RecomputedSums* sums) const {
         return Inconsistent(name_, "app ", a_side.id, ": ask ", k.id,
                             ": hot record out of step with the cold one");
       }
+      if (first_seq != k.first_add_seq) {
+        return Inconsistent(name_, "app ", a_side.id, ": ask ", k.id, ": listed under another seq");
+      }
       if (hot.pending > 0) {
         ++pending_asks;
         pending = Add(pending, Multiply(ResourceOf(hot), hot.pending));
         if (priority == kNoPriority || hot.priority > priority) priority = hot.priority;
+        // With the size check below: the ask order holds exactly the pending asks, each under
+        // the key its removal will look for.
+        if (!a.ask_order.contains(AskKey{-int64_t{hot.priority}, k.create_time, k.add_seq, ask})) {
+          return Inconsistent(name_, "app ", a_side.id, ": ask ", k.id,
+                              ": not in the ask order under its current key");
+        }
       }
       for (uint32_t alloc : k.allocations) {
+        const Allocation& allocation = allocations_[alloc];
+        if (!allocation.live || allocation.ask != ask || allocation.app != app) {
+          return Inconsistent(name_, "app ", a_side.id, ": ask ", k.id,
+                              ": lists an allocation that is not its own live one");
+        }
         allocated = Add(allocated, allocations_[alloc].resource);
         ++live_allocations;
         if (!allocations_[alloc].placeholder) continue;
