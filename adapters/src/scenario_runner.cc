@@ -126,8 +126,10 @@ class Runner {
       }
       const int64_t step_before = result_.kernel_nanos;
       Attribute(StepKind::kAdvance, step_before - kernel_before, /*steps=*/0);
+      if (observer_) observer_->BeforeStep(step, *kernel_);
       Apply(step);
       Attribute(step.kind(), result_.kernel_nanos - step_before, /*steps=*/1);
+      if (observer_) observer_->AfterStep(step, *kernel_);
       MaybeReleaseNames();
       NoteStepTime(result_.kernel_nanos - kernel_before, step.kind());
       result_.steps_run = step_;

@@ -75,6 +75,14 @@ absl::StatusOr<QueueInfo> Kernel::GetQueue(QueueHandle queue) const {
   return *std::move(info);
 }
 
+absl::StatusOr<NodeInfo> Kernel::GetNode(NodeHandle node) const {
+  auto p = impl_->Resolve(node.partition, "get_node");
+  if (!p.ok()) return p.status();
+  uint32_t slot = (*p)->LiveNode(node.slot, node.generation);
+  if (slot == kNoSlot) return Stale("get_node", "node");
+  return (*p)->NodeInfoOf(slot);
+}
+
 absl::StatusOr<HandleNames> Kernel::NamesOf(AppHandle app) const {
   auto p = impl_->Resolve(app.partition, "names_of");
   if (!p.ok()) return p.status();

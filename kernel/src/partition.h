@@ -131,6 +131,7 @@ class Partition {
   absl::StatusOr<QueueInfo> GetQueue(std::string_view path) const;
   absl::StatusOr<AppInfo> GetApplication(std::string_view id) const;
   std::vector<NodeInfo> ListNodes() const;
+  NodeInfo NodeInfoOf(uint32_t node) const;
   std::vector<AppInfo> ListApplications() const;
   absl::StatusOr<std::vector<AllocationInfo>> ListAllocations(std::string_view app,
                                                               std::string_view node) const;

@@ -102,6 +102,21 @@ AppInfo Partition::AppInfoOf(uint32_t app) const {
   return info;
 }
 
+NodeInfo Partition::NodeInfoOf(uint32_t node) const {
+  const Node& n = nodes_[node];
+  int64_t foreign_count = 0;
+  for (const auto& [id, foreign] : foreign_) foreign_count += foreign.node == node ? 1 : 0;
+  return {.id = std::string(n.id),
+          .capacity = n.capacity,
+          .allocated = n.allocated,
+          .occupied = n.occupied,
+          .available = n.available,
+          .schedulable = n.schedulable,
+          .reserved = n.reservation.has_value(),
+          .allocations = static_cast<int64_t>(n.allocations.size()),
+          .foreign_allocations = foreign_count};
+}
+
 std::vector<NodeInfo> Partition::ListNodes() const {
   absl::flat_hash_map<uint32_t, int64_t> foreign_count;
   for (const auto& [id, foreign] : foreign_) ++foreign_count[foreign.node];

@@ -11,6 +11,7 @@ int TreeCommand(int argc, char** argv);    // tree_command.cc
 int GenCommand(int argc, char** argv);     // gen_command.cc
 int PackCommand(int argc, char** argv);    // log_command.cc
 int UnpackCommand(int argc, char** argv);  // log_command.cc
+int ReportCommand(int argc, char** argv);  // report_command.cc
 
 }  // namespace allocore::cli
 

@@ -1,4 +1,4 @@
-// allocore — command-line front end: run, check, tree, gen, pack, unpack.
+// allocore — command-line front end: run, check, tree, gen, pack, unpack, report.
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -23,6 +23,9 @@ void PrintUsage(std::FILE* to) {
                "  pack SCENARIO -o LOG\n"
                "                   write a scenario as a binary event log\n"
                "  unpack LOG       write an event log as a scenario file\n"
+               "  report SCENARIO|LOG\n"
+               "                   pending times, usage, fairness and node packing per queue\n"
+               "                   from a replay; --compare A B: two configurations side by side\n"
                "  version          print the version (also --version)\n"
                "\n"
                "`allocore <command> --help` describes each command.\n");
@@ -52,6 +55,7 @@ int Dispatch(int argc, char** argv) {
   if (command == "gen") return allocore::cli::GenCommand(argc - 1, argv + 1);
   if (command == "pack") return allocore::cli::PackCommand(argc - 1, argv + 1);
   if (command == "unpack") return allocore::cli::UnpackCommand(argc - 1, argv + 1);
+  if (command == "report") return allocore::cli::ReportCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "allocore: unknown command '%s'\n\n", argv[1]);
   PrintUsage(stderr);
   return 2;

@@ -133,6 +133,8 @@ class ALLOCORE_EXPORT Kernel {
   absl::StatusOr<NodeHandle> FindNode(PartitionHandle partition, std::string_view id) const;
   absl::StatusOr<QueueHandle> FindQueue(PartitionHandle partition, std::string_view path) const;
   absl::StatusOr<QueueInfo> GetQueue(QueueHandle queue) const;
+  // The node as ListNodes shows it; foreign_allocations costs O(foreign pods of the partition).
+  absl::StatusOr<NodeInfo> GetNode(NodeHandle node) const;
   // The other way: the names of the entity a handle names, for a caller that must turn a call
   // by handle into the same call by name (a recorder writing a log of name-based steps).
   // FailedPrecondition for a stale handle, as the calls by handle refuse it.

@@ -242,6 +242,10 @@ class ALLOCORE_EXPORT RunObserver {
   virtual void BeforeSchedule(const Kernel& /*kernel*/) {}
   // After every kernel call: `step` of `total_steps` is under way.
   virtual void OnProgress(int64_t /*step*/, int64_t /*total_steps*/) {}
+  // Around each step's kernel calls (the clock has ticked already): what the step asks for,
+  // then the state it left (its records came in between).
+  virtual void BeforeStep(const ScenarioStep& /*step*/, const Kernel& /*kernel*/) {}
+  virtual void AfterStep(const ScenarioStep& /*step*/, const Kernel& /*kernel*/) {}
 };
 
 struct RunOptions {
