@@ -13,9 +13,10 @@ namespace {
 // The order in which kinds of change are shown: waits first (the planner's question), then
 // shares, then preemptions and rejections.
 int FigureRank(const std::string& figure) {
-  static const char* const kOrder[] = {"wait_p90_ms", "wait_p99_ms",          "wait_p50_ms",
-                                       "wait_max_ms", "still_pending",        "cluster_share",
-                                       "preempted",   "placeholder_timeouts", "rejected_apps"};
+  static const char* const kOrder[] = {"wait_p90_ms",    "wait_p99_ms",          "wait_p50_ms",
+                                       "wait_max_ms",    "still_pending",        "cluster_share",
+                                       "preempted",      "placeholder_timeouts", "rejected_apps",
+                                       "node_time_idle", "node_time_90_100"};
   for (int i = 0; i < static_cast<int>(std::size(kOrder)); ++i) {
     if (figure == kOrder[i]) return i;
   }
@@ -93,6 +94,18 @@ ReportComparison CompareReports(std::string label_a, Report a, std::string label
     if (ra != rb) {
       c.differences.push_back(
           {.partition = name, .queue = "", .figure = "rejected_apps", .a = ra, .b = rb});
+    }
+    // How packed the nodes were: the node policy's effect shows at the two ends.
+    auto node_share = [](const PartitionReport* p, size_t bin) {
+      return p != nullptr ? p->nodes.time_share[bin] : 0.0;
+    };
+    for (auto [bin, figure] : {std::pair<size_t, const char*>{0, "node_time_idle"},
+                               std::pair<size_t, const char*>{10, "node_time_90_100"}}) {
+      const double na = node_share(pa, bin), nb = node_share(pb, bin);
+      if (std::fabs(na - nb) > 1e-3) {
+        c.differences.push_back(
+            {.partition = name, .queue = "", .figure = figure, .a = na, .b = nb});
+      }
     }
   }
   // Within a kind of figure, the largest change first (relative to the larger side for waits,

@@ -41,7 +41,7 @@ constexpr char kStyle[] =
     "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".charts{display:flex;flex-wrap:wrap;gap:12px}\n"
     ".chart{border:1px solid #eee}\n"
-    ".bar{background:#1f77b4;height:12px}\n"
+    ".bar{background:#8a9bb0;height:12px}\n"
     ".worse{color:#b00020}.better{color:#00796b}\n"
     ".note{color:#555;font-size:13px}\n"
     "</style>\n";
@@ -459,7 +459,7 @@ void AppendComparisonHtml(const ReportComparison& c, std::string* out) {
     HeaderRow({"partition", "queue", "figure", "A", "B", "change"}, out);
     for (const ReportDifference& d : c.differences) {
       const bool time = d.figure.ends_with("_ms");
-      const bool share = d.figure == "cluster_share";
+      const bool share = (d.figure == "cluster_share" || d.figure.starts_with("node_time"));
       auto show = [&](double v) {
         if (time) return FormatMillis(v);
         if (share) return Percent(v);

@@ -219,7 +219,7 @@ void AppendComparisonText(const ReportComparison& c, std::string* out) {
         a = FormatMillis(d.a);
         b = FormatMillis(d.b);
         delta = (d.b >= d.a ? "+" : "-") + FormatMillis(std::fabs(d.b - d.a));
-      } else if (d.figure == "cluster_share") {
+      } else if ((d.figure == "cluster_share" || d.figure.starts_with("node_time"))) {
         a = Percent(d.a);
         b = Percent(d.b);
         char buffer[32];

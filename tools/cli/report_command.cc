@@ -235,7 +235,7 @@ int ParseArgs(int argc, char** argv, Options* options) {
   app.add_option("--config", options->config);
   app.add_option("--waiters", waiters);
   app.add_option("--max-allocations", max_allocations);
-  app.add_option("--compare", options->compare)->expected(2);
+  app.add_option("--compare", options->compare)->expected(2)->allow_extra_args(false);
   app.add_option("--trace", options->scenario);
   std::string positional;
   app.add_option("scenario", positional);

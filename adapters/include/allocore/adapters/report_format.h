@@ -26,7 +26,8 @@ struct ReportDifference {
   std::string partition;
   std::string queue;
   std::string figure;  // wait_p50_ms | wait_p90_ms | wait_p99_ms | wait_max_ms | still_pending |
-                       // cluster_share | preempted | placeholder_timeouts | rejected_apps
+                       // cluster_share | preempted | placeholder_timeouts | rejected_apps |
+                       // node_time_idle | node_time_90_100 (shares of node time; no queue)
   double a = 0;
   double b = 0;
 };
