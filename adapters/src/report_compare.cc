@@ -108,11 +108,12 @@ ReportComparison CompareReports(std::string label_a, Report a, std::string label
       }
     }
   }
-  // Within a kind of figure, the largest change first (relative to the larger side for waits,
-  // so that 1 s -> 10 s outranks 100 s -> 110 s).
+  // Within a kind of figure, the largest change first: for waits relative to the larger side
+  // with a floor of one second, so that 1 s -> 10 s outranks 100 s -> 110 s and a few
+  // milliseconds either way rank last.
   auto weight = [](const ReportDifference& d) {
-    const double base = std::max({std::fabs(d.a), std::fabs(d.b), 1.0});
-    return d.figure.ends_with("_ms") ? std::fabs(d.b - d.a) / base : std::fabs(d.b - d.a);
+    if (!d.figure.ends_with("_ms")) return std::fabs(d.b - d.a);
+    return std::fabs(d.b - d.a) / std::max({std::fabs(d.a), std::fabs(d.b), 1000.0});
   };
   std::stable_sort(c.differences.begin(), c.differences.end(),
                    [&](const ReportDifference& x, const ReportDifference& y) {

@@ -47,7 +47,8 @@ constexpr char kUsage[] =
     "                    DIR/report.json DIR draws the pictures as PNG files\n"
     "  --semantics PROFILE\n"
     "                    decide like yunikorn-1.2 or yunikorn-1.9 (overrides the scenario's)\n"
-    "  --config FILE     replace the scenario's config by this YuniKorn queues.yaml\n"
+    "  --config FILE     replace the scenario's config by this YuniKorn queues.yaml (with\n"
+    "                    --compare: for each side that does not give its own)\n"
     "  --waiters N       how many of the longest waits to list per partition (default 10)\n"
     "  --max-allocations N\n"
     "                    the kernel's live allocation budget, as for `allocore run` (default\n"
@@ -285,12 +286,6 @@ int ParseArgs(int argc, char** argv, Options* options) {
     options->max_allocations = *n;
     options->max_allocations_given = true;
   }
-  if (!options->compare.empty() && !options->config.empty()) {
-    std::fprintf(stderr,
-                 "allocore report: --config and --compare do not go together (give the "
-                 "configs to --compare)\n");
-    return 2;
-  }
   return 0;
 }
 
@@ -350,6 +345,14 @@ int ReportCommand(int argc, char** argv) {
   std::optional<Variant> a = ParseVariant(options.compare[0], scenario.semantics);
   std::optional<Variant> b = ParseVariant(options.compare[1], scenario.semantics);
   if (!a || !b) return 2;
+  // --config is the config of a side that does not name its own.
+  if (!options.config.empty()) {
+    std::optional<Variant> base = ParseVariant(options.config, scenario.semantics);
+    if (!base) return 2;
+    for (Variant* side : {&*a, &*b}) {
+      if (!side->config) side->config = base->config;
+    }
+  }
   std::optional<adapters::Report> report_a = Replay(**stream, *a, options, progress);
   if (!report_a) return 2;
   std::optional<adapters::Report> report_b = Replay(**stream, *b, options, progress);
