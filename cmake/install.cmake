@@ -38,8 +38,12 @@ install(FILES ${PROJECT_SOURCE_DIR}/kernel/README.md
               ${PROJECT_SOURCE_DIR}/kernel/preemption-semantics.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/kernel)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/scenario-format.md ${PROJECT_SOURCE_DIR}/docs/event-log-format.md
-              ${PROJECT_SOURCE_DIR}/docs/snapshot-format.md
+              ${PROJECT_SOURCE_DIR}/docs/snapshot-format.md ${PROJECT_SOURCE_DIR}/docs/report-format.md
+              ${PROJECT_SOURCE_DIR}/docs/report.schema.json
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+# The report's pictures as PNG from its JSON (python3-matplotlib).
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/report/plot_report.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/allocore)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/adapters)
 install(FILES ${PROJECT_SOURCE_DIR}/bench/README.md ${PROJECT_SOURCE_DIR}/bench/RESULTS.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)

@@ -22,7 +22,7 @@ for file in $docs $sources; do
   fi
 done
 rm -f /tmp/self_contained.$$
-for command in run check tree gen; do
+for command in run check tree gen report; do
   if "$allocore" "$command" --help 2>&1 | grep -E "$pattern" >&2; then
     echo "allocore $command --help points outside the checkout" >&2
     failures=$((failures + 1))

@@ -7,7 +7,7 @@ _allocore() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   command=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "run check tree gen pack unpack version --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "run check tree gen pack unpack report version --help --version" -- "$cur")
     return
   fi
   case "$prev" in
@@ -16,6 +16,7 @@ _allocore() {
         run) mapfile -t COMPREPLY < <(compgen -W "jsonl table" -- "$cur") ;;
         check) mapfile -t COMPREPLY < <(compgen -W "text json" -- "$cur") ;;
         tree) mapfile -t COMPREPLY < <(compgen -W "text dot" -- "$cur") ;;
+        report) mapfile -t COMPREPLY < <(compgen -W "text json html" -- "$cur") ;;
       esac
       return ;;
     --policy)
@@ -27,7 +28,7 @@ _allocore() {
     --data)
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
-    --max-allocations|--at-step|--nodes|--pods|--scale|--seed|--queues|--apps|--asks|--steps)
+    --max-allocations|--waiters|--at-step|--nodes|--pods|--scale|--seed|--queues|--apps|--asks|--steps)
       return ;;
   esac
   local options
@@ -37,6 +38,7 @@ _allocore() {
     tree) options="--at-step --format --help" ;;
     pack) options="-o --output --semantics --help" ;;
     unpack) options="-o --output --help" ;;
+    report) options="--format -o --output --semantics --config --waiters --max-allocations --compare --trace --help" ;;
     gen)
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "yunikorn-shape alibaba random --help" -- "$cur")
