@@ -585,6 +585,13 @@ class ReportCollector::State {
     const auto k = static_cast<size_t>(options_.longest_waiters);
     if (k == 0) return;
     if (p.longest.size() >= k && wait <= p.longest.back().wait_millis) return;
+    // One row per ask: its longest wait (a later repeat of the same ask waited longer).
+    for (auto it = p.longest.begin(); it != p.longest.end(); ++it) {
+      if (it->app != d.app || it->ask != d.ask) continue;
+      if (wait <= it->wait_millis) return;
+      p.longest.erase(it);
+      break;
+    }
     Waiter waiter{.queue = q >= 0 ? p.queues[static_cast<size_t>(q)].path : std::string(d.queue),
                   .app = std::string(d.app),
                   .ask = std::string(d.ask),
@@ -901,6 +908,15 @@ class ReportCollector::State {
     std::stable_sort(waiters.begin(), waiters.end(), [](const Waiter& a, const Waiter& b) {
       return a.wait_millis > b.wait_millis;
     });
+    // An ask partly allocated and partly still pending is listed once, with its longer wait.
+    std::vector<Waiter> unique;
+    for (Waiter& w : waiters) {
+      const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Waiter& u) {
+        return u.app == w.app && u.ask == w.ask;
+      });
+      if (!seen) unique.push_back(std::move(w));
+    }
+    waiters = std::move(unique);
     if (waiters.size() > static_cast<size_t>(options_.longest_waiters)) {
       waiters.resize(static_cast<size_t>(options_.longest_waiters));
     }

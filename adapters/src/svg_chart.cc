@@ -46,7 +46,7 @@ std::string Compact(double v) {
     suffix = "k";
   }
   char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%.3g%s", scaled, suffix);
+  std::snprintf(buffer, sizeof(buffer), "%.4g%s", scaled, suffix);
   return buffer;
 }
 

@@ -6,6 +6,7 @@
 #include "allocore/adapters/report.h"
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,9 @@ TEST(ReportTest, PendingTimesFromSubmissionToEachAllocation) {
   EXPECT_NEAR(a.wait_cdf[0].second, 2.0 / 3.0, 1e-12);
   EXPECT_EQ(a.wait_cdf[1].first, 4);
   EXPECT_DOUBLE_EQ(a.wait_cdf[1].second, 1.0);
+  // One row per ask among the longest waits: the ask's longest.
+  ASSERT_EQ(r.report.partitions[0].longest_waiters.size(), 1u);
+  EXPECT_EQ(r.report.partitions[0].longest_waiters[0].wait_millis, 4);
   // The partition holds the same samples; b never asked.
   EXPECT_EQ(r.report.partitions[0].waits.count, 3);
   EXPECT_EQ(Queue(r.report, "root.b").waits.count, 0);
@@ -440,6 +444,37 @@ TEST(ReportCompareTest, TheLargestWaitChangesComeFirst) {
   EXPECT_NE(text.find("root.y"), std::string::npos);
   ReportComparison same = CompareReports("A", a, "A again", a);
   EXPECT_TRUE(same.differences.empty());
+}
+
+}  // namespace
+}  // namespace allocore::adapters
+
+namespace allocore::adapters {
+namespace {
+
+// Placeholder timeouts and quota preemptions per queue equal the release records of that kind
+// in the decision stream of the same run.
+TEST(ReportTest, TimeoutsAndQuotaPreemptionsMatchTheReleaseRecords) {
+  for (const char* name : {"gang-started-timeout.yaml", "v19-quota-parent-shares.yaml",
+                           "v19-quota-recovery-over-max.yaml"}) {
+    absl::StatusOr<Scenario> scenario =
+        LoadScenarioFile(std::string(ALLOCORE_SOURCE_DIR) + "/tests/scenarios/" + name);
+    ASSERT_TRUE(scenario.ok()) << scenario.status();
+    ReportCollector collector;
+    absl::StatusOr<RunResult> run = RunScenario(*scenario, {}, &collector);
+    ASSERT_TRUE(run.ok()) << run.status();
+    Report report = collector.Finish(*scenario, *run);
+    std::map<std::string, int64_t> timeouts, quota;
+    for (const ActualAllocation& release : run->releases) {
+      if (release.reason == "timeout") ++timeouts[std::string(release.queue)];
+      if (release.reason == "quota") ++quota[std::string(release.queue)];
+    }
+    ASSERT_FALSE(timeouts.empty() && quota.empty()) << name << ": nothing to count";
+    for (const QueueReport& q : report.partitions.at(0).queues) {
+      EXPECT_EQ(q.placeholder_timeouts, timeouts[q.path]) << name << " " << q.path;
+      EXPECT_EQ(q.quota_preempted, quota[q.path]) << name << " " << q.path;
+    }
+  }
 }
 
 }  // namespace

@@ -61,8 +61,8 @@ struct WaitSummary {
   int64_t still_pending = 0;  // ask repeats pending when the run ended
 };
 
-// One of the longest waits of a partition: an allocation that came late, or an ask still
-// pending at the end (wait counted to the end).
+// One of the longest waits of a partition, one per ask: the ask's longest wait for one of its
+// allocations, or, for an ask still pending at the end, its wait up to the end.
 struct Waiter {
   std::string queue;
   std::string app;
