@@ -121,6 +121,19 @@ std::vector<std::pair<double, double>> CdfPoints(
   return points;
 }
 
+// The pending-time CDF chart: log-scale time, shares of allocations.
+ChartSpec WaitCdfSpec(std::string title, int width, int height) {
+  return {.title = std::move(title),
+          .x_label = "pending time (ms, log scale; 0 drawn at 1)",
+          .y_label = "share of allocations",
+          .log_x = true,
+          .y_min = 0.0,
+          .y_max = 1.0,
+          .percent_y = true,
+          .width = width,
+          .height = height};
+}
+
 void WaitTable(const PartitionReport& p, std::string* out) {
   HeaderRow({"queue", "allocated", "p50", "p90", "p99", "max", "still pending"}, out);
   auto row = [&](std::string_view name, const WaitSummary& w) {
@@ -152,16 +165,8 @@ void WaitCdfChart(const PartitionReport& p, std::string* out) {
                      .steps = true});
   }
   if (lines.empty()) return;
-  AppendSvgLineChart({.title = "pending time, cumulative share of allocations",
-                      .x_label = "pending time (ms, log scale; 0 drawn at 1)",
-                      .y_label = "share of allocations",
-                      .log_x = true,
-                      .y_min = 0.0,
-                      .y_max = 1.0,
-                      .percent_y = true,
-                      .width = 640,
-                      .height = 300},
-                     lines, out);
+  AppendSvgLineChart(WaitCdfSpec("pending time, cumulative share of allocations", 640, 300), lines,
+                     out);
 }
 
 void Waiters(const PartitionReport& p, std::string* out) {
@@ -511,17 +516,9 @@ void AppendComparisonHtml(const ReportComparison& c, std::string* out) {
     out->append("<h2>Pending time, A against B: partition ");
     AppendEscaped(pa.name, out);
     out->append("</h2>");
-    AppendSvgLineChart({.title = "pending time, cumulative share of allocations (A solid, B "
-                                 "dashed)",
-                        .x_label = "pending time (ms, log scale; 0 drawn at 1)",
-                        .y_label = "share of allocations",
-                        .log_x = true,
-                        .y_min = 0.0,
-                        .y_max = 1.0,
-                        .percent_y = true,
-                        .width = 760,
-                        .height = 340},
-                       lines, out);
+    AppendSvgLineChart(
+        WaitCdfSpec("pending time, cumulative share of allocations (A solid, B dashed)", 760, 340),
+        lines, out);
   }
   out->append("<h1>A: ");
   AppendEscaped(c.label_a, out);

@@ -2,8 +2,10 @@
 // docs/report.schema.json). Numbers that are not finite are written as null.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "allocore/adapters/json.h"
@@ -78,6 +80,18 @@ class JsonWriter {
     Key(key);
     Bool(value);
   }
+  // `null` when absent.
+  template <typename T>
+  void Optional(std::string_view key, const std::optional<T>& value) {
+    Key(key);
+    if (!value) {
+      Null();
+    } else if constexpr (std::is_floating_point_v<T>) {
+      Double(*value);
+    } else {
+      Int(*value);
+    }
+  }
   void Doubles(std::string_view key, const std::vector<double>& values) {
     Key(key);
     Open('[');
@@ -134,12 +148,7 @@ void Queue(JsonWriter& w, const PartitionReport& p, const QueueReport& q) {
   w.Field("placeholder_timeouts", q.placeholder_timeouts);
   w.Field("quota_preempted", q.quota_preempted);
   w.FieldDouble("cluster_share", q.cluster_share);
-  w.Key("guarantee_share");
-  if (q.guarantee_share) {
-    w.Double(*q.guarantee_share);
-  } else {
-    w.Null();
-  }
+  w.Optional("guarantee_share", q.guarantee_share);
   Waits(w, q.waits);
   Cdf(w, q.wait_cdf);
   w.Key("usage");
@@ -149,18 +158,8 @@ void Queue(JsonWriter& w, const PartitionReport& p, const QueueReport& q) {
     w.Field("type", u.type);
     w.FieldDouble("mean", u.mean);
     w.Field("peak", u.peak);
-    w.Key("guaranteed");
-    if (u.guaranteed) {
-      w.Int(*u.guaranteed);
-    } else {
-      w.Null();
-    }
-    w.Key("max");
-    if (u.max) {
-      w.Int(*u.max);
-    } else {
-      w.Null();
-    }
+    w.Optional("guaranteed", u.guaranteed);
+    w.Optional("max", u.max);
     w.FieldDouble("above_guarantee", u.above_guarantee);
     w.FieldDouble("at_max", u.at_max);
     w.Doubles("series", u.series);
@@ -237,12 +236,7 @@ void Partition(JsonWriter& w, const PartitionReport& p) {
     w.Open('{');
     w.Field("parent", p.queues[static_cast<size_t>(f.parent)].path);
     w.Field("index", "jain");
-    w.Key("mean");
-    if (f.mean) {
-      w.Double(*f.mean);
-    } else {
-      w.Null();
-    }
+    w.Optional("mean", f.mean);
     w.FieldDouble("counted_share", f.counted_share);
     w.Doubles("series", f.series);
     w.Close('}');
