@@ -420,4 +420,59 @@ TEST_F(CliTest, RunReplaysARecordedLogUnderItsKernelsBudget) {
   EXPECT_THAT(unpacked.out, StartsWith("# recorded from a live kernel"));
 }
 
+// allocore report: the three outputs, a log replays to the same report as its scenario, and
+// unusable arguments are exit 2 with a message naming what is wrong.
+TEST_F(CliTest, ReportWritesEveryFormatAndRefusesBadArguments) {
+  const std::string workload = ALLOCORE_SOURCE_DIR "/tests/tools/report_workload.yaml";
+  Result text = Run("report " + workload);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("pending time, submission to allocation"));
+  EXPECT_THAT(text.out, HasSubstr("root.teams.a"));
+  Result json = Run("report " + workload + " --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, StartsWith("{\"report_version\":1,"));
+  Result html = Run("report " + workload + " --format html");
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_THAT(html.out, StartsWith("<!DOCTYPE html>"));
+  EXPECT_THAT(html.out, HasSubstr("<svg"));
+
+  const fs::path out = dir_ / "report-out";
+  Result files = Run("report " + workload + " -o " + out.string());
+  ASSERT_EQ(files.exit_code, 0) << files.err;
+  EXPECT_EQ(ReadFile(out / "report.txt"), text.out);
+  EXPECT_EQ(ReadFile(out / "report.json"), json.out);
+  EXPECT_EQ(ReadFile(out / "report.html"), html.out);
+
+  // The same workload as an event log gives the same figures (the source name aside).
+  const fs::path log = dir_ / "workload.alog";
+  ASSERT_EQ(Run("pack " + workload + " -o " + log.string()).exit_code, 0);
+  Result from_log = Run("report " + log.string() + " --format json");
+  ASSERT_EQ(from_log.exit_code, 0) << from_log.err;
+  auto without_source = [](std::string s) {
+    const size_t at = s.find("\"semantics\"");
+    return at == std::string::npos ? s : s.substr(at);
+  };
+  EXPECT_EQ(without_source(from_log.out), without_source(json.out));
+
+  Result format = Run("report " + workload + " --format pdf");
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_THAT(format.err, HasSubstr("unknown format 'pdf'"));
+  Result side = Run("report --compare scenario nodes=tight --trace " + workload);
+  EXPECT_EQ(side.exit_code, 2);
+  EXPECT_THAT(side.err, HasSubstr("nodes=tight"));
+  Result config =
+      Run("report --compare " + Write("bad.yaml", "partitions: [{name: x}]\n").string() +
+          " scenario --trace " + workload);
+  EXPECT_EQ(config.exit_code, 2);
+  EXPECT_THAT(config.err, HasSubstr("bad.yaml"));
+  Result onto_file = Run("report " + workload + " -o " + workload);
+  EXPECT_EQ(onto_file.exit_code, 2);
+  EXPECT_THAT(onto_file.err, HasSubstr("not a directory"));
+  Result waiters = Run("report " + workload + " --waiters -3");
+  EXPECT_EQ(waiters.exit_code, 2);
+  Result missing = Run("report");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(Run("report --help").exit_code, 0);
+}
+
 }  // namespace
