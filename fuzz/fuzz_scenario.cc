@@ -1,6 +1,7 @@
 // fuzz_scenario — arbitrary bytes as a scenario file, through the whole `allocore run` path:
 // LoadScenarioText, RunScenario with an observer that writes every record as a JSON line and
-// into a RecordTable, CheckExpectations, the pending report and the queue trees.
+// into a RecordTable and feeds the report's collector, CheckExpectations, the pending report,
+// the queue trees and the report in every format.
 //
 // Checked for every input:
 //   1. No crash, no hang, bounded memory; a refused scenario has a message.
@@ -10,6 +11,7 @@
 //   4. ScenarioStream (forced to stream) never refuses what the loader accepts, refuses with
 //      the loader's message, and gives the loader's records whenever both accept (YAML corners
 //      only libyaml accepts are the one allowed difference; see scenario_stream.h).
+//   5. The usage and pending the report's collector tracks equal the kernel's after the run.
 //
 // Two things are cut short so that a valid but enormous workload is not reported as a hang:
 // ask counts are capped at kMaxCount, and inputs whose `config_file:` could name a device or
@@ -25,6 +27,8 @@
 
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/queue_tree_format.h"
+#include "allocore/adapters/report.h"
+#include "allocore/adapters/report_format.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/adapters/scenario_stream.h"
 #include "allocore/kernel.h"
@@ -41,18 +45,27 @@ constexpr int64_t kMaxCount = 64;
 
 class JsonSink : public adapters::RunObserver {
  public:
-  explicit JsonSink(adapters::RecordTable* table) : table_(table) {}
+  explicit JsonSink(adapters::RecordTable* table, adapters::ReportCollector* report = nullptr)
+      : table_(table), report_(report) {}
   void OnRecord(const adapters::Record& record, const Kernel& kernel) override {
     adapters::AppendJsonLine(record, &lines_);
     if (table_ != nullptr) table_->OnRecord(record, kernel);
+    if (report_ != nullptr) report_->OnRecord(record, kernel);
   }
   void BeforeSchedule(const Kernel& kernel) override {
     if (table_ != nullptr) table_->BeforeSchedule(kernel);
+  }
+  void BeforeStep(const adapters::ScenarioStep& step, const Kernel& kernel) override {
+    if (report_ != nullptr) report_->BeforeStep(step, kernel);
+  }
+  void AfterStep(const adapters::ScenarioStep& step, const Kernel& kernel) override {
+    if (report_ != nullptr) report_->AfterStep(step, kernel);
   }
   const std::string& lines() const { return lines_; }
 
  private:
   adapters::RecordTable* table_;
+  adapters::ReportCollector* report_;
   std::string lines_;
 };
 
@@ -112,7 +125,8 @@ void CheckScenario(std::string_view text) {
   }
 
   adapters::RecordTable table(adapters::RecordTable::Options{});
-  JsonSink sink(&table);
+  adapters::ReportCollector report;
+  JsonSink sink(&table, &report);
   auto run = adapters::RunScenario(scenario, {}, &sink);
   if (!run.ok()) {
     if (run.status().message().empty()) Fail("a refused run without a message");
@@ -124,6 +138,12 @@ void CheckScenario(std::string_view text) {
 
   std::string out;
   table.Render(&out);
+  absl::Status tracked = report.CheckUsage(kernel);
+  if (!tracked.ok()) Fail("the report's tracked usage: " + tracked.ToString());
+  const adapters::Report figures = report.Finish(scenario, *run);
+  adapters::AppendReportText(figures, &out);
+  adapters::AppendReportJson(figures, &out);
+  adapters::AppendReportHtml(figures, &out);
   if (scenario.expect) (void)adapters::CheckExpectations(*scenario.expect, *run);
   std::vector<PendingExplanation> pending = kernel.ExplainPending();
   for (const PendingExplanation& p : pending) adapters::AppendPendingJsonLine(p, &out);
