@@ -313,6 +313,12 @@ class Partition {
   // queue path up to the root repairing priorities and positions.
   void AppChanged(uint32_t app);
   void QueuePathChanged(uint32_t queue);
+  // Moves a member of `order` from the key it holds (`held`, an element of app_keys_ or
+  // queue_keys_: nullopt when it is not in the order) to `key` (nullopt: it leaves). When the
+  // new key keeps the member between the same neighbours, its entry is rewritten in place
+  // instead of erased and inserted.
+  void Rekey(Order& order, std::optional<OrderKey>& held, const std::optional<OrderKey>& key,
+             bool app);
   // Re-derives the node's score and its entry in the node index (availability, eligibility).
   void RefreshNode(uint32_t node);
   double NodeScore(const Node& node) const;
