@@ -277,6 +277,10 @@ class SnapshotReader {
     Get(r.present);
     if (r.present >= (ResourceMask{1} << kMaxResourceTypes)) Fail("a resource of unknown types");
     for (int64_t& v : r.value) Get(v);
+    // Invariant 1 of allocore/resource.h, which the arithmetic relies on.
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (!r.Has(k) && r.Get(k) != 0) Fail("a quantity of a type the resource does not name");
+    }
   }
   template <typename T>
   void Get(std::optional<T>& v) {
