@@ -52,6 +52,7 @@
 #include "queue_properties.h"
 #include "resource_shapes.h"
 #include "semantics_profile.h"
+#include "stable_vector.h"
 
 namespace allocore::internal {
 
@@ -629,7 +630,8 @@ class Partition {
   std::vector<uint32_t> free_asks_;
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_nodes_;
-  std::deque<Allocation> allocations_;  // grows with every allocation: never copied whole
+  // Grows with every allocation; elements never move (references survive an allocation).
+  StableVector<Allocation> allocations_;
   std::vector<uint32_t> free_allocations_;
   absl::flat_hash_map<std::string_view, uint32_t> apps_by_id_;
   absl::flat_hash_map<std::string_view, uint32_t> nodes_by_id_;

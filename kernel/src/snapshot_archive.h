@@ -40,6 +40,7 @@
 #include "partition_records.h"
 #include "placement.h"
 #include "queue_properties.h"
+#include "stable_vector.h"
 
 namespace allocore::internal {
 
@@ -165,6 +166,10 @@ class SnapshotWriter {
   }
   template <typename T>
   void Put(const std::deque<T>& v) {
+    Sequence(v);
+  }
+  template <typename T, size_t kChunk>
+  void Put(const StableVector<T, kChunk>& v) {
     Sequence(v);
   }
   template <typename T, typename C>
@@ -370,6 +375,10 @@ class SnapshotReader {
   }
   template <typename T>
   void Get(std::deque<T>& v) {
+    Sequence(v);
+  }
+  template <typename T, size_t kChunk>
+  void Get(StableVector<T, kChunk>& v) {
     Sequence(v);
   }
   // Sets and maps: elements are inserted as read; a repeated key is damage.
