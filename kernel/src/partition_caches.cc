@@ -92,8 +92,16 @@ void Partition::Rekey(Order& order, std::optional<OrderKey>& held,
     if (key) order.insert(EntryOf(*key, app));
     return;
   }
-  auto it = order.find(EntryOf(*held, app));
-  ALLOCORE_DCHECK(it != order.end());
+  // A small order is scanned for the member's slot: no comparison, where find() would compare
+  // full keys (the entries of members with pending in more than one type are never whole).
+  constexpr size_t kScanUpTo = 8;
+  auto it = order.begin();
+  if (order.size() <= kScanUpTo) {
+    while (it != order.end() && !(it->slot == held->slot && it->app == app)) ++it;
+  } else {
+    it = order.find(EntryOf(*held, app));
+  }
+  ALLOCORE_DCHECK(it != order.end() && it->slot == held->slot);
   held = key;
   if (!key) {
     order.erase(it);
