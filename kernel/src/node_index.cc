@@ -102,10 +102,18 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
     blocks_.push_back(TakeBlock());  // the one empty block, filled below
     last_.push_back({key.score, key.id_rank});
   }
-  size_t b = blocks_.size() == 1 ? 0 : BlockFor(key);
+  // A key after the last one (a node that gains a score under the fair policy moves behind the
+  // others) goes to the end of the last block without a search; a tie on both fields searches.
+  const LastKey& tail = last_.back();
+  const bool after_all =
+      tail.score < key.score || (tail.score == key.score && tail.id_rank < key.id_rank);
+  const size_t b = after_all || blocks_.size() == 1 ? blocks_.size() - 1 : BlockFor(key);
   Block& block = *blocks_[b];
-  auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
+  auto at = after_all
+                ? block.entries.end()
+                : std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   ALLOCORE_DCHECK(at == block.entries.end() || at->key.slot != key.slot);
+  ALLOCORE_DCHECK(at == block.entries.begin() || std::prev(at)->key < key);
   block.entries.insert(at, entry);
   block_of_[key.slot] = &block;
   SyncLast(b);
