@@ -93,39 +93,63 @@ auto EntryBefore = [](const NodeIndex::Entry& e, const NodeKey& key) { return e.
 void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligible) {
   Entry entry{key, eligible};
   AddTypes(available.present);
-  if (key.slot >= available_.size()) available_.resize(key.slot + 1);
+  if (key.slot >= available_.size()) {
+    available_.resize(key.slot + 1);
+    block_of_.resize(key.slot + 1, nullptr);
+  }
   available_[key.slot] = ToFitQuantities(available);
   if (blocks_.empty()) {
     blocks_.push_back(TakeBlock());  // the one empty block, filled below
     last_.push_back({key.score, key.id_rank});
   }
-  size_t b = blocks_.size() == 1 ? 0 : BlockFor(key);
+  // A key after the last one (a node that gains a score under the fair policy moves behind the
+  // others) goes to the end of the last block without a search; a tie on both fields searches.
+  const LastKey& tail = last_.back();
+  const bool after_all =
+      tail.score < key.score || (tail.score == key.score && tail.id_rank < key.id_rank);
+  const size_t b = after_all || blocks_.size() == 1 ? blocks_.size() - 1 : BlockFor(key);
   Block& block = *blocks_[b];
-  auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
+  auto at = after_all
+                ? block.entries.end()
+                : std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   ALLOCORE_DCHECK(at == block.entries.end() || at->key.slot != key.slot);
+  ALLOCORE_DCHECK(at == block.entries.begin() || std::prev(at)->key < key);
   block.entries.insert(at, entry);
+  block_of_[key.slot] = &block;
   SyncLast(b);
   if (eligible) Raise(&block, available_[key.slot]);
   ++size_;
   SplitIfFull(b);
 }
 
+NodeIndex::Block& NodeIndex::HolderOf(const NodeKey& key) const {
+  Block* holder = key.slot < block_of_.size() ? block_of_[key.slot] : nullptr;
+  // A key that is not in the index (a broken REQUIRES): the block where it would be, so that
+  // the caller's check on the entry names the violation.
+  return holder != nullptr ? *holder : *blocks_[BlockFor(key)];
+}
+
 void NodeIndex::Erase(const NodeKey& key) {
-  size_t b = BlockFor(key);
-  Block& block = *blocks_[b];
+  Block& block = HolderOf(key);
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   ALLOCORE_DCHECK(at != block.entries.end() && at->key.slot == key.slot);
+  // The block's position matters only when its last key changes or it may merge or drop.
+  const bool moves_last = at + 1 == block.entries.end();
+  const bool small = block.entries.size() <= kMinEntries;
+  const size_t b = moves_last || small ? BlockFor(key) : 0;
+  ALLOCORE_DCHECK(!(moves_last || small) || blocks_[b] == &block);
   Entry gone = *at;
   block.entries.erase(at);
-  if (!block.entries.empty()) SyncLast(b);
+  block_of_[key.slot] = nullptr;
+  if (moves_last && !block.entries.empty()) SyncLast(b);
   --size_;
   if (gone.eligible) Lower(&block, available_[gone.key.slot]);
-  MergeIfSmall(b);
+  if (small) MergeIfSmall(b);
 }
 
 void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligible) {
   AddTypes(available.present);
-  Block& block = *blocks_[BlockFor(key)];
+  Block& block = HolderOf(key);
   auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
   ALLOCORE_DCHECK(at != block.entries.end() && at->key.slot == key.slot);
   FitQuantities now = ToFitQuantities(available);
@@ -170,6 +194,7 @@ void NodeIndex::SplitIfFull(size_t b) {
   size_t half = lower.size() / 2;
   upper->entries.assign(lower.begin() + static_cast<std::ptrdiff_t>(half), lower.end());
   lower.resize(half);
+  for (const Entry& e : upper->entries) block_of_[e.key.slot] = upper;
   Recompute(blocks_[b]);
   Recompute(upper);
   blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(b + 1), upper);
@@ -199,6 +224,7 @@ void NodeIndex::MergeIfSmall(size_t b) {
   const Block& from = *blocks_[first + 1];
   if (into.entries.size() + from.entries.size() >= kMaxEntries) return;
   into.entries.insert(into.entries.end(), from.entries.begin(), from.entries.end());
+  for (const Entry& e : from.entries) block_of_[e.key.slot] = &into;
   Recompute(&into);
   SyncLast(first);
   DropBlock(first + 1);
@@ -209,6 +235,7 @@ void NodeIndex::Clear() {
   blocks_.clear();
   last_.clear();
   available_.clear();
+  block_of_.clear();
   size_ = 0;
 }
 
@@ -243,6 +270,11 @@ bool NodeIndex::CheckFromScratch(std::string* why) const {
       return false;
     }
     for (const Entry& e : block.entries) {
+      if (e.key.slot >= block_of_.size() || block_of_[e.key.slot] != &block) {
+        *why = absl::StrCat("node index: node ", std::string(e.key.id),
+                            " is not listed under the block that holds it");
+        return false;
+      }
       if (previous != nullptr && !(previous->key < e.key)) {
         *why = absl::StrCat("node index out of order at node ", std::string(e.key.id));
         return false;

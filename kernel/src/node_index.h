@@ -12,6 +12,7 @@
 // Invariants (CheckFromScratch):
 //   1. Entries are in strictly increasing key order across blocks; no block is empty.
 //   2. Every block's maxima and eligible count equal a recomputation over its entries.
+//   3. block_of_[slot] is the block that holds the node in `slot`.
 #ifndef ALLOCORE_KERNEL_SRC_NODE_INDEX_H_
 #define ALLOCORE_KERNEL_SRC_NODE_INDEX_H_
 
@@ -133,7 +134,7 @@ class NodeIndex {
   const Entry* Find(const NodeKey& key) const;
   // The availability the index holds for the node in `slot`.
   const FitQuantities& Available(uint32_t slot) const { return available_[slot]; }
-  // Invariants 1 and 2 recomputed from the entries; false with `why` on the first difference.
+  // Invariants 1 to 3 recomputed from the entries; false with `why` on the first difference.
   bool CheckFromScratch(std::string* why) const;
 
  private:
@@ -148,6 +149,8 @@ class NodeIndex {
   };
   // The block where `key` is or would go.
   size_t BlockFor(const NodeKey& key) const;
+  // The block that holds the node of `key` (block_of_), else the one BlockFor names.
+  Block& HolderOf(const NodeKey& key) const;
   void Recompute(Block* block) const;
   // Widens the types the maxima track; every block counts its holders of the new ones.
   void AddTypes(ResourceMask types);
@@ -181,6 +184,10 @@ class NodeIndex {
   std::vector<Block*> spare_;                  // dropped blocks, reused by TakeBlock
   std::vector<std::unique_ptr<Block>> owned_;  // every block ever made
   std::vector<FitQuantities> available_;       // by node slot
+  // The block that holds each indexed node, by slot (invariant 3): Erase and Update go straight
+  // to it, and search the block list only when the block's position is needed (its last entry
+  // leaves, or it falls below the merge size).
+  std::vector<Block*> block_of_;
   // Types some node ever had available: maxima of the others are 0 and stay so.
   ResourceMask types_ = 0;
   size_t size_ = 0;

@@ -52,6 +52,7 @@
 #include "queue_properties.h"
 #include "resource_shapes.h"
 #include "semantics_profile.h"
+#include "stable_vector.h"
 
 namespace allocore::internal {
 
@@ -314,6 +315,12 @@ class Partition {
   // queue path up to the root repairing priorities and positions.
   void AppChanged(uint32_t app);
   void QueuePathChanged(uint32_t queue);
+  // Moves a member of `order` from the key it holds (`held`, an element of app_keys_ or
+  // queue_keys_: nullopt when it is not in the order) to `key` (nullopt: it leaves). When the
+  // new key keeps the member between the same neighbours, its entry is rewritten in place
+  // instead of erased and inserted.
+  void Rekey(Order& order, std::optional<OrderKey>& held, const std::optional<OrderKey>& key,
+             bool app);
   // Re-derives the node's score and its entry in the node index (availability, eligibility).
   void RefreshNode(uint32_t node);
   double NodeScore(const Node& node) const;
@@ -624,7 +631,8 @@ class Partition {
   std::vector<uint32_t> free_asks_;
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_nodes_;
-  std::deque<Allocation> allocations_;  // grows with every allocation: never copied whole
+  // Grows with every allocation; elements never move (references survive an allocation).
+  StableVector<Allocation> allocations_;
   std::vector<uint32_t> free_allocations_;
   absl::flat_hash_map<std::string_view, uint32_t> apps_by_id_;
   absl::flat_hash_map<std::string_view, uint32_t> nodes_by_id_;

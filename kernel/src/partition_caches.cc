@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "contract.h"
 #include "partition.h"
 
 namespace allocore::internal {
@@ -78,11 +79,49 @@ void Partition::ClusterCapacityChanged() {
     if (!queues_[q].alive || !key_in_parent) continue;
     OrderKey key = ChildKey(q);
     if (key == *key_in_parent) continue;
-    Queue& parent = queues_[queues_[q].parent];
-    parent.order.erase(EntryOf(*key_in_parent, /*app=*/false));
-    key_in_parent = key;
-    parent.order.insert(EntryOf(key, /*app=*/false));
+    Rekey(queues_[queues_[q].parent].order, key_in_parent, key, /*app=*/false);
   }
+}
+
+void Partition::Rekey(Order& order, std::optional<OrderKey>& held,
+                      const std::optional<OrderKey>& key, bool app) {
+  // The comparator reads the member's full key through `held`: the old one while the member is
+  // found or erased, the new one while it is compared with its neighbours or inserted.
+  if (!held) {
+    held = key;
+    if (key) order.insert(EntryOf(*key, app));
+    return;
+  }
+  // A small order is scanned for the member's slot: no comparison, where find() would compare
+  // full keys (the entries of members with pending in more than one type are never whole).
+  constexpr size_t kScanUpTo = 8;
+  auto it = order.begin();
+  if (order.size() <= kScanUpTo) {
+    while (it != order.end() && !(it->slot == held->slot && it->app == app)) ++it;
+  } else {
+    it = order.find(EntryOf(*held, app));
+  }
+  ALLOCORE_DCHECK(it != order.end() && it->slot == held->slot);
+  held = key;
+  if (!key) {
+    order.erase(it);
+    return;
+  }
+  const OrderEntry entry = EntryOf(*key, app);
+  const OrderEntryLess less = order.key_comp();
+  const bool after_previous = it == order.begin() || less(*std::prev(it), entry);
+  if (after_previous) {
+    auto next = std::next(it);
+    if (next == order.end() || less(entry, *next)) {
+      // Same place in the order: the btree's ordering invariant holds with the new entry, so
+      // it is overwritten where it is (the element itself is not const, the set only hands
+      // out const references).
+      const_cast<OrderEntry&>(*it) = entry;
+      return;
+    }
+  }
+  order.erase(it);
+  order.insert(entry);
 }
 
 OrderKey Partition::AppKey(uint32_t app) const {
@@ -111,13 +150,7 @@ void Partition::AppChanged(uint32_t app) {
   std::optional<OrderKey> key;
   if (has_pending) key = AppKey(app);
   std::optional<OrderKey>& key_in_leaf = app_keys_[app];
-  if (key != key_in_leaf) {
-    // The comparator reads the member's full key: the old one while it is erased, the new one
-    // while it is inserted.
-    if (key_in_leaf) leaf.order.erase(EntryOf(*key_in_leaf, /*app=*/true));
-    key_in_leaf = key;
-    if (key) leaf.order.insert(EntryOf(*key, /*app=*/true));
-  }
+  if (key != key_in_leaf) Rekey(leaf.order, key_in_leaf, key, /*app=*/true);
   std::pair<int64_t, uint32_t> member{a.submission_seq, app};
   if (a.state == AppState::kAccepted && has_pending) {
     leaf.accepted_with_pending.insert(member);
@@ -147,11 +180,7 @@ void Partition::QueuePathChanged(uint32_t queue) {
       key = ChildKey(q);
     }
     std::optional<OrderKey>& key_in_parent = queue_keys_[q];
-    if (key != key_in_parent) {
-      if (key_in_parent) parent.order.erase(EntryOf(*key_in_parent, /*app=*/false));
-      key_in_parent = key;
-      if (key) parent.order.insert(EntryOf(*key, /*app=*/false));
-    }
+    if (key != key_in_parent) Rekey(parent.order, key_in_parent, key, /*app=*/false);
     q = parent_slot;
   }
 }

@@ -12,8 +12,9 @@ namespace {
 // max − allocated over the types of max only (types the limit does not name stay unlimited).
 Resource Remaining(const Resource& max, const Resource& allocated) {
   Resource out;
-  for (int k = 0; k < kMaxResourceTypes; ++k) {
-    if (max.Has(k)) out.Set(k, SaturatingSub(max.Get(k), allocated.Get(k)));
+  for (ResourceMask m = max.present; m != 0; m &= m - 1) {
+    const int k = __builtin_ctz(m);
+    out.Set(k, SaturatingSub(max.Get(k), allocated.Get(k)));
   }
   return out;
 }

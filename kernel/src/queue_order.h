@@ -29,8 +29,8 @@ using ShareKey = std::array<double, kMaxResourceTypes>;
 inline ShareKey Shares(const Resource& usage, const std::optional<Resource>& guaranteed) {
   ShareKey key{};
   int n = 0;
-  for (int k = 0; k < kMaxResourceTypes; ++k) {
-    if (!usage.Has(k)) continue;
+  for (ResourceMask m = usage.present; m != 0; m &= m - 1) {
+    const int k = __builtin_ctz(m);
     int64_t v = usage.Get(k);
     double share = 0.0;
     if (v != 0) {
@@ -84,8 +84,10 @@ inline OrderKey ChildQueueKey(const ShareKey& shares, const Resource& pending, i
   } else {
     key.second = -int64_t{priority};
   }
-  PendingRank total = 0;
-  for (int64_t v : pending.value) total += v;
+  PendingRank total = 0;  // absent types hold 0 (invariant 1 of allocore/resource.h)
+  for (ResourceMask m = pending.present; m != 0; m &= m - 1) {
+    total += pending.value[static_cast<size_t>(__builtin_ctz(m))];
+  }
   key.pending = -total;
   key.tiebreak = sibling_order;
   key.slot = slot;

@@ -24,8 +24,7 @@ int64_t SaturatingMul(int64_t a, int64_t b) {
   return out;
 }
 
-// Absent types hold 0 (invariant 1), so every lane can be computed without looking at the
-// mask: 0 + 0 and 0 - 0 stay 0.
+// Absent types hold 0 (invariant 1): only the types present in either operand can be non-zero.
 Resource Add(const Resource& a, const Resource& b) {
   Resource out = a;
   AddTo(&out, b);
@@ -35,11 +34,8 @@ Resource Add(const Resource& a, const Resource& b) {
 Resource Sub(const Resource& a, const Resource& b) {
   Resource out;
   out.present = a.present | b.present;
-  if (SmallValues(a, b)) {
-    for (size_t k = 0; k < kMaxResourceTypes; ++k) out.value[k] = a.value[k] - b.value[k];
-    return out;
-  }
-  for (size_t k = 0; k < kMaxResourceTypes; ++k) {
+  for (ResourceMask m = out.present; m != 0; m &= m - 1) {
+    const auto k = static_cast<size_t>(__builtin_ctz(m));
     out.value[k] = SaturatingSub(a.value[k], b.value[k]);
   }
   return out;

@@ -117,7 +117,13 @@ ShareKey ChildShareDominant(const Resource& allocated, const std::optional<Resou
 
 bool LevelMaxAllowsWhole(const Resource& max, const Resource& allocated, const Resource& delta,
                          bool /*root*/) {
-  return FitInMaxUndef(max, Add(allocated, delta));
+  // FitInMaxUndef(max, Add(allocated, delta)) without building the sum: the types both name.
+  for (ResourceMask m = max.present & (allocated.present | delta.present); m != 0; m &= m - 1) {
+    const int k = __builtin_ctz(m);
+    const int64_t cap = max.Get(k) > 0 ? max.Get(k) : 0;
+    if (SaturatingAdd(allocated.Get(k), delta.Get(k)) > cap) return false;
+  }
+  return true;
 }
 
 bool LevelMaxAllowsRequestedTypes(const Resource& max, const Resource& allocated,

@@ -38,7 +38,7 @@ namespace internal {
 // A member added to Partition must be added to StateFields (or named a cache there, or a
 // value that lives only inside one call): this size changes with it. Update it once the new
 // member is handled.
-static_assert(sizeof(void*) != 8 || sizeof(Partition) == 1272,
+static_assert(sizeof(void*) != 8 || sizeof(Partition) == 1248,
               "Partition changed: add the new member to Partition::StateFields (snapshot.cc)");
 
 // Not written: context_ (the restoring kernel's), name_ (the partition's record), the caches

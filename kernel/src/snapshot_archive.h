@@ -40,6 +40,7 @@
 #include "partition_records.h"
 #include "placement.h"
 #include "queue_properties.h"
+#include "stable_vector.h"
 
 namespace allocore::internal {
 
@@ -167,6 +168,10 @@ class SnapshotWriter {
   void Put(const std::deque<T>& v) {
     Sequence(v);
   }
+  template <typename T, size_t kChunk>
+  void Put(const StableVector<T, kChunk>& v) {
+    Sequence(v);
+  }
   template <typename T, typename C>
   void Put(const absl::btree_set<T, C>& v) {
     Sequence(v);
@@ -277,6 +282,10 @@ class SnapshotReader {
     Get(r.present);
     if (r.present >= (ResourceMask{1} << kMaxResourceTypes)) Fail("a resource of unknown types");
     for (int64_t& v : r.value) Get(v);
+    // Invariant 1 of allocore/resource.h, which the arithmetic relies on.
+    for (int k = 0; k < kMaxResourceTypes; ++k) {
+      if (!r.Has(k) && r.Get(k) != 0) Fail("a quantity of a type the resource does not name");
+    }
   }
   template <typename T>
   void Get(std::optional<T>& v) {
@@ -366,6 +375,10 @@ class SnapshotReader {
   }
   template <typename T>
   void Get(std::deque<T>& v) {
+    Sequence(v);
+  }
+  template <typename T, size_t kChunk>
+  void Get(StableVector<T, kChunk>& v) {
     Sequence(v);
   }
   // Sets and maps: elements are inserted as read; a repeated key is damage.

@@ -67,41 +67,23 @@ ALLOCORE_EXPORT Resource Sub(const Resource& a, const Resource& b);
 ALLOCORE_EXPORT Resource SubClampNegative(const Resource& a, const Resource& b);
 // True when every value of both lies in [-2^62, 2^62): sums and differences cannot overflow,
 // so plain (vectorisable) arithmetic gives the saturating result.
-inline bool SmallValues(const Resource& a, const Resource& b) {
-  uint64_t high = 0;
-  for (size_t k = 0; k < kMaxResourceTypes; ++k) {
-    high |= (static_cast<uint64_t>(a.value[k]) + (uint64_t{1} << 62)) |
-            (static_cast<uint64_t>(b.value[k]) + (uint64_t{1} << 62));
-  }
-  return (high >> 63) == 0;
-}
-
-// In-place forms of Add and SubClampNegative (same results), for hot accounting paths.
+// In place: a += b, a -= b clamped at 0. Only the types a mask names are visited (absent types
+// hold 0, invariant 1, so the others stay 0): most resources name two or three types.
 inline void AddTo(Resource* a, const Resource& b) {
   a->present |= b.present;
-  if (SmallValues(*a, b)) {
-    for (size_t k = 0; k < kMaxResourceTypes; ++k) a->value[k] += b.value[k];
-    return;
-  }
-  for (size_t k = 0; k < kMaxResourceTypes; ++k) {
+  for (ResourceMask m = b.present; m != 0; m &= m - 1) {
+    const auto k = static_cast<size_t>(__builtin_ctz(m));
     a->value[k] = SaturatingAdd(a->value[k], b.value[k]);
   }
 }
 inline void SubFromClampNegative(Resource* a, const Resource& b) {
   a->present |= b.present;
-  if (SmallValues(*a, b)) {
-    for (size_t k = 0; k < kMaxResourceTypes; ++k) {
-      int64_t d = a->value[k] - b.value[k];
-      a->value[k] = d < 0 ? 0 : d;
-    }
-    return;
-  }
-  for (size_t k = 0; k < kMaxResourceTypes; ++k) {
-    int64_t d = SaturatingSub(a->value[k], b.value[k]);
+  for (ResourceMask m = a->present; m != 0; m &= m - 1) {
+    const auto k = static_cast<size_t>(__builtin_ctz(m));
+    const int64_t d = SaturatingSub(a->value[k], b.value[k]);
     a->value[k] = d < 0 ? 0 : d;
   }
 }
-// Per-type saturating multiply; multiplying by 0 gives an empty resource.
 ALLOCORE_EXPORT Resource Multiply(const Resource& r, int64_t factor);
 
 // Exact forms, for the calls that must refuse rather than saturate: they return the first type
