@@ -135,7 +135,6 @@ class ReportCollector::State {
   explicit State(ReportOptions options) : options_(options), grid_(options.buckets) {}
 
   struct TypeStats {
-    int64_t value = 0;
     int64_t peak = 0;
     double integral = 0;
     int64_t above_guarantee = 0;  // ms
@@ -217,7 +216,7 @@ class ReportCollector::State {
     std::string reason;
   };
 
-  void Init(const Scenario* scenario, const Kernel& kernel) {
+  void Init(const Kernel& kernel) {
     if (initialised_) return;
     initialised_ = true;
     for (const std::string& name : kernel.PartitionNames()) {
@@ -225,14 +224,6 @@ class ReportCollector::State {
       p.name = name;
       absl::StatusOr<PartitionHandle> handle = kernel.FindPartition(name);
       if (handle.ok()) p.handle = *handle;
-      p.node_policy = "fair";
-      if (scenario != nullptr) {
-        for (const PartitionConfig& config : scenario->config.partitions) {
-          if (config.name == name && config.node_sort_policy.type == "binpacking") {
-            p.node_policy = "binpacking";
-          }
-        }
-      }
       for (int k = 0; k < kMaxResourceTypes; ++k) {
         p.capacity_series[static_cast<size_t>(k)] = grid_.NewSeries();
       }
@@ -353,8 +344,7 @@ class ReportCollector::State {
         level.allocated.value[i] += allocated_delta.value[i];
         level.pending.value[i] += pending_delta.value[i];
         TypeStats& t = level.types[i];
-        t.value = level.allocated.value[i];
-        t.peak = std::max(t.peak, t.value);
+        t.peak = std::max(t.peak, level.allocated.value[i]);
       }
       UpdateCounted(p, at);
     }
@@ -368,14 +358,15 @@ class ReportCollector::State {
     if (dt <= 0) return;
     for (int k = 0; k < kMaxResourceTypes; ++k) {
       TypeStats& t = queue.types[static_cast<size_t>(k)];
-      if (t.value != 0) {
-        t.integral += static_cast<double>(t.value) * static_cast<double>(dt);
-        if (t.series >= 0) grid_.AddSpan(t.series, from, now_, static_cast<double>(t.value));
+      const int64_t value = queue.allocated.Get(k);
+      if (value != 0) {
+        t.integral += static_cast<double>(value) * static_cast<double>(dt);
+        if (t.series >= 0) grid_.AddSpan(t.series, from, now_, static_cast<double>(value));
       }
-      if (queue.guaranteed && queue.guaranteed->Has(k) && t.value > queue.guaranteed->Get(k)) {
+      if (queue.guaranteed && queue.guaranteed->Has(k) && value > queue.guaranteed->Get(k)) {
         t.above_guarantee += dt;
       }
-      if (queue.max && queue.max->Has(k) && t.value >= queue.max->Get(k)) t.at_max += dt;
+      if (queue.max && queue.max->Has(k) && value >= queue.max->Get(k)) t.at_max += dt;
     }
     const double share = DominantRatio(queue.allocated, p.capacity);
     queue.share_integral += share * static_cast<double>(dt);
@@ -511,7 +502,7 @@ class ReportCollector::State {
   }
 
   void OnRecord(const Record& record, const Kernel& kernel) {
-    Init(nullptr, kernel);
+    Init(kernel);
     now_ = kernel.now_millis();
     ++records_;
     if (record.type == RecordType::kError) {
@@ -616,7 +607,7 @@ class ReportCollector::State {
   }
 
   void BeforeStep(const Kernel& kernel) {
-    Init(nullptr, kernel);
+    Init(kernel);
     now_ = kernel.now_millis();
     step_refused_ = false;
   }
@@ -647,7 +638,7 @@ class ReportCollector::State {
           if constexpr (std::is_same_v<T, AppSpec>) {
             AddedApp(action.partition, action.id, kernel);
           } else if constexpr (std::is_same_v<T, AskSpec>) {
-            AddedAsk(action, kernel);
+            AddedAsk(action);
           } else if constexpr (std::is_same_v<T, RemoveAskStep>) {
             Forget(AskKey(action.partition, action.app, action.ask));
             TouchApp(action.partition, action.app);
@@ -735,7 +726,7 @@ class ReportCollector::State {
     asks_of_app_.erase(app_asks);
   }
 
-  void AddedAsk(const AskSpec& spec, const Kernel& kernel) {
+  void AddedAsk(const AskSpec& spec) {
     auto app = apps_.find(AppKey(spec.partition, spec.app));
     if (app == apps_.end()) return;
     const auto [pi, q] = app->second;
@@ -754,7 +745,6 @@ class ReportCollector::State {
     std::vector<std::string>& asks = asks_of_app_[AppKey(spec.partition, spec.app)];
     if (std::find(asks.begin(), asks.end(), spec.id) == asks.end()) asks.push_back(spec.id);
     MarkQueue(partitions_[static_cast<size_t>(pi)], q);
-    (void)kernel;
   }
 
   // Asks ExplainPending when an ask still pending has waited longer than the shortest of the
@@ -780,10 +770,11 @@ class ReportCollector::State {
 
   Report Finish(const Scenario& scenario, const RunResult& run) {
     const Kernel& kernel = *run.kernel;
-    Init(&scenario, kernel);
+    Init(kernel);
     now_ = kernel.now_millis();
+    // The node policy as the scenario's config sets it (a reload's is not visible here).
     for (PartitionState& p : partitions_) {
-      if (p.node_policy.empty()) p.node_policy = "fair";
+      p.node_policy = "fair";
       for (const PartitionConfig& config : scenario.config.partitions) {
         if (config.name == p.name) {
           p.node_policy = config.node_sort_policy.type == "binpacking" ? "binpacking" : "fair";
@@ -997,7 +988,6 @@ ReportCollector::~ReportCollector() = default;
 void ReportCollector::OnRecord(const Record& record, const Kernel& kernel) {
   state_->OnRecord(record, kernel);
 }
-void ReportCollector::OnProgress(int64_t /*step*/, int64_t /*total_steps*/) {}
 void ReportCollector::BeforeStep(const ScenarioStep& /*step*/, const Kernel& kernel) {
   state_->BeforeStep(kernel);
 }

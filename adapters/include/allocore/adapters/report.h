@@ -135,7 +135,7 @@ struct RejectionCount {
 
 struct PartitionReport {
   std::string name;
-  std::string node_policy;              // fair | binpacking
+  std::string node_policy;              // fair | binpacking, as the scenario's config sets it
   std::vector<std::string> types;       // resource type names by id
   std::vector<int64_t> capacity;        // at the end, per type
   std::vector<double> capacity_mean;    // time-weighted, per type
@@ -176,7 +176,6 @@ class ALLOCORE_EXPORT ReportCollector : public RunObserver {
   ReportCollector& operator=(const ReportCollector&) = delete;
 
   void OnRecord(const Record& record, const Kernel& kernel) override;
-  void OnProgress(int64_t step, int64_t total_steps) override;
   void BeforeStep(const ScenarioStep& step, const Kernel& kernel) override;
   void AfterStep(const ScenarioStep& step, const Kernel& kernel) override;
 
