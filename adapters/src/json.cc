@@ -67,7 +67,9 @@ void AppendJsonString(std::string* out, std::string_view s) {
     }
     size_t len = Utf8SequenceLength(s, i);
     if (len == 0) {
-      *out += "\\ufffd";
+      // U+FFFD as UTF-8, as a valid U+FFFD in the input is written: writing a text read back
+      // from this output gives the same bytes (an escape here would not round-trip).
+      *out += "\xEF\xBF\xBD";
       ++i;
       continue;
     }

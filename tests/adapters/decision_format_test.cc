@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "allocore/adapters/json.h"
 #include "allocore/adapters/queue_tree_format.h"
 #include "allocore/adapters/scenario.h"
 #include "gmock/gmock.h"
@@ -95,6 +96,26 @@ TEST(JsonLineTest, EveryRecordTypeInContractOrder) {
             "{\"type\":\"release\",\"step\":4,\"app\":\"app-1\",\"ask\":\"ask-1\",\"node\":\"n\","
             "\"reason\":\"released\"}\n"
             "{\"type\":\"error\",\"step\":5,\"message\":\"add_ask: unknown\\tapp\"}\n");
+}
+
+// Invalid UTF-8 becomes U+FFFD, written as a valid U+FFFD is: a string read back from the
+// output and written again gives the same bytes (fuzz_config found "\\ufffd" did not).
+TEST(JsonStringTest, InvalidUtf8IsReplacedTheWayAValidReplacementIsWritten) {
+  std::string from_invalid, from_valid;
+  AppendJsonString(&from_invalid,
+                   "alice\x85"
+                   "devs");
+  AppendJsonString(&from_valid,
+                   "alice\xEF\xBF\xBD"
+                   "devs");
+  EXPECT_EQ(from_invalid,
+            "\"alice\xEF\xBF\xBD"
+            "devs\"");
+  EXPECT_EQ(from_invalid, from_valid);
+  std::string control;
+  AppendJsonString(&control, std::string("a\x01"
+                                         "b"));
+  EXPECT_EQ(control, "\"a\\u0001b\"");
 }
 
 TEST(JsonLineTest, Pending) {
