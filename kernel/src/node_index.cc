@@ -1,6 +1,7 @@
 #include "node_index.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -9,12 +10,13 @@
 namespace allocore::internal {
 namespace {
 
-// A block splits in two when it reaches kMaxEntries and merges into a neighbour when it falls
-// below kMinEntries. Blocks of this size keep the summary scan short (a few hundred blocks for
-// tens of thousands of nodes) and the in-block work (insert, erase, recompute) to a few
-// kilobytes of contiguous memory.
-constexpr size_t kMaxEntries = 64;
-constexpr size_t kMinEntries = 8;
+bool KeyBefore(const NodeIndex::Entry& e, const NodeKey& key) {
+  return e.score != key.score ? e.score < key.score : e.id_rank < key.id_rank;
+}
+
+bool SameKey(const NodeIndex::Entry& e, const NodeKey& key) {
+  return e.score == key.score && e.id_rank == key.id_rank && e.slot == key.slot;
+}
 
 }  // namespace
 
@@ -26,6 +28,47 @@ FitQuantities ToFitQuantities(const Resource& available) {
   return out;
 }
 
+NodeIndex::Entry* NodeIndex::Block::LowerBound(const NodeKey& key) {
+  return std::lower_bound(begin(), end(), key, KeyBefore);
+}
+
+NodeIndex::Entry* NodeIndex::Block::InsertAt(Entry* at, const Entry& entry) {
+  ALLOCORE_DCHECK(size() < kMaxEntries);
+  const auto before = static_cast<uint32_t>(at - begin());
+  const uint32_t after = size() - before;
+  // Shift the side that has room, the shorter one when both have.
+  if (tail < kMaxEntries && (head == 0 || after <= before)) {
+    std::memmove(at + 1, at, after * sizeof(Entry));
+    ++tail;
+  } else {
+    std::memmove(begin() - 1, begin(), before * sizeof(Entry));
+    --head;
+    --at;
+  }
+  *at = entry;
+  return at;
+}
+
+void NodeIndex::Block::EraseAt(Entry* at) {
+  const auto before = static_cast<uint32_t>(at - begin());
+  const uint32_t after = size() - before - 1;
+  if (before < after) {
+    std::memmove(begin() + 1, begin(), before * sizeof(Entry));
+    ++head;
+  } else {
+    std::memmove(at, at + 1, after * sizeof(Entry));
+    --tail;
+  }
+  if (head == tail) head = tail = 0;
+}
+
+void NodeIndex::Block::Compact() {
+  if (head == 0) return;
+  std::memmove(items.data(), begin(), size() * sizeof(Entry));
+  tail -= head;
+  head = 0;
+}
+
 size_t NodeIndex::BlockFor(const NodeKey& key) const {
   // Needs non-empty blocks (invariant 1). The first block whose last key is not below `key`; past
   // the end, the last block.
@@ -34,9 +77,8 @@ size_t NodeIndex::BlockFor(const NodeKey& key) const {
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     const LastKey& last = last_[mid];
-    const bool before = last.score != key.score       ? last.score < key.score
-                        : last.id_rank != key.id_rank ? last.id_rank < key.id_rank
-                                                      : blocks_[mid]->entries.back().key < key;
+    const bool before =
+        last.score != key.score ? last.score < key.score : last.id_rank < key.id_rank;
     if (before) {
       lo = mid + 1;
     } else {
@@ -50,8 +92,8 @@ void NodeIndex::Recompute(Block* block) const {
   block->max.fill(0);
   block->holders.fill(0);
   block->eligible = 0;
-  for (const Entry& e : block->entries) {
-    if (e.eligible) Raise(block, available_[e.key.slot]);
+  for (const Entry& e : *block) {
+    if (e.eligible) Raise(block, available_[e.slot]);
   }
 }
 
@@ -84,37 +126,44 @@ void NodeIndex::Lower(Block* block, const FitQuantities& available) const {
   if (last_holder) Recompute(block);
 }
 
-namespace {
-
-auto EntryBefore = [](const NodeIndex::Entry& e, const NodeKey& key) { return e.key < key; };
-
-}  // namespace
-
 void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligible) {
-  Entry entry{key, eligible};
+  const Entry entry{key.score, key.id_rank, key.slot, eligible};
   AddTypes(available.present);
   if (key.slot >= available_.size()) {
     available_.resize(key.slot + 1);
     block_of_.resize(key.slot + 1, nullptr);
   }
+  ALLOCORE_DCHECK(block_of_[key.slot] == nullptr);
   available_[key.slot] = ToFitQuantities(available);
   if (blocks_.empty()) {
     blocks_.push_back(TakeBlock());  // the one empty block, filled below
     last_.push_back({key.score, key.id_rank});
   }
   // A key after the last one (a node that gains a score under the fair policy moves behind the
-  // others) goes to the end of the last block without a search; a tie on both fields searches.
+  // others) goes to the end of the last block without a search; when that block is full, it
+  // starts a new one instead of splitting it, so that appends never recompute a block.
   const LastKey& tail = last_.back();
   const bool after_all =
       tail.score < key.score || (tail.score == key.score && tail.id_rank < key.id_rank);
-  const size_t b = after_all || blocks_.size() == 1 ? blocks_.size() - 1 : BlockFor(key);
+  size_t b;
+  if (after_all && blocks_.back()->size() + 1 >= kMaxEntries) {
+    blocks_.push_back(TakeBlock());
+    last_.push_back({key.score, key.id_rank});
+    b = blocks_.size() - 1;
+  } else {
+    b = after_all || blocks_.size() == 1 ? blocks_.size() - 1 : BlockFor(key);
+  }
   Block& block = *blocks_[b];
-  auto at = after_all
-                ? block.entries.end()
-                : std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
-  ALLOCORE_DCHECK(at == block.entries.end() || at->key.slot != key.slot);
-  ALLOCORE_DCHECK(at == block.entries.begin() || std::prev(at)->key < key);
-  block.entries.insert(at, entry);
+  Entry* at;
+  if (after_all) {
+    if (block.tail == kMaxEntries) block.Compact();
+    at = block.end();
+  } else {
+    at = block.LowerBound(key);
+  }
+  ALLOCORE_DCHECK(at == block.end() || key < at->key());
+  ALLOCORE_DCHECK(at == block.begin() || (at - 1)->key() < key);
+  block.InsertAt(at, entry);
   block_of_[key.slot] = &block;
   SyncLast(b);
   if (eligible) Raise(&block, available_[key.slot]);
@@ -131,29 +180,31 @@ NodeIndex::Block& NodeIndex::HolderOf(const NodeKey& key) const {
 
 void NodeIndex::Erase(const NodeKey& key) {
   Block& block = HolderOf(key);
-  auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
-  ALLOCORE_DCHECK(at != block.entries.end() && at->key.slot == key.slot);
+  Entry* at = block.LowerBound(key);
+  ALLOCORE_DCHECK(at != block.end() && SameKey(*at, key));
+  EraseEntry(&block, at);
+}
+
+void NodeIndex::EraseEntry(Block* block, Entry* at) {
+  const NodeKey key = at->key();
   // The block's position matters only when its last key changes or it may merge or drop.
-  const bool moves_last = at + 1 == block.entries.end();
-  const bool small = block.entries.size() <= kMinEntries;
+  const bool moves_last = at + 1 == block->end();
+  const bool small = block->size() <= kMinEntries;
   const size_t b = moves_last || small ? BlockFor(key) : 0;
-  ALLOCORE_DCHECK(!(moves_last || small) || blocks_[b] == &block);
-  Entry gone = *at;
-  block.entries.erase(at);
+  ALLOCORE_DCHECK(!(moves_last || small) || blocks_[b] == block);
+  const bool was_eligible = at->eligible;
+  block->EraseAt(at);
   block_of_[key.slot] = nullptr;
-  if (moves_last && !block.entries.empty()) SyncLast(b);
+  if (moves_last && !block->empty()) SyncLast(b);
   --size_;
-  if (gone.eligible) Lower(&block, available_[gone.key.slot]);
+  if (was_eligible) Lower(block, available_[key.slot]);
   if (small) MergeIfSmall(b);
 }
 
-void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligible) {
+void NodeIndex::Refresh(Block* block, Entry* at, const Resource& available, bool eligible) {
   AddTypes(available.present);
-  Block& block = HolderOf(key);
-  auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
-  ALLOCORE_DCHECK(at != block.entries.end() && at->key.slot == key.slot);
   FitQuantities now = ToFitQuantities(available);
-  FitQuantities& held = available_[key.slot];
+  FitQuantities& held = available_[at->slot];
   if (at->eligible == eligible && held == now) return;
   const bool was_eligible = at->eligible;
   const FitQuantities before = held;
@@ -161,8 +212,32 @@ void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligi
   at->eligible = eligible;
   // Raise first, so that Lower does not recompute a maximum the new value keeps; a
   // recomputation reads the new value.
-  if (eligible) Raise(&block, now);
-  if (was_eligible) Lower(&block, before);
+  if (eligible) Raise(block, now);
+  if (was_eligible) Lower(block, before);
+}
+
+void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligible) {
+  Block& block = HolderOf(key);
+  Entry* at = block.LowerBound(key);
+  ALLOCORE_DCHECK(at != block.end() && SameKey(*at, key));
+  Refresh(&block, at, available, eligible);
+}
+
+void NodeIndex::Move(const NodeKey& key, double score, const Resource& available, bool eligible) {
+  Block& block = HolderOf(key);
+  Entry* at = block.LowerBound(key);
+  ALLOCORE_DCHECK(at != block.end() && SameKey(*at, key));
+  const NodeKey moved{score, key.id_rank, key.slot};
+  // Between its two neighbours in the same block, the entry keeps its place: the block's last
+  // key and its position in the block list do not change.
+  if (at != block.begin() && at + 1 != block.end() && (at - 1)->key() < moved &&
+      moved < (at + 1)->key()) {
+    at->score = score;
+    Refresh(&block, at, available, eligible);
+    return;
+  }
+  EraseEntry(&block, at);
+  Insert(moved, available, eligible);
 }
 
 NodeIndex::Block* NodeIndex::TakeBlock() {
@@ -176,8 +251,7 @@ NodeIndex::Block* NodeIndex::TakeBlock() {
   block->max.fill(0);
   block->holders.fill(0);
   block->eligible = 0;
-  block->entries.clear();
-  block->entries.reserve(kMaxEntries);
+  block->head = block->tail = 0;
   return block;
 }
 
@@ -188,14 +262,17 @@ void NodeIndex::DropBlock(size_t b) {
 }
 
 void NodeIndex::SplitIfFull(size_t b) {
-  if (blocks_[b]->entries.size() < kMaxEntries) return;
+  Block& lower = *blocks_[b];
+  if (lower.size() < kMaxEntries) return;
   Block* upper = TakeBlock();
-  std::vector<Entry>& lower = blocks_[b]->entries;
-  size_t half = lower.size() / 2;
-  upper->entries.assign(lower.begin() + static_cast<std::ptrdiff_t>(half), lower.end());
-  lower.resize(half);
-  for (const Entry& e : upper->entries) block_of_[e.key.slot] = upper;
-  Recompute(blocks_[b]);
+  const uint32_t half = lower.size() / 2;
+  const Entry* from = lower.begin() + half;
+  const auto moved = static_cast<uint32_t>(lower.end() - from);
+  std::memcpy(upper->items.data(), from, moved * sizeof(Entry));
+  upper->tail = moved;
+  lower.tail = lower.head + half;
+  for (const Entry& e : *upper) block_of_[e.slot] = upper;
+  Recompute(&lower);
   Recompute(upper);
   blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(b + 1), upper);
   last_.insert(last_.begin() + static_cast<std::ptrdiff_t>(b + 1), LastKey{});
@@ -204,27 +281,28 @@ void NodeIndex::SplitIfFull(size_t b) {
 }
 
 void NodeIndex::MergeIfSmall(size_t b) {
-  if (blocks_[b]->entries.empty()) {
+  if (blocks_[b]->empty()) {
     DropBlock(b);
     return;
   }
-  if (blocks_[b]->entries.size() >= kMinEntries) return;
+  if (blocks_[b]->size() >= kMinEntries) return;
   // Into the smaller neighbour, when both fit in one block below the split size.
   size_t first;
   if (b == 0) {
     if (blocks_.size() == 1) return;
     first = 0;
-  } else if (b + 1 == blocks_.size() ||
-             blocks_[b - 1]->entries.size() <= blocks_[b + 1]->entries.size()) {
+  } else if (b + 1 == blocks_.size() || blocks_[b - 1]->size() <= blocks_[b + 1]->size()) {
     first = b - 1;
   } else {
     first = b;
   }
   Block& into = *blocks_[first];
   const Block& from = *blocks_[first + 1];
-  if (into.entries.size() + from.entries.size() >= kMaxEntries) return;
-  into.entries.insert(into.entries.end(), from.entries.begin(), from.entries.end());
-  for (const Entry& e : from.entries) block_of_[e.key.slot] = &into;
+  if (into.size() + from.size() >= kMaxEntries) return;
+  if (into.tail + from.size() > kMaxEntries) into.Compact();
+  std::memcpy(into.end(), from.begin(), from.size() * sizeof(Entry));
+  into.tail += from.size();
+  for (const Entry& e : from) block_of_[e.slot] = &into;
   Recompute(&into);
   SyncLast(first);
   DropBlock(first + 1);
@@ -241,10 +319,10 @@ void NodeIndex::Clear() {
 
 const NodeIndex::Entry* NodeIndex::Find(const NodeKey& key) const {
   if (blocks_.empty()) return nullptr;
-  const Block& block = *blocks_[BlockFor(key)];
-  auto at = std::lower_bound(block.entries.begin(), block.entries.end(), key, EntryBefore);
-  if (at == block.entries.end() || !(at->key == key) || at->key.slot != key.slot) return nullptr;
-  return &*at;
+  Block& block = *blocks_[BlockFor(key)];
+  const Entry* at = block.LowerBound(key);
+  if (at == block.end() || !SameKey(*at, key)) return nullptr;
+  return at;
 }
 
 bool NodeIndex::CheckFromScratch(std::string* why) const {
@@ -252,31 +330,30 @@ bool NodeIndex::CheckFromScratch(std::string* why) const {
   const Entry* previous = nullptr;
   for (size_t b = 0; b < blocks_.size(); ++b) {
     const Block& block = *blocks_[b];
-    if (block.entries.empty()) {
-      *why = absl::StrCat("node index block ", b, " is empty");
+    if (block.empty() || block.head > block.tail || block.tail > kMaxEntries) {
+      *why = absl::StrCat("node index block ", b, " is empty or its bounds are broken");
       return false;
     }
-    Block fresh;
-    fresh.entries = block.entries;
+    Block fresh = block;
     Recompute(&fresh);
     if (fresh.max != block.max || fresh.holders != block.holders ||
         fresh.eligible != block.eligible) {
       *why = absl::StrCat("node index block ", b, ": cached maxima differ from a recomputation");
       return false;
     }
-    if (last_.size() != blocks_.size() || last_[b].score != block.entries.back().key.score ||
-        last_[b].id_rank != block.entries.back().key.id_rank) {
+    if (last_.size() != blocks_.size() || last_[b].score != block.back().score ||
+        last_[b].id_rank != block.back().id_rank) {
       *why = absl::StrCat("node index block ", b, ": its last key is not the one BlockFor reads");
       return false;
     }
-    for (const Entry& e : block.entries) {
-      if (e.key.slot >= block_of_.size() || block_of_[e.key.slot] != &block) {
-        *why = absl::StrCat("node index: node ", std::string(e.key.id),
+    for (const Entry& e : block) {
+      if (e.slot >= block_of_.size() || block_of_[e.slot] != &block) {
+        *why = absl::StrCat("node index: the node in slot ", e.slot,
                             " is not listed under the block that holds it");
         return false;
       }
-      if (previous != nullptr && !(previous->key < e.key)) {
-        *why = absl::StrCat("node index out of order at node ", std::string(e.key.id));
+      if (previous != nullptr && !(previous->key() < e.key())) {
+        *why = absl::StrCat("node index out of order at the node in slot ", e.slot);
         return false;
       }
       previous = &e;

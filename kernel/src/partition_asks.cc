@@ -1,5 +1,7 @@
 // Asks added, updated as pods, removed; allocations released by the manager (every method
 // validates its whole input before changing anything).
+#include <algorithm>
+
 #include "allocore/status_macros.h"
 #include "contract.h"
 #include "message.h"
@@ -349,7 +351,9 @@ void Partition::ReleaseAllocationSlot(uint32_t allocation, ReleaseReason reason,
   Node& n = nodes_[alloc.node];
   n.allocated = SubClampNegative(n.allocated, alloc.resource);
   n.RecomputeAvailable();
-  std::erase(n.allocations, allocation);
+  auto on_node = std::find(n.allocations.begin(), n.allocations.end(), allocation);
+  ALLOCORE_DCHECK(on_node != n.allocations.end());
+  n.allocations.erase(on_node);
   RefreshNode(alloc.node);
   std::erase(k.allocations, allocation);
   a.allocated = SubClampNegative(a.allocated, alloc.resource);

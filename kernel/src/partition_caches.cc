@@ -212,9 +212,8 @@ void Partition::RefreshNode(uint32_t node) {
     node_index_.Update(n.key(node), n.available, n.Eligible());
     return;
   }
-  node_index_.Erase(n.key(node));
+  node_index_.Move(n.key(node), score, n.available, n.Eligible());
   n.score = score;
-  node_index_.Insert(n.key(node), n.available, n.Eligible());
 }
 
 void Partition::RebuildCaches() {

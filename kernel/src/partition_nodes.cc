@@ -109,7 +109,8 @@ absl::Status Partition::RemoveNode(std::string_view id, std::vector<Decision>* o
 
 void Partition::RemoveNodeAt(uint32_t slot, std::vector<Decision>* out) {
   CancelReservationOnNode(slot);
-  std::vector<uint32_t> allocations = nodes_[slot].allocations;
+  std::vector<uint32_t> allocations(nodes_[slot].allocations.begin(),
+                                    nodes_[slot].allocations.end());
   std::vector<std::pair<uint32_t, bool>> touched_apps;  // (app, a placeholder was released)
   for (uint32_t a : allocations) {
     touched_apps.push_back({allocations_[a].app, allocations_[a].placeholder});

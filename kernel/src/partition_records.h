@@ -294,12 +294,14 @@ struct Node {
   bool alive = false;
   double score = 0;
   std::optional<std::pair<uint32_t, uint32_t>> reservation;  // (app, ask)
-  std::vector<uint32_t> allocations;                         // live, oldest first
+  // Live, oldest first. Inline up to 16: most nodes hold a few pods, and a node's first
+  // allocations then never reach the allocator.
+  absl::InlinedVector<uint32_t, 16> allocations;
   const Resource& Available() const { return available; }
   // The walk places asks only on schedulable nodes without a reservation.
   bool Eligible() const { return schedulable && !reservation; }
   void RecomputeAvailable() { available = Sub(Sub(capacity, allocated), occupied); }
-  NodeKey key(uint32_t slot) const { return NodeKey{score, id_rank, id, slot}; }
+  NodeKey key(uint32_t slot) const { return NodeKey{score, id_rank, slot}; }
 };
 
 struct Allocation {

@@ -291,13 +291,13 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   // order among equals.
   uint32_t best = kNoSlot;
   double best_score = std::numeric_limits<double>::infinity();
-  node_index_.ForEach([&](const NodeKey& key) {
-    const Node& n = nodes_[key.slot];
+  node_index_.ForEach([&](uint32_t slot) {
+    const Node& n = nodes_[slot];
     if (!n.Eligible() || !FitIn(n.capacity, resource)) return;
     double score = FitInScore(resource, n.Available());
     if (score < best_score) {
       best_score = score;
-      best = key.slot;
+      best = slot;
     }
   });
   // A reservation that could not be made is no progress (the model counts reservations).

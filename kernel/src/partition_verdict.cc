@@ -134,8 +134,8 @@ std::string Partition::ClosestNode(const Resource& wanted) const {
   uint32_t closest = kNoSlot;
   WideInt best_gap = 0;
   Resource best_lack;
-  node_index_.ForEach([&](const NodeKey& nk) {
-    const Node& n = nodes_[nk.slot];
+  node_index_.ForEach([&](uint32_t slot) {
+    const Node& n = nodes_[slot];
     if (!n.Eligible()) return;
     Resource available = n.Available();
     Resource lack;
@@ -149,15 +149,15 @@ std::string Partition::ClosestNode(const Resource& wanted) const {
       }
     }
     if (closest == kNoSlot || gap < best_gap) {
-      closest = nk.slot;
+      closest = slot;
       best_gap = gap;
       best_lack = lack;
     }
   });
   // A node that has the room but is reserved for another ask is the likelier answer.
   std::string reserved;
-  node_index_.ForEach([&](const NodeKey& nk) {
-    const Node& n = nodes_[nk.slot];
+  node_index_.ForEach([&](uint32_t slot) {
+    const Node& n = nodes_[slot];
     if (!reserved.empty() || !n.reservation || !n.schedulable || !FitIn(n.Available(), wanted)) {
       return;
     }

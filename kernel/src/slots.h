@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace allocore::internal {
@@ -14,7 +15,10 @@ uint32_t TakeSlot(std::vector<T>& slots, std::vector<uint32_t>& free) {
   if (!free.empty()) {
     uint32_t slot = free.back();
     free.pop_back();
-    slots[slot] = T{};
+    // Rebuilt in place rather than assigned from a temporary: nothing is moved, and GCC 12
+    // sees no read of an inline buffer the temporary never wrote.
+    std::destroy_at(&slots[slot]);
+    std::construct_at(&slots[slot]);
     return slot;
   }
   slots.emplace_back();

@@ -32,6 +32,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "allocore/kernel_types.h"
 #include "allocore/resource.h"
 #include "allocore/semantics.h"
@@ -166,6 +167,10 @@ class SnapshotWriter {
   }
   template <typename T>
   void Put(const std::deque<T>& v) {
+    Sequence(v);
+  }
+  template <typename T, size_t kInline>
+  void Put(const absl::InlinedVector<T, kInline>& v) {
     Sequence(v);
   }
   template <typename T, size_t kChunk>
@@ -375,6 +380,10 @@ class SnapshotReader {
   }
   template <typename T>
   void Get(std::deque<T>& v) {
+    Sequence(v);
+  }
+  template <typename T, size_t kInline>
+  void Get(absl::InlinedVector<T, kInline>& v) {
     Sequence(v);
   }
   template <typename T, size_t kChunk>
