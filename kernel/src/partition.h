@@ -451,8 +451,9 @@ class Partition {
   // `released`: a placeholder smaller than its real ask was released (the pass stops there).
   Outcome TryPlaceholderAllocate(uint32_t queue, bool* released, std::vector<Decision>* out);
   Outcome TryPlaceholderAllocateApp(uint32_t app, bool* released, std::vector<Decision>* out);
-  Allocation NewAllocation(uint32_t ask, uint32_t node, const Resource& resource,
-                           int64_t seq) const;
+  // Writes every field of `a` but its age: a new allocation of `ask` on `node`.
+  void FillAllocation(Allocation* a, uint32_t ask, uint32_t node, const Resource& resource,
+                      int64_t seq) const;
   // A decision about `ask` going to `node` (allocation, preemption): who, where, by handle.
   Decision PlacementDecision(DecisionType type, uint32_t ask, uint32_t node) const;
   void FillPlacement(Decision* out, DecisionType type, uint32_t ask, uint32_t node) const;

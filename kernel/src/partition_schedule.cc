@@ -305,26 +305,24 @@ Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out)
   return Outcome::kNone;
 }
 
-Allocation Partition::NewAllocation(uint32_t ask, uint32_t node, const Resource& resource,
-                                    int64_t seq) const {
+void Partition::FillAllocation(Allocation* a, uint32_t ask, uint32_t node, const Resource& resource,
+                               int64_t seq) const {
   const Ask& k = asks_[ask];
   const AskHot& hot = ask_hot_[ask];
-  Allocation a;
-  a.app = hot.app;
-  a.ask = ask;
-  a.node = node;
-  a.resource = resource;
-  a.seq = seq;
-  a.live = true;
-  a.placeholder = hot.placeholder;
-  a.required_node = hot.has_required_node;
-  a.allow_preemption = k.allow_preemption;
-  a.originator = k.originator;
-  a.priority = hot.priority;
-  a.task_group = k.task_group;
-  a.ask_create_time = k.create_time;
-  a.ask_add_seq = k.add_seq;
-  return a;
+  a->app = hot.app;
+  a->ask = ask;
+  a->node = node;
+  a->resource = resource;
+  a->seq = seq;
+  a->live = true;
+  a->placeholder = hot.placeholder;
+  a->required_node = hot.has_required_node;
+  a->allow_preemption = k.allow_preemption;
+  a->originator = k.originator;
+  a->priority = hot.priority;
+  a->task_group = k.task_group;
+  a->ask_create_time = k.create_time;
+  a->ask_add_seq = k.add_seq;
 }
 
 void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,
@@ -370,11 +368,12 @@ uint32_t Partition::AttachAllocation(uint32_t ask, uint32_t node, const Resource
   const uint32_t app = ask_hot_[ask].app;
   App& a = apps_[app];
   Node& n = nodes_[node];
+  // Every field is written (a reused slot holds a released allocation).
   Allocation& alloc = allocations_[slot];
-  alloc = NewAllocation(ask, node, resource, seq);
+  FillAllocation(&alloc, ask, node, resource, seq);
   alloc.age = context_->next_allocation_age++;
   AddTo(&n.allocated, resource);
-  n.available = Sub(n.available, resource);
+  SubFrom(&n.available, resource);
   n.allocations.push_back(slot);
   RefreshNode(node);
   asks_[ask].allocations.push_back(slot);

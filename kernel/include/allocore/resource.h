@@ -67,13 +67,20 @@ ALLOCORE_EXPORT Resource Sub(const Resource& a, const Resource& b);
 ALLOCORE_EXPORT Resource SubClampNegative(const Resource& a, const Resource& b);
 // True when every value of both lies in [-2^62, 2^62): sums and differences cannot overflow,
 // so plain (vectorisable) arithmetic gives the saturating result.
-// In place: a += b, a -= b clamped at 0. Only the types a mask names are visited (absent types
-// hold 0, invariant 1, so the others stay 0): most resources name two or three types.
+// In place: a += b, a -= b, a -= b clamped at 0. Only the types a mask names are visited (absent
+// types hold 0, invariant 1, so the others stay 0): most resources name two or three types.
 inline void AddTo(Resource* a, const Resource& b) {
   a->present |= b.present;
   for (ResourceMask m = b.present; m != 0; m &= m - 1) {
     const auto k = static_cast<size_t>(__builtin_ctz(m));
     a->value[k] = SaturatingAdd(a->value[k], b.value[k]);
+  }
+}
+inline void SubFrom(Resource* a, const Resource& b) {
+  a->present |= b.present;
+  for (ResourceMask m = b.present; m != 0; m &= m - 1) {
+    const auto k = static_cast<size_t>(__builtin_ctz(m));
+    a->value[k] = SaturatingSub(a->value[k], b.value[k]);
   }
 }
 inline void SubFromClampNegative(Resource* a, const Resource& b) {
