@@ -661,20 +661,31 @@ class Partition {
   // AppChanged then leaves the walk up the queue path to the call's last AppChanged or
   // QueuePathChanged, made outside the scope, so the path is walked once with every change
   // applied. Nothing inside such a scope reads the queue orders or priorities.
+  // A scope may also name the one application whose AppChanged it makes right after: inside,
+  // that application's AppChanged is skipped whole (its key, priority and membership are derived
+  // once, with every change applied).
   bool defer_path_walk_ = false;
+  uint32_t deferred_app_ = kNoSlot;
   class DeferredPathWalk {
    public:
-    explicit DeferredPathWalk(Partition* partition)
-        : partition_(partition), saved_(partition->defer_path_walk_) {
+    explicit DeferredPathWalk(Partition* partition, uint32_t app_changed_after = kNoSlot)
+        : partition_(partition),
+          saved_(partition->defer_path_walk_),
+          saved_app_(partition->deferred_app_) {
       partition->defer_path_walk_ = true;
+      if (app_changed_after != kNoSlot) partition->deferred_app_ = app_changed_after;
     }
-    ~DeferredPathWalk() { partition_->defer_path_walk_ = saved_; }
+    ~DeferredPathWalk() {
+      partition_->defer_path_walk_ = saved_;
+      partition_->deferred_app_ = saved_app_;
+    }
     DeferredPathWalk(const DeferredPathWalk&) = delete;
     DeferredPathWalk& operator=(const DeferredPathWalk&) = delete;
 
    private:
     Partition* partition_;
     bool saved_;
+    uint32_t saved_app_;
   };
   // Victims chosen in this cycle, released (reason preempted) when it ends. The allocation's
   // age tells whether its slot still holds it (the cycle may release it and reuse the slot).

@@ -139,7 +139,7 @@ absl::StatusOr<uint32_t> Partition::AddAskTo(uint32_t app, const AskArgs& args,
   k.add_seq = context_->next_ask_seq++;
   SetPending(ask, args.count);
   {
-    DeferredPathWalk once(this);  // the AppChanged below walks the path
+    DeferredPathWalk once(this, app);  // the AppChanged below, once
     App& owner = apps_[app];
     if (owner.state == AppState::kNew) {
       Transition(app, AppState::kAccepted, out);

@@ -31,7 +31,18 @@ int32_t Partition::EffectivePriority(const Queue& queue) const {
 }
 
 bool OrderEntryLess::FullLess(const OrderEntry& a, const OrderEntry& b) const {
-  return partition_->FullKey(a) < partition_->FullKey(b);
+  // Called once `first` and the top shares tie (operator() compared them), so the comparison
+  // of the full keys (OrderKey's operator<) resumes at the second share.
+  ALLOCORE_DCHECK(a.first == b.first && a.top_share == b.top_share);
+  const OrderKey& ka = partition_->FullKey(a);
+  const OrderKey& kb = partition_->FullKey(b);
+  for (size_t i = 1; i < ka.shares.size(); ++i) {
+    if (ka.shares[i] != kb.shares[i]) return ka.shares[i] < kb.shares[i];
+  }
+  if (ka.second != kb.second) return ka.second < kb.second;
+  if (ka.pending != kb.pending) return ka.pending < kb.pending;
+  if (ka.tiebreak != kb.tiebreak) return ka.tiebreak < kb.tiebreak;
+  return ka.slot < kb.slot;
 }
 
 OrderKey Partition::ChildKey(uint32_t queue) const {
@@ -137,7 +148,7 @@ OrderKey Partition::AppKey(uint32_t app) const {
 
 void Partition::AppChanged(uint32_t app) {
   App& a = apps_[app];
-  if (!a.in_queue) return;
+  if (!a.in_queue || app == deferred_app_) return;
   Queue& leaf = queues_[a.queue];
   int32_t priority =
       a.ask_order.empty() ? kNoPriority : static_cast<int32_t>(-a.ask_order.begin()->neg_priority);

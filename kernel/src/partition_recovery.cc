@@ -180,7 +180,7 @@ absl::Status Partition::RecoverAllocationAt(uint32_t app, const AskArgs& args, u
   }
   k.add_seq = context_->next_ask_seq++;
   {
-    DeferredPathWalk once(this);  // the AppChanged below walks the path
+    DeferredPathWalk once(this, app);  // the AppChanged below, once
     if (context_->profile->ask_creation_time_counts) {
       // 1.7+: the app was submitted no later than its earliest pod was created.
       apps_[app].submission_time = std::min(apps_[app].submission_time, k.create_time);

@@ -339,8 +339,8 @@ void Partition::Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> re
   }
   PlaceAllocation(ask, node, {}, out);
   {
-    // The state change re-derives the app's caches; the AppChanged below walks the path.
-    DeferredPathWalk once(this);
+    // The AppChanged below re-derives the app's caches and walks the path, once.
+    DeferredPathWalk once(this, app);
     AllocationJoined(app, ask_hot_[ask].placeholder, ResourceOf(ask_hot_[ask]), out);
   }
   AppChanged(app);

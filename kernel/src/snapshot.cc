@@ -43,7 +43,8 @@ static_assert(sizeof(void*) != 8 || sizeof(Partition) == 1248,
 
 // Not written: context_ (the restoring kernel's), name_ (the partition's record), the caches
 // (queue_keys_, app_keys_, every Queue::order, the priorities, node_index_: RebuildCaches), and
-// what lives only inside one call (defer_path_walk_, preempted_, partition_limits_).
+// what lives only inside one call (defer_path_walk_, deferred_app_, preempted_,
+// partition_limits_).
 template <typename A, typename Self>
 void Partition::StateFields(A& a, Self& self) {
   a(self.serial_, self.index_, self.app_generations_, self.ask_generations_, self.node_generations_,
@@ -59,7 +60,7 @@ void Partition::StateFields(A& a, Self& self) {
 }
 
 void Partition::SaveState(SnapshotWriter& out) const {
-  ALLOCORE_DCHECK(!defer_path_walk_ && preempted_.empty());
+  ALLOCORE_DCHECK(!defer_path_walk_ && deferred_app_ == kNoSlot && preempted_.empty());
   StateFields(out, *this);
 }
 
