@@ -165,8 +165,9 @@ absl::Status Partition::RemoveApplication(std::string_view id, std::vector<Decis
 
 void Partition::RemoveApplicationAt(uint32_t app, std::vector<Decision>* out) {
   {
-    // DetachApp walks the queue path once, after the transitions and releases.
-    DeferredPathWalk once(this);
+    // DetachApp re-derives the app's caches and walks the queue path once, after the
+    // transitions and releases.
+    DeferredPathWalk once(this, app);
     // Records in causal order (contract version 3): an app that holds allocations completes
     // because its last one goes, so its releases come before the state change.
     const bool held_allocations = apps_[app].live_allocations > 0;
