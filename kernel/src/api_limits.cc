@@ -38,6 +38,10 @@ absl::Status CheckQuantities(std::string_view call, std::string_view field,
 }
 
 absl::Status CheckNameLengths(std::string_view call, NamedFields fields) {
+  // Every call checks its names: the lengths first, and a Status only for a refusal.
+  bool all_fit = true;
+  for (const auto& [field, value] : fields) all_fit &= value.size() <= ApiLimits::kMaxNameBytes;
+  if (all_fit) return absl::OkStatus();
   for (const auto& [field, value] : fields) {
     absl::Status status =
         CheckLength(call, field, value, ApiLimits::kMaxNameBytes, "kMaxNameBytes");

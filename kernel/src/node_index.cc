@@ -118,12 +118,32 @@ void NodeIndex::Raise(Block* block, const FitQuantities& available) const {
 
 void NodeIndex::Lower(Block* block, const FitQuantities& available) const {
   --block->eligible;
-  bool last_holder = false;
+  ResourceMask lost = 0;  // the types whose maximum lost its last holder
   for (ResourceMask m = types_; m != 0; m &= m - 1) {
     auto k = static_cast<size_t>(__builtin_ctz(m));
-    if (available[k] == block->max[k] && --block->holders[k] == 0) last_holder = true;
+    if (available[k] == block->max[k] && --block->holders[k] == 0) lost |= ResourceMask{1} << k;
   }
-  if (last_holder) Recompute(block);
+  if (lost == 0) return;
+  // Only those types are recomputed (a GPU node's allocation lowers the block's GPU maximum,
+  // not its memory one).
+  for (ResourceMask m = lost; m != 0; m &= m - 1) {
+    auto k = static_cast<size_t>(__builtin_ctz(m));
+    block->max[k] = 0;
+    block->holders[k] = 0;
+  }
+  for (const Entry& e : *block) {
+    if (!e.eligible) continue;
+    const FitQuantities& held = available_[e.slot];
+    for (ResourceMask m = lost; m != 0; m &= m - 1) {
+      auto k = static_cast<size_t>(__builtin_ctz(m));
+      if (held[k] > block->max[k]) {
+        block->max[k] = held[k];
+        block->holders[k] = 1;
+      } else if (held[k] == block->max[k]) {
+        ++block->holders[k];
+      }
+    }
+  }
 }
 
 void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligible) {

@@ -71,15 +71,19 @@ absl::StatusOr<Resource> Partition::ToResource(const Quantities& quantities, std
                                                std::string_view what_id) {
   Resource r;
   for (const auto& [name, value] : quantities) {
-    auto type = context_->types.Intern(name);
-    if (!type.ok()) {
-      return absl::InvalidArgumentError(Cat(what, what_id, ": ", type.status().message()));
+    int type = context_->types.Find(name);  // a known type, without building a StatusOr
+    if (type < 0) {
+      auto interned = context_->types.Intern(name);
+      if (!interned.ok()) {
+        return absl::InvalidArgumentError(Cat(what, what_id, ": ", interned.status().message()));
+      }
+      type = *interned;
     }
     if (value < 0) {
       return absl::InvalidArgumentError(
           Cat(what, what_id, ": negative quantity ", value, " for resource '", name, "'"));
     }
-    r.Set(*type, value);
+    r.Set(type, value);
   }
   return r;
 }

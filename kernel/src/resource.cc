@@ -156,8 +156,13 @@ absl::StatusOr<int> ResourceTypes::Intern(std::string_view name) {
 }
 
 int ResourceTypes::Find(std::string_view name) const {
+  // Runs for every quantity of every call: the length and the first byte rule out the other
+  // names before the bytes are compared.
   for (size_t i = 0; i < names_.size(); ++i) {
-    if (names_[i] == name) return static_cast<int>(i);
+    const std::string& known = names_[i];
+    if (known.size() == name.size() && (name.empty() || known[0] == name[0]) && known == name) {
+      return static_cast<int>(i);
+    }
   }
   return -1;
 }
