@@ -32,16 +32,24 @@ NodeIndex::Entry* NodeIndex::Block::LowerBound(const NodeKey& key) {
   return std::lower_bound(begin(), end(), key, KeyBefore);
 }
 
+NodeIndex::Entry* NodeIndex::Block::Holding(const NodeKey& key) {
+  // The node a first fit just took is usually the first of its block.
+  Entry* first = begin();
+  if (first != end() && first->slot == key.slot) return first;
+  return LowerBound(key);
+}
+
 NodeIndex::Entry* NodeIndex::Block::InsertAt(Entry* at, const Entry& entry) {
   ALLOCORE_DCHECK(size() < kMaxEntries);
   const auto before = static_cast<uint32_t>(at - begin());
   const uint32_t after = size() - before;
   // Shift the side that has room, the shorter one when both have.
+  // (No call for an empty shift: appends and front inserts are the common case.)
   if (tail < kMaxEntries && (head == 0 || after <= before)) {
-    std::memmove(at + 1, at, after * sizeof(Entry));
+    if (after > 0) std::memmove(at + 1, at, after * sizeof(Entry));
     ++tail;
   } else {
-    std::memmove(begin() - 1, begin(), before * sizeof(Entry));
+    if (before > 0) std::memmove(begin() - 1, begin(), before * sizeof(Entry));
     --head;
     --at;
   }
@@ -53,10 +61,10 @@ void NodeIndex::Block::EraseAt(Entry* at) {
   const auto before = static_cast<uint32_t>(at - begin());
   const uint32_t after = size() - before - 1;
   if (before < after) {
-    std::memmove(begin() + 1, begin(), before * sizeof(Entry));
+    if (before > 0) std::memmove(begin() + 1, begin(), before * sizeof(Entry));
     ++head;
   } else {
-    std::memmove(at, at + 1, after * sizeof(Entry));
+    if (after > 0) std::memmove(at, at + 1, after * sizeof(Entry));
     --tail;
   }
   if (head == tail) head = tail = 0;
@@ -200,7 +208,7 @@ NodeIndex::Block& NodeIndex::HolderOf(const NodeKey& key) const {
 
 void NodeIndex::Erase(const NodeKey& key) {
   Block& block = HolderOf(key);
-  Entry* at = block.LowerBound(key);
+  Entry* at = block.Holding(key);
   ALLOCORE_DCHECK(at != block.end() && SameKey(*at, key));
   EraseEntry(&block, at);
 }
@@ -238,14 +246,14 @@ void NodeIndex::Refresh(Block* block, Entry* at, const Resource& available, bool
 
 void NodeIndex::Update(const NodeKey& key, const Resource& available, bool eligible) {
   Block& block = HolderOf(key);
-  Entry* at = block.LowerBound(key);
+  Entry* at = block.Holding(key);
   ALLOCORE_DCHECK(at != block.end() && SameKey(*at, key));
   Refresh(&block, at, available, eligible);
 }
 
 void NodeIndex::Move(const NodeKey& key, double score, const Resource& available, bool eligible) {
   Block& block = HolderOf(key);
-  Entry* at = block.LowerBound(key);
+  Entry* at = block.Holding(key);
   ALLOCORE_DCHECK(at != block.end() && SameKey(*at, key));
   const NodeKey moved{score, key.id_rank, key.slot};
   // Between its two neighbours in the same block, the entry keeps its place: the block's last

@@ -150,6 +150,8 @@ class NodeIndex {
     const Entry& back() const { return items[tail - 1]; }
     // The first entry whose key is not below `key`.
     Entry* LowerBound(const NodeKey& key);
+    // The entry of `key`'s node when the block holds it (else LowerBound's answer).
+    Entry* Holding(const NodeKey& key);
     // REQUIRES: size() < kMaxEntries. Returns where `entry` went.
     Entry* InsertAt(Entry* at, const Entry& entry);
     void EraseAt(Entry* at);
