@@ -170,7 +170,7 @@ void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligi
   // A key after the last one (a node that gains a score under the fair policy moves behind the
   // others) goes to the end of the last block without a search; when that block is full, it
   // starts a new one instead of splitting it, so that appends never recompute a block.
-  const LastKey& tail = last_.back();
+  const LastKey tail = last_.back();  // a copy: a new block below grows last_
   const bool after_all =
       tail.score < key.score || (tail.score == key.score && tail.id_rank < key.id_rank);
   size_t b;
@@ -390,6 +390,13 @@ bool NodeIndex::CheckFromScratch(std::string* why) const {
   }
   if (count != size_) {
     *why = absl::StrCat("node index holds ", count, " nodes, counts ", size_);
+    return false;
+  }
+  // Slots not indexed hold no block (Insert relies on it).
+  const auto listed = static_cast<size_t>(std::count_if(
+      block_of_.begin(), block_of_.end(), [](const Block* b) { return b != nullptr; }));
+  if (listed != size_) {
+    *why = absl::StrCat("node index lists ", listed, " slots under a block, holds ", size_);
     return false;
   }
   return true;

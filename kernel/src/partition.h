@@ -663,7 +663,7 @@ class Partition {
   // applied. Nothing inside such a scope reads the queue orders or priorities.
   // A scope may also name the one application whose AppChanged it makes right after: inside,
   // that application's AppChanged is skipped whole (its key, priority and membership are derived
-  // once, with every change applied).
+  // once, with every change applied). A nested scope that names none keeps the outer one's.
   bool defer_path_walk_ = false;
   uint32_t deferred_app_ = kNoSlot;
   class DeferredPathWalk {

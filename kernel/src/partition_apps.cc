@@ -215,6 +215,8 @@ void Partition::ReportRemovalStates(uint32_t app, bool held_allocations,
 }
 
 void Partition::DetachApp(uint32_t app) {
+  // Its AppChanged below must run: no scope may defer this app's (DeferredPathWalk).
+  ALLOCORE_DCHECK(deferred_app_ != app);
   App& a = apps_[app];
   AppSide& a_side = app_side_[app];
   while (!a.reservations.empty()) Unreserve(app, a.reservations.size() - 1);

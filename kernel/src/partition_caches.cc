@@ -36,6 +36,8 @@ bool OrderEntryLess::FullLess(const OrderEntry& a, const OrderEntry& b) const {
   ALLOCORE_DCHECK(a.first == b.first && a.top_share == b.top_share);
   const OrderKey& ka = partition_->FullKey(a);
   const OrderKey& kb = partition_->FullKey(b);
+  ALLOCORE_DCHECK(ka.first == a.first && ka.shares[0] == a.top_share && kb.first == b.first &&
+                  kb.shares[0] == b.top_share);
   for (size_t i = 1; i < ka.shares.size(); ++i) {
     if (ka.shares[i] != kb.shares[i]) return ka.shares[i] < kb.shares[i];
   }

@@ -180,6 +180,65 @@ TEST(NodeIndexTest, RotatingFrontToBackKeepsTheOrder) {
   }
 }
 
+// Nodes leaving the front for the back (the fair policy), the back for the front (binpacking),
+// and the middle for the middle, over two or three blocks: inserts that shift a full array's
+// front, appends that compact a block first, merges into a block with room only after
+// compacting, and two types losing their maximum at once. Every step is checked from scratch
+// and against the model order.
+TEST(NodeIndexTest, FrontBackAndMiddleMovesKeepEveryBlockRight) {
+  NodeIndex index;
+  constexpr uint32_t kNodes = 130;
+  std::vector<double> score(kNodes);
+  std::vector<Resource> room(kNodes);
+  auto key = [&](uint32_t slot) { return NodeKey{score[slot], uint64_t{slot} + 1, slot}; };
+  std::mt19937_64 rng(11);
+  auto random_room = [&] {
+    Resource r;
+    r.Set(0, static_cast<int64_t>(rng() % 3));
+    r.Set(1, static_cast<int64_t>(rng() % 3));
+    return r;
+  };
+  for (uint32_t slot = 0; slot < kNodes; ++slot) {
+    score[slot] = static_cast<double>(slot);
+    room[slot] = random_room();
+    index.Insert(key(slot), room[slot], true);
+  }
+  auto order = [&] {
+    std::vector<uint32_t> slots;
+    index.ForEach([&](uint32_t in_order) { slots.push_back(in_order); });
+    return slots;
+  };
+  for (int step = 0; step < 6000; ++step) {
+    const std::vector<uint32_t> before = order();
+    const double low = score[before.front()];
+    const double high = score[before.back()];
+    uint32_t slot;
+    double next;
+    switch (step % 4) {
+      case 0:  // the first node moves behind every other
+      case 1:
+        slot = before.front();
+        next = high + 1;
+        break;
+      case 2:  // the last node moves before every other
+        slot = before.back();
+        next = low - 1;
+        break;
+      default:  // a node moves between two others
+        slot = before[rng() % before.size()];
+        next = score[before[rng() % before.size()]] + 0.5;
+    }
+    room[slot] = random_room();
+    index.Move(key(slot), next, room[slot], rng() % 8 != 0);
+    score[slot] = next;
+    std::string why;
+    ASSERT_TRUE(index.CheckFromScratch(&why)) << "step " << step << ": " << why;
+    std::vector<uint32_t> model(before.begin(), before.end());
+    std::sort(model.begin(), model.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    ASSERT_EQ(order(), model) << "step " << step;
+  }
+}
+
 TEST(NodeIndexTest, EmptyIndexFindsNothing) {
   NodeIndex index;
   Resource ask;
