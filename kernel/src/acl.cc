@@ -39,7 +39,11 @@ Acl Acl::Parse(std::string_view text) {
 
 bool Acl::Allows(std::string_view user, const std::vector<std::string_view>& groups) const {
   if (all_users_ || all_groups_) return true;
-  if (users_.contains(absl::string_view(user.data(), user.size()))) return true;
+  // Most queues below the root name nobody: no name is hashed against an empty set.
+  if (!users_.empty() && users_.contains(absl::string_view(user.data(), user.size()))) {
+    return true;
+  }
+  if (groups_.empty()) return false;
   for (std::string_view group : groups) {
     if (groups_.contains(absl::string_view(group.data(), group.size()))) return true;
   }
