@@ -105,15 +105,25 @@ void NodeIndex::Recompute(Block* block) const {
   }
 }
 
+void NodeIndex::RecomputeMaxima(Block* block, ResourceMask types) const {
+  for (ResourceMask m = types; m != 0; m &= m - 1) {
+    auto k = static_cast<size_t>(__builtin_ctz(m));
+    block->max[k] = 0;
+    block->holders[k] = 0;
+  }
+  for (const Entry& e : *block) {
+    if (e.eligible) CountMaxima(block, available_[e.slot], types);
+  }
+}
+
 void NodeIndex::AddTypes(ResourceMask types) {
   if ((types & ~types_) == 0) return;
   types_ |= types;
   for (Block* block : blocks_) Recompute(block);  // at most kMaxResourceTypes times
 }
 
-void NodeIndex::Raise(Block* block, const FitQuantities& available) const {
-  ++block->eligible;
-  for (ResourceMask m = types_; m != 0; m &= m - 1) {
+void NodeIndex::CountMaxima(Block* block, const FitQuantities& available, ResourceMask types) {
+  for (ResourceMask m = types; m != 0; m &= m - 1) {
     auto k = static_cast<size_t>(__builtin_ctz(m));
     if (available[k] > block->max[k]) {
       block->max[k] = available[k];
@@ -124,6 +134,11 @@ void NodeIndex::Raise(Block* block, const FitQuantities& available) const {
   }
 }
 
+void NodeIndex::Raise(Block* block, const FitQuantities& available) const {
+  ++block->eligible;
+  CountMaxima(block, available, types_);
+}
+
 void NodeIndex::Lower(Block* block, const FitQuantities& available) const {
   --block->eligible;
   ResourceMask lost = 0;  // the types whose maximum lost its last holder
@@ -131,27 +146,9 @@ void NodeIndex::Lower(Block* block, const FitQuantities& available) const {
     auto k = static_cast<size_t>(__builtin_ctz(m));
     if (available[k] == block->max[k] && --block->holders[k] == 0) lost |= ResourceMask{1} << k;
   }
-  if (lost == 0) return;
   // Only those types are recomputed (a GPU node's allocation lowers the block's GPU maximum,
   // not its memory one).
-  for (ResourceMask m = lost; m != 0; m &= m - 1) {
-    auto k = static_cast<size_t>(__builtin_ctz(m));
-    block->max[k] = 0;
-    block->holders[k] = 0;
-  }
-  for (const Entry& e : *block) {
-    if (!e.eligible) continue;
-    const FitQuantities& held = available_[e.slot];
-    for (ResourceMask m = lost; m != 0; m &= m - 1) {
-      auto k = static_cast<size_t>(__builtin_ctz(m));
-      if (held[k] > block->max[k]) {
-        block->max[k] = held[k];
-        block->holders[k] = 1;
-      } else if (held[k] == block->max[k]) {
-        ++block->holders[k];
-      }
-    }
-  }
+  if (lost != 0) RecomputeMaxima(block, lost);
 }
 
 void NodeIndex::Insert(const NodeKey& key, const Resource& available, bool eligible) {

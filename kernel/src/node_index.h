@@ -163,6 +163,10 @@ class NodeIndex {
   // The block that holds the node of `key` (block_of_), else the one BlockFor names.
   Block& HolderOf(const NodeKey& key) const;
   void Recompute(Block* block) const;
+  // The maxima (and their holders) of `types` alone, recounted over the eligible entries.
+  void RecomputeMaxima(Block* block, ResourceMask types) const;
+  // Counts one eligible node's availability into the block's maxima of `types`.
+  static void CountMaxima(Block* block, const FitQuantities& available, ResourceMask types);
   // Widens the types the maxima track; every block counts its holders of the new ones.
   void AddTypes(ResourceMask types);
   // Adds / removes one eligible node's availability to / from the block's maxima.
