@@ -27,6 +27,7 @@
 #include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
 #include "allocore/adapters/report.h"
+#include "allocore/adapters/scenario.h"
 #include "allocore/kernel.h"
 #include "allocore/semantics.h"
 
@@ -213,7 +214,12 @@ class ReportCollector::State {
     int64_t remaining = 0;
     int64_t order = 0;  // key in by_submission_
     bool placeholder = false;
+    size_t app_length = 0;  // the key is partition \x1f app \x1f ask
+    // The walk's last verdict on it, taken after a `schedule` step that left it pending, and
+    // when (-1: never); the next sample is due at `next_sample` (key in samples_).
     std::string reason;
+    int64_t reason_at = -1;
+    int64_t next_sample = 0;
   };
 
   void Init(const Kernel& kernel) {
@@ -583,13 +589,17 @@ class ReportCollector::State {
       p.longest.erase(it);
       break;
     }
+    // No verdict was taken while it waited: no `schedule` step ran between its submission and
+    // the one that allocated it (the first schedule after it always samples).
+    const bool first_schedule = ask.reason_at < 0;
     Waiter waiter{.queue = q >= 0 ? p.queues[static_cast<size_t>(q)].path : std::string(d.queue),
                   .app = std::string(d.app),
                   .ask = std::string(d.ask),
                   .submitted_millis = ask.submitted,
                   .wait_millis = wait,
                   .still_pending = false,
-                  .reason = ask.reason};
+                  .reason = first_schedule ? std::string(kAllocatedByFirstSchedule) : ask.reason,
+                  .reason_at_millis = first_schedule ? now_ : ask.reason_at};
     auto at =
         std::upper_bound(p.longest.begin(), p.longest.end(), wait,
                          [](int64_t w, const Waiter& other) { return w > other.wait_millis; });
@@ -603,6 +613,7 @@ class ReportCollector::State {
   }
   void Forget(absl::flat_hash_map<std::string, PendingAsk>::iterator it) {
     by_submission_.erase({it->second.submitted, it->second.order});
+    samples_.erase({it->second.next_sample, it->second.order});
     pending_.erase(it);
   }
 
@@ -627,7 +638,7 @@ class ReportCollector::State {
       }
       p.dirty_queues.clear();
     }
-    if (now_ >= next_explain_) ExplainLongWaiters(kernel);
+    if (step.kind() == StepKind::kSchedule) SampleWaiters(kernel);
   }
 
   // What the step changed that its records do not say.
@@ -739,32 +750,62 @@ class ReportCollector::State {
                    .remaining = spec.count,
                    .order = ++ask_order_,
                    .placeholder = spec.placeholder,
-                   .reason = {}};
+                   .app_length = spec.app.size(),
+                   .reason = {},
+                   .reason_at = -1,
+                   .next_sample = now_};
     by_submission_.emplace(std::make_pair(ask.submitted, ask.order), key);
+    // Placeholders are never listed, so they need no verdict.
+    if (!ask.placeholder && options_.longest_waiters > 0) {
+      samples_.emplace(std::make_pair(ask.next_sample, ask.order), key);
+    }
     pending_.emplace(std::move(key), std::move(ask));
     std::vector<std::string>& asks = asks_of_app_[AppKey(spec.partition, spec.app)];
     if (std::find(asks.begin(), asks.end(), spec.id) == asks.end()) asks.push_back(spec.id);
     MarkQueue(partitions_[static_cast<size_t>(pi)], q);
   }
 
-  // Asks ExplainPending when an ask still pending has waited longer than the shortest of the
-  // longest waits so far, and keeps the reason with the ask. Asking costs O(pending asks), so
-  // it happens at most every max(1 s, now / 32) of logical time.
-  void ExplainLongWaiters(const Kernel& kernel) {
-    next_explain_ = now_ + std::max<int64_t>(1000, now_ / 32);
-    if (by_submission_.empty()) return;
-    const int64_t oldest_wait = now_ - by_submission_.begin()->first.first;
-    int64_t threshold = 0;
-    for (const PartitionState& p : partitions_) {
-      if (p.longest.size() >= static_cast<size_t>(options_.longest_waiters) && !p.longest.empty()) {
-        threshold = std::max(threshold, p.longest.back().wait_millis);
-      }
-    }
-    if (oldest_wait <= threshold) return;
-    for (const PendingExplanation& e : kernel.ExplainPending()) {
-      auto it = pending_.find(AskKey(e.partition, e.app, e.ask));
+  // The shortest wait on the partition's full list of longest waits: an ask that has waited
+  // longer is a candidate for it. -1 while the list has room (every ask is a candidate).
+  int64_t ListThreshold(const PartitionState& p) const {
+    const auto k = static_cast<size_t>(options_.longest_waiters);
+    return p.longest.size() >= k && !p.longest.empty() ? p.longest.back().wait_millis : -1;
+  }
+
+  // After a `schedule` step: the walk's verdict on every pending ask whose sample is due, kept
+  // with the ask until it is allocated. An ask is sampled after the first schedule that leaves
+  // it pending, then again each time its wait has grown by a quarter (at least 1 s of logical
+  // time) while it is a candidate for the list of longest waits; one that is not a candidate is
+  // looked at again when its wait could first make it one. So an ask costs O(log(wait)) verdicts
+  // of one ask each, however long the run, and a waiter that was a candidate all along carries
+  // a verdict at most a fifth of its wait old. (A whole-kernel ExplainPending every now/32 of
+  // logical time cost O(pending) each and missed every wait shorter than that.)
+  void SampleWaiters(const Kernel& kernel) {
+    while (!samples_.empty() && samples_.begin()->first.first <= now_) {
+      auto entry = samples_.extract(samples_.begin());
+      auto it = pending_.find(entry.mapped());
       if (it == pending_.end()) continue;
-      if (now_ - it->second.submitted > threshold) it->second.reason = e.reason;
+      PendingAsk& ask = it->second;
+      const std::string& key = it->first;
+      const PartitionState& p = partitions_[static_cast<size_t>(ask.partition)];
+      const int64_t wait = now_ - ask.submitted;
+      const int64_t threshold = ListThreshold(p);
+      if (ask.reason_at < 0 || wait > threshold) {
+        const std::string_view app =
+            std::string_view(key).substr(p.name.size() + 1, ask.app_length);
+        const std::string_view id =
+            std::string_view(key).substr(p.name.size() + ask.app_length + 2);
+        absl::StatusOr<PendingExplanation> verdict = kernel.ExplainAsk(p.name, app, id);
+        if (verdict.ok()) {
+          ask.reason = std::move(verdict->reason);
+          ask.reason_at = now_;
+        }
+        ask.next_sample = now_ + std::max<int64_t>(1000, wait / 4);
+      } else {
+        ask.next_sample = ask.submitted + threshold + 1;
+      }
+      entry.key() = {ask.next_sample, ask.order};
+      samples_.insert(std::move(entry));
     }
   }
 
@@ -785,7 +826,9 @@ class ReportCollector::State {
     if (!pending_.empty()) {
       for (const PendingExplanation& e : kernel.ExplainPending()) {
         auto it = pending_.find(AskKey(e.partition, e.app, e.ask));
-        if (it != pending_.end()) it->second.reason = e.reason;
+        if (it == pending_.end()) continue;
+        it->second.reason = e.reason;
+        it->second.reason_at = now_;
       }
     }
     Report report;
@@ -894,7 +937,8 @@ class ReportCollector::State {
            .submitted_millis = ask.submitted,
            .wait_millis = now_ - ask.submitted,
            .still_pending = true,
-           .reason = ask.reason});
+           .reason = ask.reason,
+           .reason_at_millis = ask.reason_at});
     }
     std::stable_sort(waiters.begin(), waiters.end(), [](const Waiter& a, const Waiter& b) {
       return a.wait_millis > b.wait_millis;
@@ -971,7 +1015,6 @@ class ReportCollector::State {
   int64_t steps_ = 0;
   int64_t records_ = 0;
   bool step_refused_ = false;
-  int64_t next_explain_ = 0;
   int64_t ask_order_ = 0;
   std::vector<PartitionState> partitions_;
   std::vector<std::pair<int, NodeHandle>> pending_node_reads_;
@@ -979,6 +1022,8 @@ class ReportCollector::State {
   absl::flat_hash_map<std::string, std::vector<std::string>> asks_of_app_;
   absl::flat_hash_map<std::string, PendingAsk> pending_;
   absl::btree_map<std::pair<int64_t, int64_t>, std::string> by_submission_;
+  // (next sample, order) -> key, for the pending asks that are not placeholders.
+  absl::btree_map<std::pair<int64_t, int64_t>, std::string> samples_;
 };
 
 ReportCollector::ReportCollector(ReportOptions options)

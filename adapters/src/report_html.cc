@@ -180,7 +180,11 @@ void Waiters(const PartitionReport& p, std::string* out) {
     Cell(w.app, out);
     Cell(w.ask, out);
     Cell(Millis(w.submitted_millis), out, true);
-    Cell(w.reason.empty() ? "-" : w.reason, out);
+    std::string why = w.reason.empty() ? "-" : w.reason;
+    if (w.reason_at_millis >= 0 && !w.reason.empty() && w.reason != kAllocatedByFirstSchedule) {
+      why += " (after " + Millis(w.reason_at_millis - w.submitted_millis) + " of waiting)";
+    }
+    Cell(why, out);
     out->append("</tr>");
   }
   out->append("</table>");

@@ -199,6 +199,7 @@ void Partition(JsonWriter& w, const PartitionReport& p) {
     w.Field("wait_ms", waiter.wait_millis);
     w.FieldBool("still_pending", waiter.still_pending);
     w.Field("reason", waiter.reason);
+    w.Field("reason_at_ms", waiter.reason_at_millis);
     w.Close('}');
   }
   w.Close(']');

@@ -119,7 +119,14 @@ void Waiters(const PartitionReport& p, std::string* out) {
             (w.still_pending ? " (still pending)" : "") + "  " + w.queue + "  " + w.app + "/" +
             w.ask + "  submitted at " + FormatMillis(static_cast<double>(w.submitted_millis)) +
             "\n";
-    if (!w.reason.empty()) *out += "      " + w.reason + "\n";
+    if (w.reason.empty()) continue;
+    *out += "      " + w.reason;
+    if (w.reason_at_millis >= 0 && w.reason != kAllocatedByFirstSchedule) {
+      *out += "  (the walk's verdict after " +
+              FormatMillis(static_cast<double>(w.reason_at_millis - w.submitted_millis)) +
+              " of waiting)";
+    }
+    *out += "\n";
   }
 }
 

@@ -528,20 +528,34 @@ absl::StatusOr<AppInfo> Kernel::GetApplication(std::string_view partition,
   return p->GetApplication(id);
 }
 
+namespace {
+// Schedule stops before any partition's walk when the budget is full: that is the reason,
+// whatever else holds.
+void PrefixBudgetReason(const Kernel::Impl& impl, PendingExplanation& e) {
+  e.reason = Cat("the kernel's live allocation budget is full (", impl.usage().live_allocations,
+                 " live allocations, "
+                 "KernelOptions::max_live_allocations = ",
+                 impl.options.max_live_allocations, "); ", e.reason);
+}
+}  // namespace
+
 std::vector<PendingExplanation> Kernel::ExplainPending() const {
   std::vector<PendingExplanation> out;
   for (const auto& p : impl_->partitions) p->ExplainPending(&out);
   if (impl_->AllocationBudgetFull()) {
-    // Schedule stops before any partition's walk: that is the reason, whatever else holds.
-    for (PendingExplanation& e : out) {
-      e.reason =
-          Cat("the kernel's live allocation budget is full (", impl_->usage().live_allocations,
-              " live allocations, "
-              "KernelOptions::max_live_allocations = ",
-              impl_->options.max_live_allocations, "); ", e.reason);
-    }
+    for (PendingExplanation& e : out) PrefixBudgetReason(*impl_, e);
   }
   return out;
+}
+
+absl::StatusOr<PendingExplanation> Kernel::ExplainAsk(std::string_view partition,
+                                                      std::string_view app,
+                                                      std::string_view ask) const {
+  const Partition* p = impl_->Find(partition);
+  if (p == nullptr) return absl::NotFoundError(Cat("unknown partition ", partition));
+  absl::StatusOr<PendingExplanation> e = p->ExplainAsk(app, ask);
+  if (e.ok() && impl_->AllocationBudgetFull()) PrefixBudgetReason(*impl_, *e);
+  return e;
 }
 
 Kernel::Usage Kernel::usage() const { return impl_->usage(); }

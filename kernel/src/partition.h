@@ -137,6 +137,9 @@ class Partition {
   absl::StatusOr<std::vector<AllocationInfo>> ListAllocations(std::string_view app,
                                                               std::string_view node) const;
   void ExplainPending(std::vector<PendingExplanation>* out) const;
+  // ExplainPending's entry for one ask; NotFound for an unknown application or ask,
+  // FailedPrecondition for an ask without pending repeats.
+  absl::StatusOr<PendingExplanation> ExplainAsk(std::string_view app, std::string_view ask) const;
   // Where `ask` (never submitted) would go now, or what stops it (partition_verdict.cc).
   absl::StatusOr<ProbeResult> Probe(const AskSpec& ask) const;
 
@@ -520,6 +523,8 @@ class Partition {
     std::string reason;       // without a node: the rule that stops it
   };
   AskView ViewOf(uint32_t ask) const;
+  // The verdict on a pending ask of `app` in ExplainPending's words.
+  PendingExplanation ExplainPendingAsk(uint32_t app, uint32_t ask) const;
   // The gates of the walk in the walk's order, as if `ask` were the next one it tried.
   Verdict Judge(const AskView& ask) const;
   Verdict JudgeRequiredNode(const AskView& ask) const;

@@ -220,30 +220,44 @@ Partition::Verdict Partition::JudgeRequiredNode(const AskView& k) const {
                         " at the next schedule")};
 }
 
+PendingExplanation Partition::ExplainPendingAsk(uint32_t app, uint32_t ask) const {
+  const App& a = apps_[app];
+  const Ask& k = asks_[ask];
+  Verdict verdict = Judge(ViewOf(ask));
+  if (verdict.node != kNoSlot) {
+    verdict.reason = Cat("fits ", k.required_node.empty() ? "" : "required ", "node ",
+                         nodes_[verdict.node].id, " now: will be allocated by the next schedule");
+  }
+  return {.partition = std::string(name_),
+          .queue = std::string(queue_side_[a.queue].path),
+          .app = std::string(app_side_[app].id),
+          .ask = std::string(k.id),
+          .pending_count = ask_hot_[ask].pending,
+          .reason = std::move(verdict.reason)};
+}
+
 void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
   std::vector<std::pair<int64_t, uint32_t>> apps;
   for (const auto& [id, app] : apps_by_id_) apps.push_back({apps_[app].submission_seq, app});
   std::sort(apps.begin(), apps.end());
   for (auto [seq, app] : apps) {
-    const App& a = apps_[app];
-    const AppSide& a_side = app_side_[app];
-    for (const AskKey& key : a.ask_order) {
-      const Ask& k = asks_[key.slot];
-      const AskHot& hot = ask_hot_[key.slot];
-      Verdict verdict = Judge(ViewOf(key.slot));
-      if (verdict.node != kNoSlot) {
-        verdict.reason =
-            Cat("fits ", k.required_node.empty() ? "" : "required ", "node ",
-                nodes_[verdict.node].id, " now: will be allocated by the next schedule");
-      }
-      out->push_back({.partition = std::string(name_),
-                      .queue = std::string(queue_side_[a.queue].path),
-                      .app = std::string(a_side.id),
-                      .ask = std::string(k.id),
-                      .pending_count = hot.pending,
-                      .reason = std::move(verdict.reason)});
-    }
+    for (const AskKey& key : apps_[app].ask_order) out->push_back(ExplainPendingAsk(app, key.slot));
   }
+}
+
+absl::StatusOr<PendingExplanation> Partition::ExplainAsk(std::string_view app_id,
+                                                         std::string_view ask_id) const {
+  const uint32_t app = FindApp(app_id);
+  if (app == kNoSlot) return absl::NotFoundError(Cat("unknown application ", app_id));
+  const uint32_t ask = FindAsk(app, ask_id);
+  if (ask == kNoSlot || !ask_hot_[ask].alive) {
+    return absl::NotFoundError(Cat("application ", app_id, " has no ask ", ask_id));
+  }
+  if (ask_hot_[ask].pending <= 0) {
+    return absl::FailedPreconditionError(
+        Cat("ask ", ask_id, " of application ", app_id, " has no pending repeats"));
+  }
+  return ExplainPendingAsk(app, ask);
 }
 
 absl::StatusOr<ProbeResult> Partition::Probe(const AskSpec& spec) const {

@@ -221,6 +221,11 @@ class ALLOCORE_EXPORT Kernel {
                                                               std::string_view node) const;
   // One entry per ask with pending repeats, with the reason it is not allocated now.
   std::vector<PendingExplanation> ExplainPending() const;
+  // ExplainPending's entry for one ask, at the cost of one verdict (not O(pending asks)): for a
+  // caller that follows a few asks through a long run. NotFound: an unknown partition,
+  // application or ask; FailedPrecondition: the ask has no pending repeats.
+  absl::StatusOr<PendingExplanation> ExplainAsk(std::string_view partition, std::string_view app,
+                                                std::string_view ask) const;
   // What-if, for an ask that is not submitted (its id is not needed): the node the next
   // scheduling attempt would give it, or the rule that stops it, judged by the gates the walk
   // and ExplainPending use (application admission, queue max and headroom, user/group limits,

@@ -70,10 +70,21 @@ struct Waiter {
   int64_t submitted_millis = 0;
   int64_t wait_millis = 0;
   bool still_pending = false;
-  // The last reason Kernel::ExplainPending gave while it waited; empty when it was never asked
-  // (the ask did not wait long enough to be a candidate when the collector asked).
+  // Why it waited: the walk's verdict on the ask (Kernel::ExplainAsk, in ExplainPending's
+  // words) after the last `schedule` step that left it pending and at which the collector
+  // sampled it (docs/report-format.md says when it samples), or at the end for an ask still
+  // pending; kAllocatedByFirstSchedule when the first schedule after its submission allocated
+  // it (no schedule left it pending).
   std::string reason;
+  // When that verdict was taken (logical ms; the allocation's time for
+  // kAllocatedByFirstSchedule). -1: none (only an ask still pending in a run without a
+  // schedule after it).
+  int64_t reason_at_millis = -1;
 };
+
+// The reason of a waiter that no schedule left pending.
+inline constexpr char kAllocatedByFirstSchedule[] =
+    "no schedule left it pending: the first schedule after its submission allocated it";
 
 // One queue, one resource type, over the run's time.
 struct ResourceUsage {
