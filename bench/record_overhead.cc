@@ -1,12 +1,15 @@
 // allocore_record_overhead — what recording adds to a kernel's time, on a real call sequence:
 //
 //   allocore_record_overhead SCENARIO --mode plain|record|buffered [--log PATH] [--repeat N]
+//                            [--digests on|off]
 //
 // Loads the scenario (YAML or event log) into memory first, then makes its calls as a manager
 // would (its nodes, then for every step the runner's 1 ms tick and the step's call; probes are
 // left out) on a fresh kernel: `plain` through ApplyEvent, `record` through an EventRecorder
 // writing every event as it is made, `buffered` through one writing 64 KiB blocks. Only the
-// calls are timed (recording included); loading is not. Prints one line per repetition:
+// calls are timed (recording included); loading is not. `--digests off` records without the
+// decision digests (EventRecorderOptions::decision_digests), to measure what they cost. Prints
+// one line per repetition:
 //
 //   mode=record steps=N events=N decisions=N kernel_ms=X ns_per_event=Y log_bytes=Z
 //
@@ -60,7 +63,7 @@ struct Totals {
 int Usage() {
   std::fputs(
       "usage: allocore_record_overhead SCENARIO --mode plain|record|buffered [--log PATH] "
-      "[--repeat N]\n",
+      "[--repeat N] [--digests on|off]\n",
       stderr);
   return 2;
 }
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
   std::string mode = "plain";
   std::string log = "/tmp/allocore-record-overhead.alog";
   int repeat = 1;
+  std::string digests = "on";
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--mode") {
@@ -81,11 +85,14 @@ int main(int argc, char** argv) {
       log = argv[i + 1];
     } else if (flag == "--repeat") {
       repeat = std::atoi(argv[i + 1]);
+    } else if (flag == "--digests") {
+      digests = argv[i + 1];
     } else {
       return Usage();
     }
   }
-  if (argc % 2 != 0 || (mode != "plain" && mode != "record" && mode != "buffered")) {
+  if (argc % 2 != 0 || (mode != "plain" && mode != "record" && mode != "buffered") ||
+      (digests != "on" && digests != "off")) {
     return Usage();
   }
 
@@ -134,8 +141,10 @@ int main(int argc, char** argv) {
     }
     std::unique_ptr<EventRecorder> recorder;
     if (mode != "plain") {
-      absl::StatusOr<std::unique_ptr<EventRecorder>> made = EventRecorder::Create(
-          log, header.config, options, {.buffer_bytes = mode == "buffered" ? size_t{64} << 10 : 0});
+      absl::StatusOr<std::unique_ptr<EventRecorder>> made =
+          EventRecorder::Create(log, header.config, options,
+                                {.buffer_bytes = mode == "buffered" ? size_t{64} << 10 : 0,
+                                 .decision_digests = digests == "on"});
       if (!made.ok()) {
         std::fprintf(stderr, "%s\n", made.status().ToString().c_str());
         return 2;

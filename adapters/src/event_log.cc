@@ -117,9 +117,12 @@ class LogReader {
                                     kEventLogVersion, ")"));
     }
     version_ = version;
-    if (const uint32_t flags = GetU32(head.data() + 12); flags != 0) {
+    const uint32_t flags = GetU32(head.data() + 12);
+    const uint32_t defined = version >= 3 ? internal::kLogFlagDecisionDigests : 0;
+    if ((flags & ~defined) != 0) {
       return Error(12, internal::Cat("flags ", flags, " are not defined in version ", version));
     }
+    scenario_.decision_digests = (flags & internal::kLogFlagDecisionDigests) != 0;
     offset_ = kFileHeaderBytes;
     return absl::OkStatus();
   }
@@ -188,12 +191,19 @@ class LogReader {
           if (absl::Status bad = CheckEnums(*step); !bad.ok()) {
             return Error(at, std::string(bad.message()));
           }
+          step->recorded_digest = pending_digest_;
+          pending_digest_.reset();
           ++steps_;
           return true;
+        }
+        case LogRecord::kDigest: {
+          ALLOCORE_RETURN_IF_ERROR(TakeDigest(decoder, at));
+          continue;
         }
         case LogRecord::kEnd: {
           const uint64_t count = decoder.Unsigned();
           ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, "end"));
+          if (pending_digest_) return Error(at, "a digest record without the step it precedes");
           if (count != static_cast<uint64_t>(steps_)) {
             return Error(
                 at, internal::Cat("the end record counts ", count, " steps, the log has ", steps_));
@@ -206,13 +216,14 @@ class LogReader {
     }
   }
 
-  // The second pass: the reader of a checked log picks up at its first step, knowing the
-  // header and the names written before that step.
+  // The second pass: the reader of a checked log picks up at its first step (or the digest
+  // before it), knowing the header and the names written before that step.
   void Resume(std::vector<std::string> names, const Scenario& header, uint64_t offset) {
     names_ = std::move(names);
     version_ = kEventLogVersion;  // only the header's encoding differs, and it is read by now
     header_ = true;
     scenario_.source_name = header.source_name;
+    scenario_.decision_digests = header.decision_digests;
     offset_ = offset;
   }
 
@@ -240,6 +251,33 @@ class LogReader {
       ++n;
     }
     return n;
+  }
+
+  // A digest record (kLogFlagDecisionDigests): kept for the step record that follows it.
+  absl::Status TakeDigest(LogDecoder& decoder, uint64_t at) {
+    if (!scenario_.decision_digests) {
+      return Error(at, "a digest record in a log whose header does not announce digests");
+    }
+    const uint64_t step = decoder.Unsigned();
+    const uint64_t decisions = decoder.Unsigned();
+    const uint64_t digest = decoder.Unsigned();
+    ALLOCORE_RETURN_IF_ERROR(Finish(decoder, at, "digest"));
+    if (pending_digest_) return Error(at, "two digest records before one step");
+    if (step != static_cast<uint64_t>(steps_) + 1) {
+      return Error(at,
+                   internal::Cat("a digest record for step ", step, " before step ", steps_ + 1));
+    }
+    // Each digest follows a step that made at least one decision.
+    if (decisions <= last_digest_decisions_ || decisions > uint64_t{1} << 62) {
+      return Error(at, internal::Cat("a digest record counting ", decisions,
+                                     " decisions after one counting ", last_digest_decisions_));
+    }
+    if (digest > 0xffffffffu) return Error(at, "a digest record whose digest is over 32 bits");
+    last_digest_decisions_ = decisions;
+    pending_digest_ = RecordedDigest{.decisions = static_cast<int64_t>(decisions),
+                                     .digest = static_cast<uint32_t>(digest),
+                                     .offset = at};
+    return absl::OkStatus();
   }
 
   absl::Status Error(uint64_t offset, std::string_view what) const {
@@ -282,7 +320,9 @@ class LogReader {
                                      ", computed ", computed, "): the log is damaged"));
     }
     offset_ += kFrameHeaderBytes + length;
-    if (payload->size() > 0 && static_cast<LogRecord>((*payload)[0]) == LogRecord::kStep &&
+    if (payload->size() > 0 &&
+        (static_cast<LogRecord>((*payload)[0]) == LogRecord::kStep ||
+         static_cast<LogRecord>((*payload)[0]) == LogRecord::kDigest) &&
         first_step_offset_ == 0) {
       first_step_offset_ = at;
       names_at_first_step_ = names_.size();
@@ -369,6 +409,8 @@ class LogReader {
   bool header_ = false;
   bool end_seen_ = false;
   int64_t steps_ = 0;
+  std::optional<RecordedDigest> pending_digest_;
+  uint64_t last_digest_decisions_ = 0;
   Scenario scenario_;
   std::vector<std::string> warnings_;
 };
@@ -447,7 +489,7 @@ bool LooksLikeEventLog(std::string_view head) {
 }
 
 std::string PackScenario(const Scenario& scenario) {
-  LogWriter writer;
+  LogWriter writer(scenario.decision_digests ? internal::kLogFlagDecisionDigests : 0);
   const LogHeader header{.name = scenario.name,
                          .semantics = scenario.semantics,
                          .source_name = scenario.source_name,
@@ -458,7 +500,16 @@ std::string PackScenario(const Scenario& scenario) {
   writer.Record(LogRecord::kHeader, header);
   for (const AddNodeStep& node : scenario.nodes) writer.Record(LogRecord::kNode, node);
   if (scenario.expect) writer.Record(LogRecord::kExpect, *scenario.expect);
-  for (const ScenarioStep& step : scenario.steps) writer.Step(step);
+  for (size_t i = 0; i < scenario.steps.size(); ++i) {
+    const ScenarioStep& step = scenario.steps[i];
+    // A read log's digests go with it (a scenario file has none to give).
+    if (scenario.decision_digests && step.recorded_digest) {
+      writer.Record(LogRecord::kDigest, static_cast<uint64_t>(i + 1),
+                    static_cast<uint64_t>(step.recorded_digest->decisions),
+                    static_cast<uint64_t>(step.recorded_digest->digest));
+    }
+    writer.Step(step);
+  }
   writer.Record(LogRecord::kEnd, static_cast<uint64_t>(scenario.steps.size()));
   return writer.Take();
 }

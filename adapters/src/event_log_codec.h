@@ -42,7 +42,14 @@ enum class LogRecord : uint8_t {
   kExpect = 4,  // ScenarioExpect
   kStep = 5,    // ScenarioStep: the StepKind, then the step's fields, then its location
   kEnd = 6,     // the number of steps: a log without it was not finished
+  // Version 3, with kLogFlagDecisionDigests: the step number it precedes, the decisions the
+  // live kernel made up to and including that step, their running digest (decision_digest.h).
+  kDigest = 7,
 };
+
+// The file header's flags (version 3 on): a digest record precedes every step that made a
+// decision.
+inline constexpr uint32_t kLogFlagDecisionDigests = 1;
 
 // What a log says of its scenario besides nodes, steps and expectations.
 struct LogHeader {
@@ -426,10 +433,10 @@ inline uint64_t LogNames::Add(const std::string& s) {
 // record or batch and keeps going, with the names it has written still known.
 class LogWriter {
  public:
-  LogWriter() {
+  explicit LogWriter(uint32_t flags = 0) {
     std::string head(kEventLogMagic);
     PutU32(&head, kEventLogVersion);
-    PutU32(&head, 0);  // flags: none defined
+    PutU32(&head, flags);
     out_.Append(head);
   }
   // Writes one record: the name records for the strings it uses first, then itself.

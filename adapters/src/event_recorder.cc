@@ -19,16 +19,23 @@
 #include <variant>
 
 #include "allocore/adapters/scenario.h"
+#include "decision_digest.h"
 #include "event_log_codec.h"
 #include "str_util.h"
 
 namespace allocore::adapters {
 namespace internal {
 
-// The writer of one recorded log (the codec's LogWriter is not part of the public header).
+// The writer of one recorded log and the running digest of the decisions it has seen (neither
+// is part of the public header).
 class RecordingLog {
  public:
+  explicit RecordingLog(bool with_digests)
+      : writer(with_digests ? kLogFlagDecisionDigests : 0), digests(with_digests) {}
   LogWriter writer;
+  bool digests;
+  DecisionDigest digest;
+  std::vector<Decision> scratch;  // the decisions of a caller that passes no vector
 };
 
 }  // namespace internal
@@ -115,11 +122,11 @@ constexpr bool kByHandle =
 
 }  // namespace
 
-EventRecorder::EventRecorder(std::string path, int fd, size_t buffer_bytes)
+EventRecorder::EventRecorder(std::string path, int fd, const EventRecorderOptions& options)
     : path_(std::move(path)),
       fd_(fd),
-      buffer_bytes_(buffer_bytes),
-      log_(std::make_unique<internal::RecordingLog>()) {}
+      buffer_bytes_(options.buffer_bytes),
+      log_(std::make_unique<internal::RecordingLog>(options.decision_digests)) {}
 
 EventRecorder::~EventRecorder() { Close().IgnoreError(); }
 
@@ -133,7 +140,7 @@ absl::StatusOr<std::unique_ptr<EventRecorder>> EventRecorder::Create(
         internal::Cat(path, ": cannot create the event log: ", std::strerror(error));
     return error == EACCES ? absl::PermissionDeniedError(message) : absl::NotFoundError(message);
   }
-  std::unique_ptr<EventRecorder> recorder(new EventRecorder(path, fd, options.buffer_bytes));
+  std::unique_ptr<EventRecorder> recorder(new EventRecorder(path, fd, options));
   recorder->log_->writer.set_max_remembered_names(options.max_remembered_names);
   const internal::LogHeader header{
       .name = options.name,
@@ -182,6 +189,20 @@ void EventRecorder::WritePending(size_t keep) {
 absl::Status EventRecorder::Apply(Kernel& kernel, const Event& event, std::vector<Decision>* out,
                                   int64_t* allocations) {
   const bool recording = status_.ok() && !closed_;
+  if (out == nullptr) {
+    log_->scratch.clear();
+    out = &log_->scratch;
+  }
+  const size_t decided_before = out->size();
+  // Before the step record: the digest of everything decided up to and including the step
+  // (the live kernel has applied it by now).
+  auto digest = [&] {
+    if (!log_->digests || out->size() == decided_before) return;
+    log_->digest.Add(std::span<const Decision>(*out).subspan(decided_before));
+    log_->writer.Record(LogRecord::kDigest, static_cast<uint64_t>(steps_ + 1),
+                        static_cast<uint64_t>(log_->digest.count()),
+                        static_cast<uint64_t>(log_->digest.value()));
+  };
   return std::visit(
       [&](const auto& e) -> absl::Status {
         using E = std::decay_t<decltype(e)>;
@@ -200,6 +221,7 @@ absl::Status EventRecorder::Apply(Kernel& kernel, const Event& event, std::vecto
                 "recording stopped")));
             return status;
           }
+          digest();
           std::visit(
               [&](const auto& action) {
                 writer.Record(LogRecord::kStep, static_cast<uint64_t>(by_name->index()), action,
@@ -217,6 +239,7 @@ absl::Status EventRecorder::Apply(Kernel& kernel, const Event& event, std::vecto
             status = ApplyEvent(kernel, e, out);
           }
           if (!status.ok() || !recording) return status;
+          digest();
           if constexpr (std::is_same_v<E, NodeSpec>) {
             // AddNodeStep's fields: the node, then its attributes (none from a live kernel).
             writer.Record(LogRecord::kStep, static_cast<uint64_t>(StepKind::kAddNode), e,

@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "allocore/adapters/scenario.h"
+#include "decision_digest.h"
 #include "str_util.h"
 
 namespace allocore::adapters {
@@ -112,6 +113,8 @@ class Runner {
       step_ = i + 1;
     }
     TakeSnapshotAfter(step_);
+    // The recorded digests count the decisions of every step from the first one on.
+    digesting_ = options_.check_decision_digests && scenario_.decision_digests && resume_after == 0;
     for (int64_t i = step_; i < last_step; ++i) {
       Clock::time_point read_start = Clock::now();
       absl::StatusOr<const ScenarioStep*> next = source_.Next();
@@ -128,6 +131,7 @@ class Runner {
       Attribute(StepKind::kAdvance, step_before - kernel_before, /*steps=*/0);
       if (observer_) observer_->BeforeStep(step, *kernel_);
       Apply(step);
+      if (digesting_) CheckDigest(step);
       Attribute(step.kind(), result_.kernel_nanos - step_before, /*steps=*/1);
       if (observer_) observer_->AfterStep(step, *kernel_);
       MaybeReleaseNames();
@@ -144,6 +148,31 @@ class Runner {
     if (step == options_.snapshot_after_step && !result_.snapshot) {
       result_.snapshot = kernel_->Snapshot();
     }
+  }
+
+  // The replay's decisions so far against the recorded digest after `step`; the first step
+  // where they differ is kept (later steps are not compared: everything after it may differ).
+  void CheckDigest(const ScenarioStep& step) {
+    if (result_.digest_divergence) return;
+    const std::optional<RecordedDigest>& recorded = step.recorded_digest;
+    // No digest: the live kernel's step made no decision.
+    const int64_t recorded_decisions =
+        recorded ? recorded->decisions : digest_before_step_decisions_;
+    const uint32_t recorded_digest = recorded ? recorded->digest : digest_before_step_value_;
+    if (recorded_decisions != digest_.count() || recorded_digest != digest_.value()) {
+      result_.digest_divergence = DigestDivergence{
+          .step = step_,
+          .kind = step.kind(),
+          .recorded_decisions = recorded_decisions,
+          .replayed_decisions = digest_.count(),
+          .recorded_digest = recorded_digest,
+          .replayed_digest = digest_.value(),
+          .digest_offset = recorded ? std::optional(recorded->offset) : std::nullopt};
+      return;
+    }
+    ++result_.digests_checked;
+    digest_before_step_decisions_ = digest_.count();
+    digest_before_step_value_ = digest_.value();
   }
 
   void Attribute(StepKind kind, int64_t nanos, int64_t steps) {
@@ -195,6 +224,7 @@ class Runner {
       result_.errors.push_back({.step = step_, .message = std::move(message)});
       return;
     }
+    if (digesting_) digest_.Add(out_);
     for (const Decision& decision : out_) {
       Record record{.step = step_, .decision = &decision, .message = {}};
       switch (decision.type) {
@@ -355,6 +385,11 @@ class Runner {
   int64_t step_ = 0;
   std::vector<Decision> out_;
   int64_t names_after_release_ = 0;
+  bool digesting_ = false;
+  internal::DecisionDigest digest_;
+  // The recorded digest as of the last step checked (a step without a record leaves it).
+  int64_t digest_before_step_decisions_ = 0;
+  uint32_t digest_before_step_value_ = 0;
 };
 
 }  // namespace

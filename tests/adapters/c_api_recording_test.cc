@@ -155,6 +155,14 @@ TEST(CApiRecordingTest, ACKernelRecordsALogThatReplaysWithItsDecisions) {
   ASSERT_TRUE(RunScenario(read->scenario, {}, &replay).ok());
   EXPECT_THAT(live, HasSubstr(" app y "));
   EXPECT_EQ(replay.lines, live);
+  // The C recorder writes the decision digests, and the replay matches them.
+  ASSERT_TRUE(read->scenario.decision_digests);
+  RunOptions check;
+  check.check_decision_digests = true;
+  absl::StatusOr<RunResult> checked = RunScenario(read->scenario, check, nullptr);
+  ASSERT_TRUE(checked.ok()) << checked.status();
+  EXPECT_FALSE(checked->digest_divergence);
+  EXPECT_EQ(checked->digests_checked, 11);
 }
 
 TEST(CApiRecordingTest, RecordingStartsBeforeTheFirstChange) {

@@ -222,12 +222,20 @@ TEST(EventLogTest, ADamagedRecordIsRefusedNamingItsOffset) {
 TEST(EventLogTest, ANewerVersionOrNotALogIsRefused) {
   std::string log = PackScenario(Small());
   std::string newer = log;
-  newer[8] = 3;
+  newer[8] = 4;
   absl::StatusOr<EventLogContents> read = ReadEventLog(newer, "newer.alog");
   ASSERT_FALSE(read.ok());
   EXPECT_THAT(std::string(read.status().message()),
-              HasSubstr("newer.alog: offset 8: event log version 3 is not one this allocore "
-                        "reads"));
+              HasSubstr("newer.alog: offset 8: event log version 4 is not one this allocore "
+                        "reads (it reads 1 to 3)"));
+  // Version 3 only added what a version-2 log lacks (a flag, the digest record): a log of
+  // version 2 reads as before.
+  std::string version2 = log;
+  version2[8] = 2;
+  absl::StatusOr<EventLogContents> old = ReadEventLog(version2, "v2.alog");
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_FALSE(old->scenario.decision_digests);
+  EXPECT_EQ(old->scenario.steps.size(), Small().steps.size());
   EXPECT_FALSE(ReadEventLog("", "empty.alog").ok());
   EXPECT_FALSE(ReadEventLog("name: x\nsteps: []\n", "yaml.alog").ok());
   EXPECT_FALSE(LooksLikeEventLog("ALLOC"));

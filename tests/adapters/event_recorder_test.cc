@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -378,6 +380,260 @@ TEST(EventRecorderTest, AFailedWriteStopsTheRecordingAndTheKernelGoesOn) {
   EXPECT_TRUE(kernel.Apply(AppSpec{.id = "app", .queue = "root.a", .user = "u"}, &out).ok());
   EXPECT_EQ(kernel.recorder().steps(), 0);
   EXPECT_FALSE(kernel.Close().ok());
+}
+
+// ---- decision digests (event log version 3) ----------------------------------------------------
+
+// Each step's decisions of a run, as JSON lines (with the step number).
+class DecisionsByStep : public RunObserver {
+ public:
+  void OnRecord(const Record& record, const Kernel& kernel) override {
+    if (record.decision == nullptr) return;
+    Record copy = record;
+    copy.types = &kernel.resource_types();
+    AppendJsonLine(copy, &steps[record.step]);
+  }
+  std::map<int64_t, std::string> steps;
+};
+
+// The first step whose decisions differ between two runs (0: none).
+int64_t FirstDifferentStep(const DecisionsByStep& a, const DecisionsByStep& b) {
+  std::set<int64_t> steps;
+  for (const auto& [step, lines] : a.steps) steps.insert(step);
+  for (const auto& [step, lines] : b.steps) steps.insert(step);
+  for (int64_t step : steps) {
+    auto x = a.steps.find(step);
+    auto y = b.steps.find(step);
+    if (x == a.steps.end() || y == b.steps.end() || x->second != y->second) return step;
+  }
+  return 0;
+}
+
+absl::StatusOr<RunResult> CheckedReplay(const Scenario& scenario, RunObserver* observer = nullptr) {
+  RunOptions options;
+  options.check_decision_digests = true;
+  return RunScenario(scenario, options, observer);
+}
+
+// The frames of a log (header, length, CRC and payload each), after its 16-byte file header.
+std::vector<std::string> Frames(const std::string& log) {
+  std::vector<std::string> frames;
+  size_t at = 16;
+  while (at + 8 <= log.size()) {
+    uint32_t length = 0;
+    for (int i = 0; i < 4; ++i)
+      length |= static_cast<uint32_t>(static_cast<uint8_t>(log[at + i])) << (8 * i);
+    frames.push_back(log.substr(at, 8 + length));
+    at += 8 + length;
+  }
+  return frames;
+}
+constexpr char kStepRecord = 5;
+constexpr char kDigestRecord = 7;
+
+TEST(EventRecorderTest, EveryScenarioRecordedLivePassesItsDecisionDigests) {
+  int checked = 0;
+  for (const fs::path& file : ScenarioFiles()) {
+    absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
+    if (!scenario.ok()) continue;
+    const fs::path log = TempLog("event_recorder_digests.alog");
+    DriveLive(*scenario, log);
+    absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "recorded.alog");
+    ASSERT_TRUE(read.ok()) << file << ": " << read.status();
+    ASSERT_TRUE(read->scenario.decision_digests) << file;
+    absl::StatusOr<RunResult> run = CheckedReplay(read->scenario);
+    ASSERT_TRUE(run.ok()) << file << ": " << run.status();
+    EXPECT_FALSE(run->digest_divergence) << file << ": step " << run->digest_divergence->step;
+    EXPECT_EQ(run->digests_checked, run->steps_run) << file;
+    // Streamed from the file, as `allocore run LOG --check` reads it, the same.
+    std::vector<std::string> warnings;
+    absl::StatusOr<std::unique_ptr<ScenarioStream>> stream =
+        OpenEventLogStream(log.string(), {}, &warnings);
+    ASSERT_TRUE(stream.ok()) << stream.status();
+    RunOptions options;
+    options.check_decision_digests = true;
+    absl::StatusOr<RunResult> streamed = RunScenarioSteps(
+        (*stream)->header(), (*stream)->step_count(), (*stream)->steps(), options, nullptr);
+    ASSERT_TRUE(streamed.ok()) << streamed.status();
+    EXPECT_FALSE(streamed->digest_divergence) << file;
+    EXPECT_EQ(streamed->digests_checked, streamed->steps_run) << file;
+    // Packed again, a read log keeps its digests.
+    absl::StatusOr<EventLogContents> repacked =
+        ReadEventLog(PackScenario(read->scenario), "repacked.alog");
+    ASSERT_TRUE(repacked.ok()) << repacked.status();
+    absl::StatusOr<RunResult> again = CheckedReplay(repacked->scenario);
+    ASSERT_TRUE(again.ok());
+    EXPECT_FALSE(again->digest_divergence) << file;
+    ++checked;
+  }
+  EXPECT_GT(checked, 30);
+}
+
+// Replayed under the other profile, a recording fails its digests exactly at the first step
+// whose decisions differ; a replay that decides the same passes.
+TEST(EventRecorderTest, AReplayUnderTheOtherProfileFailsAtTheFirstStepThatDecidesDifferently) {
+  int diverged = 0;
+  for (const fs::path& file : ScenarioFiles()) {
+    absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
+    if (!scenario.ok()) continue;
+    const fs::path log = TempLog("event_recorder_profile.alog");
+    DriveLive(*scenario, log);
+    const std::string bytes = ReadFile(log);
+    absl::StatusOr<EventLogContents> same = ReadEventLog(bytes, "recorded.alog");
+    const Semantics other = scenario->semantics == Semantics::kYunikorn12 ? Semantics::kYunikorn19
+                                                                          : Semantics::kYunikorn12;
+    absl::StatusOr<EventLogContents> moved =
+        ReadEventLog(bytes, "recorded.alog", {.semantics = other});
+    ASSERT_TRUE(same.ok()) << file << ": " << same.status();
+    if (!moved.ok()) continue;  // a config the other profile refuses (its names, say)
+    DecisionsByStep recorded;
+    DecisionsByStep replayed;
+    absl::StatusOr<RunResult> a = CheckedReplay(same->scenario, &recorded);
+    absl::StatusOr<RunResult> b = CheckedReplay(moved->scenario, &replayed);
+    if (!a.ok() || !b.ok()) continue;  // a config the other profile refuses
+    const int64_t first = FirstDifferentStep(recorded, replayed);
+    if (first == 0) {
+      EXPECT_FALSE(b->digest_divergence) << file;
+      continue;
+    }
+    ASSERT_TRUE(b->digest_divergence) << file << ": the decisions differ from step " << first;
+    EXPECT_EQ(b->digest_divergence->step, first) << file;
+    EXPECT_EQ(b->digests_checked, first - 1) << file;
+    ++diverged;
+  }
+  EXPECT_GT(diverged, 3) << "no scenario decides differently under the two profiles";
+}
+
+// One event of a recording edited (an ask asks for more than the node has): the replay
+// diverges at the first step after it that decides differently, the schedule that no longer
+// places the ask, and the check names that step.
+TEST(EventRecorderTest, AnEditedEventFailsTheDigestsAtTheFirstStepThatDecidesDifferently) {
+  auto scenario_with = [](int slots) {
+    absl::StatusOr<Scenario> s = LoadScenarioText(R"(
+name: edited
+config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          submitacl: "*"
+          queues: [{name: a}]
+nodes:
+  - {id: n1, resources: {slots: 10}}
+steps:
+  - add_app: {id: x, queue: root.a, user: u}
+  - add_ask: {app: x, id: k1, resources: {slots: 2}}
+  - schedule: {}
+  - add_ask: {app: x, id: k2, resources: {slots: )" + std::to_string(slots) +
+                                                      R"(}}
+  - schedule: {}
+  - release: {app: x, ask: k1}
+  - schedule: {}
+)",
+                                                  "edited.yaml");
+    EXPECT_TRUE(s.ok()) << s.status();
+    return *s;
+  };
+  const fs::path original_log = TempLog("event_recorder_original.alog");
+  const fs::path edited_log = TempLog("event_recorder_edited.alog");
+  DriveLive(scenario_with(4), original_log);
+  DriveLive(scenario_with(40), edited_log);
+  const std::string original = ReadFile(original_log);
+  const std::string edited = ReadFile(edited_log);
+  // The original's frames with the edited log's add_ask k2 in place of its own. A live drive
+  // records the node (step 1), then every scenario step after its 1 ms advance: add_ask k2 is
+  // step 9, the schedule after it step 11.
+  std::vector<std::string> frames = Frames(original);
+  const std::vector<std::string> edited_frames = Frames(edited);
+  int steps = 0;
+  int edited_steps = 0;
+  std::string replacement;
+  for (const std::string& frame : edited_frames) {
+    if (frame[8] == kStepRecord && ++edited_steps == 9) replacement = frame;
+  }
+  ASSERT_FALSE(replacement.empty());
+  std::string spliced = original.substr(0, 16);
+  for (std::string& frame : frames) {
+    if (frame[8] == kStepRecord && ++steps == 9) {
+      ASSERT_NE(frame, replacement);
+      frame = replacement;
+    }
+    spliced += frame;
+  }
+  absl::StatusOr<EventLogContents> read = ReadEventLog(spliced, "spliced.alog");
+  ASSERT_TRUE(read.ok()) << read.status();
+  absl::StatusOr<RunResult> run = CheckedReplay(read->scenario);
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(run->digest_divergence);
+  // The recording allocated k2 at step 11; the edited replay does not.
+  EXPECT_EQ(run->digest_divergence->step, 11);
+  EXPECT_EQ(run->digest_divergence->kind, StepKind::kSchedule);
+  EXPECT_TRUE(run->digest_divergence->digest_offset.has_value());
+  EXPECT_EQ(run->digests_checked, 10);
+  // The untouched log passes.
+  absl::StatusOr<EventLogContents> whole = ReadEventLog(original, "original.alog");
+  ASSERT_TRUE(whole.ok());
+  absl::StatusOr<RunResult> clean = CheckedReplay(whole->scenario);
+  ASSERT_TRUE(clean.ok());
+  EXPECT_FALSE(clean->digest_divergence);
+}
+
+TEST(EventRecorderTest, DigestRecordsAreCheckedAsTheRestOfTheLog) {
+  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
+name: digests
+config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          submitacl: "*"
+          queues: [{name: a}]
+nodes:
+  - {id: n1, resources: {slots: 10}}
+steps:
+  - add_app: {id: x, queue: root.a, user: u}
+  - add_ask: {app: x, id: k1, resources: {slots: 2}}
+  - schedule: {}
+)",
+                                                       "digests.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  const fs::path log = TempLog("event_recorder_hostile.alog");
+  DriveLive(*scenario, log);
+  const std::string bytes = ReadFile(log);
+  std::vector<std::string> frames = Frames(bytes);
+  const auto digest = std::find_if(frames.begin(), frames.end(),
+                                   [](const std::string& f) { return f[8] == kDigestRecord; });
+  ASSERT_NE(digest, frames.end()) << "no decision made, no digest written";
+  // A header without the flag: the digest record is refused, naming its offset.
+  std::string unflagged = bytes;
+  unflagged[12] = 0;
+  absl::StatusOr<EventLogContents> read = ReadEventLog(unflagged, "unflagged.alog");
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.status().message(), HasSubstr("does not announce digests"));
+  EXPECT_THAT(read.status().message(), HasSubstr("offset "));
+  // A version-2 header cannot set the flag at all.
+  std::string old_version = bytes;
+  old_version[8] = 2;
+  read = ReadEventLog(old_version, "v2.alog");
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.status().message(), HasSubstr("flags 1 are not defined in version 2"));
+  // The same digest twice before its step.
+  std::string doubled = bytes.substr(0, 16);
+  for (auto it = frames.begin(); it != frames.end(); ++it) {
+    doubled += *it;
+    if (it == digest) doubled += *it;
+  }
+  read = ReadEventLog(doubled, "doubled.alog");
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.status().message(), HasSubstr("two digest records before one step"));
+  // Without digests (EventRecorderOptions::decision_digests off): no flag, no digest record.
+  DriveLive(*scenario, log, {.decision_digests = false});
+  const std::string plain = ReadFile(log);
+  EXPECT_EQ(plain[12], 0);
+  for (const std::string& f : Frames(plain)) EXPECT_NE(f[8], kDigestRecord);
+  read = ReadEventLog(plain, "plain.alog");
+  ASSERT_TRUE(read.ok());
+  EXPECT_FALSE(read->scenario.decision_digests);
 }
 
 }  // namespace

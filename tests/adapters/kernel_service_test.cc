@@ -221,6 +221,14 @@ TEST(KernelServiceTest, ARecordedServiceReplaysWithTheDecisionsItsSinkSaw) {
   replayed.no_types = true;
   ASSERT_TRUE(RunScenario(read->scenario, {}, &replayed).ok());
   EXPECT_EQ(replayed.lines, sink_saw);
+  // The service's recorder writes the decision digests, and the replay matches them.
+  ASSERT_TRUE(read->scenario.decision_digests);
+  RunOptions check;
+  check.check_decision_digests = true;
+  absl::StatusOr<RunResult> checked = RunScenario(read->scenario, check, nullptr);
+  ASSERT_TRUE(checked.ok()) << checked.status();
+  EXPECT_FALSE(checked->digest_divergence);
+  EXPECT_EQ(checked->digests_checked, checked->steps_run);
 }
 
 TEST(KernelServiceTest, SnapshotsFollowTheBatchesAndForgetRemovedApplications) {

@@ -414,6 +414,17 @@ TEST_F(CliTest, RunReplaysARecordedLogUnderItsKernelsBudget) {
     ++allocations;
   }
   EXPECT_EQ(allocations, 2u) << replayed.out;
+  // --check proves the replay by the log's decision digests...
+  Result checked = Run("run " + log + " --check --quiet");
+  EXPECT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_THAT(checked.err, HasSubstr("the replay decided as the recording: 4 steps replayed"));
+  // ...and names the first step after which a replay decides otherwise: under a budget of 3,
+  // the schedule (step 4: node, app, ask, schedule) allocates a third time.
+  Result diverged = Run("run " + log + " --check --quiet --max-allocations 3");
+  EXPECT_EQ(diverged.exit_code, 1) << diverged.err;
+  EXPECT_THAT(diverged.err, HasSubstr("the replay diverges from the recording at step 4 "
+                                      "(schedule): the recording counts 5 decisions"));
+  EXPECT_THAT(diverged.err, HasSubstr("the replay 6 decisions"));
   Result unpacked = Run("unpack " + log);
   EXPECT_EQ(unpacked.exit_code, 0) << unpacked.err;
   EXPECT_THAT(unpacked.err, HasSubstr("warning: a recorded log"));

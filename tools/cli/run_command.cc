@@ -51,7 +51,10 @@ constexpr char kUsage[] =
     "scenario it was packed from, with the same records.\n"
     "\n"
     "  --check           compare the run with the scenario's expect: block; on a mismatch print\n"
-    "                    a diff on stderr and exit 1\n"
+    "                    a diff on stderr and exit 1. A log recorded from a live kernel\n"
+    "                    (event log version 3) carries digests of the decisions the kernel\n"
+    "                    made: the replay's decisions are compared with them step by step, and\n"
+    "                    the first step after which they differ is named (exit 1)\n"
     "  --format FORMAT   jsonl: one JSON object per decision (default when stdout is not a\n"
     "                    terminal); table: aligned rows with the effective queue priorities\n"
     "                    each allocation changed\n"
@@ -81,7 +84,8 @@ constexpr char kUsage[] =
     "                    and nodes; with STEP, the snapshot was taken after that step of this\n"
     "                    scenario and the run goes on with the next one (the records keep\n"
     "                    their step numbers); without it, every step is applied (a log\n"
-    "                    recorded since the snapshot). Not with --check\n"
+    "                    recorded since the snapshot). --check then compares the log's\n"
+    "                    decision digests only (not with STEP, nor with an expect: block)\n"
     "  --help            this text\n"
     "\n"
     "exit codes: 0 ok, 1 expectation mismatch (--check), 2 unusable input (unreadable file, YAML\n"
@@ -259,10 +263,11 @@ int ParseArgs(int argc, char** argv, Options* options) {
                         &options->from_snapshot)) {
     return 2;
   }
-  if (!options->from_snapshot.empty() && options->check) {
+  if (!options->from_snapshot.empty() && options->check && options->resume_after > 0) {
     std::fprintf(stderr,
-                 "allocore run: --check compares a whole run with the expect: block; a run "
-                 "from a snapshot is not one\n");
+                 "allocore run: --check compares a whole run with the expect: block or a "
+                 "recorded log's digests; a run resumed after step %lld is not one\n",
+                 static_cast<long long>(options->resume_after));
     return 2;
   }
   if (!semantics.empty()) {
@@ -393,6 +398,31 @@ void AppendStats(const Options& options, const adapters::RunResult& run, const R
   }
 }
 
+// What --check says of a recorded log's decision digests.
+std::string DigestVerdict(const adapters::RunResult& run) {
+  char digest[16];
+  auto hex = [&](uint32_t value) {
+    std::snprintf(digest, sizeof(digest), "%08x", value);
+    return std::string(digest);
+  };
+  if (!run.digest_divergence) {
+    return "the replay decided as the recording: " + Count(run.steps_run, "step") +
+           " replayed, every decision digest matches";
+  }
+  const adapters::DigestDivergence& d = *run.digest_divergence;
+  std::string recorded =
+      d.digest_offset
+          ? "the recording counts " + Count(d.recorded_decisions, "decision") +
+                " up to the end of it (digest " + hex(d.recorded_digest) +
+                ", the digest record at offset " + std::to_string(*d.digest_offset) + ")"
+          : "the recording's step made no decision (" + Count(d.recorded_decisions, "decision") +
+                " before it, digest " + hex(d.recorded_digest) + ")";
+  return "the replay diverges from the recording at step " + std::to_string(d.step) + " (" +
+         std::string(adapters::StepKindName(d.kind)) + "): " + recorded + ", the replay " +
+         Count(d.replayed_decisions, "decision") + " (digest " + hex(d.replayed_digest) +
+         "); every step before it decided alike";
+}
+
 }  // namespace
 
 int RunCommand(int argc, char** argv) {
@@ -428,8 +458,18 @@ int RunCommand(int argc, char** argv) {
   for (const std::string& warning : scenario->config_warnings) {
     std::fprintf(stderr, "%s\n", warning.c_str());
   }
-  if (options.check && !scenario->expect) {
-    std::fprintf(stderr, "allocore run: %s: --check, but the scenario has no expect: block\n",
+  if (options.check && !scenario->expect && !scenario->decision_digests) {
+    std::fprintf(stderr,
+                 "allocore run: %s: --check, but the scenario has no expect: block and no "
+                 "decision digests (only logs recorded from a live kernel by event log version 3 "
+                 "or later carry them)\n",
+                 scenario->source_name.c_str());
+    return 2;
+  }
+  if (options.check && scenario->expect && !options.from_snapshot.empty()) {
+    std::fprintf(stderr,
+                 "allocore run: %s: --check compares a whole run with the expect: block; a run "
+                 "from a snapshot is not one\n",
                  scenario->source_name.c_str());
     return 2;
   }
@@ -454,7 +494,8 @@ int RunCommand(int argc, char** argv) {
 
   adapters::RunOptions run_options;
   run_options.collect_latencies = options.stats || !options.latency_csv.empty();
-  run_options.keep_allocations = options.check || walkthrough;
+  run_options.keep_allocations = (options.check && scenario->expect) || walkthrough;
+  run_options.check_decision_digests = options.check && scenario->decision_digests;
   run_options.kernel_options.max_live_allocations = options.max_allocations;
   // A recorded log replays under its kernel's budget (none included), which decided with it.
   if (!options.max_allocations_given && scenario->clock == adapters::StepClock::kAdvanceStepsOnly) {
@@ -550,13 +591,18 @@ int RunCommand(int argc, char** argv) {
                  Count(run->budget_blocked_steps, "schedule step").c_str());
   }
   int exit_code = 0;
-  if (options.check) {
+  if (options.check && scenario->expect) {
     adapters::CheckResult check = adapters::CheckExpectations(*scenario->expect, *run);
     if (!check.ok) {
       std::fprintf(stderr, "allocore run: %s: the run does not match expect:\n%s",
                    scenario->source_name.c_str(), check.diff.c_str());
       exit_code = 1;
     }
+  }
+  if (run_options.check_decision_digests) {
+    std::string verdict = DigestVerdict(*run);
+    std::fprintf(stderr, "allocore run: %s: %s\n", scenario->source_name.c_str(), verdict.c_str());
+    if (run->digest_divergence) exit_code = 1;
   }
   if (!options.latency_csv.empty() && !WriteLatencyHistogram(*run, options.latency_csv)) {
     return 2;

@@ -42,8 +42,9 @@ namespace allocore::adapters {
 inline constexpr std::string_view kEventLogMagic = "ALLOCLOG";
 // The format version this build writes, and the newest it reads (it reads every older one).
 // Version 2 added the header's clock and kernel budgets, for logs recorded from a live kernel
-// (allocore/adapters/event_recorder.h).
-inline constexpr uint32_t kEventLogVersion = 2;
+// (allocore/adapters/event_recorder.h); version 3 the decision digests a recorder writes, which
+// `allocore run LOG --check` compares with the replay's decisions.
+inline constexpr uint32_t kEventLogVersion = 3;
 // The largest record a log may hold (a config of many thousand queues is a few MiB).
 inline constexpr uint32_t kMaxEventLogFrameBytes = uint32_t{256} << 20;
 

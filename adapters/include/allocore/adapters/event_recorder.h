@@ -77,6 +77,11 @@ struct EventRecorderOptions {
   // it wrote. Past this many it forgets them all and writes a name again when it comes back,
   // so that a recorder of unique pod ids runs in bounded memory (0: remember every name).
   size_t max_remembered_names = size_t{1} << 20;
+  // Write the running digest of the live kernel's decisions before every step that made one
+  // (event log version 3), so that `allocore run LOG --check` can prove that the replay decided
+  // as the live kernel did, and name the first step where it did not. Costs a CRC-32C over
+  // each decision's names and numbers and a 10-byte record per deciding step.
+  bool decision_digests = true;
 };
 
 class ALLOCORE_EXPORT EventRecorder {
@@ -107,7 +112,7 @@ class ALLOCORE_EXPORT EventRecorder {
   const std::string& path() const { return path_; }
 
  private:
-  EventRecorder(std::string path, int fd, size_t buffer_bytes);
+  EventRecorder(std::string path, int fd, const EventRecorderOptions& options);
   // Writes the pending bytes when more than `keep` wait; a failure stops the recording.
   void WritePending(size_t keep);
   void Fail(absl::Status status);

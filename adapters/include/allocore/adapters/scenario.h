@@ -105,9 +105,21 @@ using StepAction =
                  RecoverAllocationStep, UpdateAllocationStep, UpdateAskStep, AddForeignStep,
                  UpdateForeignStep, RemoveForeignStep>;
 
+// What a recorded event log says of the decisions up to and including one step
+// (docs/event-log-format.md, "Decision digests"): how many the live kernel made and their
+// running digest. `allocore run LOG --check` compares it with the replay's.
+struct RecordedDigest {
+  int64_t decisions = 0;
+  uint32_t digest = 0;
+  uint64_t offset = 0;  // of the digest record in the log, for messages
+};
+
 struct ScenarioStep {
   StepAction action;
   SourceLocation location;  // of the step's key in the file
+  // A log with decision digests (Scenario::decision_digests): the recorded digest after this
+  // step, present exactly when the live kernel's step made a decision.
+  std::optional<RecordedDigest> recorded_digest;
 
   StepKind kind() const { return static_cast<StepKind>(action.index()); }
 };
@@ -172,6 +184,9 @@ struct Scenario {
   StepClock clock = StepClock::kTickBeforeEachStep;
   // RunOptions::kernel_options overrides each cap it sets (non-zero).
   KernelBudgets budgets;
+  // An event log of version 3 recorded with digests: every step that made a decision carries
+  // ScenarioStep::recorded_digest, so a step without one made none.
+  bool decision_digests = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -273,6 +288,22 @@ struct RunOptions {
   int64_t resume_after_step = 0;
   // >= 0: RunResult::snapshot is Kernel::Snapshot() after that step (0: after the nodes).
   int64_t snapshot_after_step = -1;
+  // A scenario with decision digests (a recorded log): compare the replay's decisions with the
+  // recorded digests after every step and keep the first difference in
+  // RunResult::digest_divergence. Not checked on a run that resumes after step 0 of a snapshot
+  // (the digests count the decisions of the skipped steps too).
+  bool check_decision_digests = false;
+};
+
+// The first step after which a replay's decisions differ from a recorded log's.
+struct DigestDivergence {
+  int64_t step = 0;
+  StepKind kind = StepKind::kAddApp;
+  int64_t recorded_decisions = 0;  // up to and including the step
+  int64_t replayed_decisions = 0;
+  uint32_t recorded_digest = 0;
+  uint32_t replayed_digest = 0;
+  std::optional<uint64_t> digest_offset;  // the recorded digest's record; none: no record
 };
 
 struct ActualAllocation {
@@ -330,6 +361,10 @@ struct RunResult {
   std::vector<int64_t> allocation_latency_nanos;
   // `schedule` steps the full live allocation budget stopped (RunOptions::kernel_options).
   int64_t budget_blocked_steps = 0;
+  // RunOptions::check_decision_digests: the steps whose recorded digest matched the replay's,
+  // and the first step after which they differ (nullopt: none differs).
+  int64_t digests_checked = 0;
+  std::optional<DigestDivergence> digest_divergence;
 };
 
 // Creates the kernel, registers the nodes (step 0), then for every step advances the logical

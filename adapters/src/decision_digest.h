@@ -1,0 +1,38 @@
+// The running digest of a decision stream that recorded event logs carry (docs/event-log-format.md,
+// "Decision digests"): the recorder folds in every decision the live kernel made, the replay
+// every decision it makes, and `allocore run LOG --check` compares the two step by step.
+//
+// The digest covers what a decision says (its type, names, numbers, states and reasons) and not
+// its handles, which name slots of one kernel's tables: a replay by a later allocore may number
+// slots differently and still decide the same.
+#ifndef ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
+#define ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "allocore/kernel_types.h"
+
+namespace allocore::adapters::internal {
+
+class DecisionDigest {
+ public:
+  // d_0 = 0; d_i = CRC-32C(le32(d_{i-1}) || encoding of decision i).
+  void Add(const Decision& decision);
+  void Add(std::span<const Decision> decisions) {
+    for (const Decision& d : decisions) Add(d);
+  }
+  uint32_t value() const { return value_; }
+  // Decisions folded in so far.
+  int64_t count() const { return count_; }
+
+ private:
+  std::string buffer_;  // reused: no allocation per decision once it has grown
+  uint32_t value_ = 0;
+  int64_t count_ = 0;
+};
+
+}  // namespace allocore::adapters::internal
+
+#endif  // ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
