@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
 
 #include "allocore/kernel_types.h"
 
@@ -18,7 +17,8 @@ namespace allocore::adapters::internal {
 
 class DecisionDigest {
  public:
-  // d_0 = 0; d_i = CRC-32C(le32(d_{i-1}) || encoding of decision i).
+  // The CRC-32C of the encodings of every decision added so far, one after the other
+  // (docs/event-log-format.md gives the encoding); 0 before the first.
   void Add(const Decision& decision);
   void Add(std::span<const Decision> decisions) {
     for (const Decision& d : decisions) Add(d);
@@ -28,7 +28,6 @@ class DecisionDigest {
   int64_t count() const { return count_; }
 
  private:
-  std::string buffer_;  // reused: no allocation per decision once it has grown
   uint32_t value_ = 0;
   int64_t count_ = 0;
 };

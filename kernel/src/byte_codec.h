@@ -32,18 +32,19 @@ inline constexpr std::array<uint32_t, 256> kCrc32cTable = MakeCrc32cTable();
 }  // namespace byte_codec_detail
 
 namespace byte_codec_detail {
-inline uint32_t Crc32cByTable(std::string_view bytes) {
-  uint32_t crc = 0xffffffffu;
+// Both forms continue a CRC register (not yet inverted at the end) over more bytes.
+inline uint32_t Crc32cByTable(uint32_t crc, std::string_view bytes) {
   for (char ch : bytes) crc = kCrc32cTable[(crc ^ static_cast<uint8_t>(ch)) & 0xffu] ^ (crc >> 8);
-  return crc ^ 0xffffffffu;
+  return crc;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define ALLOCORE_HAVE_CRC32_INSTRUCTION 1
 // SSE 4.2's crc32 instruction computes exactly this CRC (the Castagnoli polynomial, reflected),
 // 8 bytes a step: a recorder checksums every record as the kernel runs.
-[[gnu::target("sse4.2")]] inline uint32_t Crc32cByInstruction(std::string_view bytes) {
-  uint64_t crc = 0xffffffffu;
+[[gnu::target("sse4.2")]] inline uint32_t Crc32cByInstruction(uint32_t crc32,
+                                                              std::string_view bytes) {
+  uint64_t crc = crc32;
   const char* p = bytes.data();
   size_t left = bytes.size();
   for (; left >= 8; left -= 8, p += 8) {
@@ -53,7 +54,7 @@ inline uint32_t Crc32cByTable(std::string_view bytes) {
   }
   auto narrow = static_cast<uint32_t>(crc);
   for (; left > 0; --left, ++p) narrow = __builtin_ia32_crc32qi(narrow, static_cast<uint8_t>(*p));
-  return narrow ^ 0xffffffffu;
+  return narrow;
 }
 // Whether this CPU has the instruction (a constant of the machine, decided once).
 inline bool HaveCrc32Instruction() {
@@ -66,16 +67,21 @@ inline bool HaveCrc32Instruction() {
 #endif
 }  // namespace byte_codec_detail
 
-// CRC-32C (Castagnoli), as iSCSI and ext4 use it: Crc32c("123456789") == 0xe3069283. The
-// snapshots' checksum and the event logs' frame checksum.
-inline uint32_t Crc32c(std::string_view bytes) {
+// The CRC-32C of `prefix` followed by `bytes`, given `crc` = Crc32c(prefix): a checksum computed
+// in pieces, without the pieces in one buffer. Crc32cExtend(0, bytes) == Crc32c(bytes).
+inline uint32_t Crc32cExtend(uint32_t crc, std::string_view bytes) {
+  const uint32_t reg = crc ^ 0xffffffffu;
 #ifdef ALLOCORE_HAVE_CRC32_INSTRUCTION
   if (byte_codec_detail::HaveCrc32Instruction()) {
-    return byte_codec_detail::Crc32cByInstruction(bytes);
+    return byte_codec_detail::Crc32cByInstruction(reg, bytes) ^ 0xffffffffu;
   }
 #endif
-  return byte_codec_detail::Crc32cByTable(bytes);
+  return byte_codec_detail::Crc32cByTable(reg, bytes) ^ 0xffffffffu;
 }
+
+// CRC-32C (Castagnoli), as iSCSI and ext4 use it: Crc32c("123456789") == 0xe3069283. The
+// snapshots' checksum and the event logs' frame checksum.
+inline uint32_t Crc32c(std::string_view bytes) { return Crc32cExtend(0, bytes); }
 
 class ByteWriter {
  public:

@@ -578,6 +578,101 @@ steps:
   EXPECT_FALSE(clean->digest_divergence);
 }
 
+// The digest as docs/event-log-format.md defines it, computed here from its text alone: a
+// bitwise CRC-32C over each decision's encoding, one after the other.
+class DocumentedDigest {
+ public:
+  void Add(const Decision& d) {
+    Byte(static_cast<uint8_t>(d.type));
+    for (std::string_view text : {d.partition, d.queue, d.app, d.ask, d.node}) Text(text);
+    Signed(d.priority);
+    Signed(d.seq);
+    Byte(static_cast<uint8_t>(d.from));
+    Byte(static_cast<uint8_t>(d.to));
+    Text(d.reason);
+    Byte(static_cast<uint8_t>(d.release_reason));
+    Byte(d.placeholder ? 1 : 0);
+    for (std::string_view text : {d.replaces, d.by_app, d.by_ask}) Text(text);
+    Signed(d.count);
+    ++count;
+  }
+  uint32_t value() const { return ~reg_; }
+  int64_t count = 0;
+
+ private:
+  void Byte(uint8_t b) {
+    reg_ ^= b;
+    for (int bit = 0; bit < 8; ++bit)
+      reg_ = (reg_ & 1u) != 0 ? (reg_ >> 1) ^ 0x82f63b78u : reg_ >> 1;
+  }
+  void Varint(uint64_t v) {
+    for (; v >= 0x80; v >>= 7) Byte(static_cast<uint8_t>((v & 0x7f) | 0x80));
+    Byte(static_cast<uint8_t>(v));
+  }
+  void Signed(int64_t v) {
+    Varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
+  }
+  void Text(std::string_view text) {
+    Varint(text.size());
+    for (char c : text) Byte(static_cast<uint8_t>(c));
+  }
+  uint32_t reg_ = 0xffffffffu;
+};
+
+TEST(EventRecorderTest, TheDigestRecordsHoldTheDocumentedDigestOfTheLiveDecisions) {
+  absl::StatusOr<Scenario> scenario =
+      LoadScenarioFile(ALLOCORE_SOURCE_DIR "/tests/scenarios/priority-tree.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  const fs::path log = TempLog("event_recorder_documented.alog");
+  absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel =
+      RecordingKernel::Create(scenario->config, {.semantics = scenario->semantics}, log.string());
+  ASSERT_TRUE(kernel.ok());
+  // What the live kernel decided, as the documented digest after each recorded step.
+  DocumentedDigest documented;
+  std::vector<std::pair<int64_t, uint32_t>> after_step;  // per recorded step, in order
+  std::vector<Decision> out;
+  auto take = [&](const absl::Status& status) {
+    if (!status.ok()) return;  // refused: not recorded, decided nothing
+    for (const Decision& d : out) documented.Add(d);
+    out.clear();
+    after_step.emplace_back(documented.count, documented.value());
+  };
+  for (const AddNodeStep& node : scenario->nodes) take((*kernel)->Apply(node.node, &out));
+  for (const ScenarioStep& step : scenario->steps) {
+    take((*kernel)->Advance(1, &out));
+    std::visit(
+        [&](const auto& action) {
+          using T = std::decay_t<decltype(action)>;
+          if constexpr (std::is_same_v<T, AddNodeStep>) {
+            take((*kernel)->Apply(action.node, &out));
+          } else if constexpr (!std::is_same_v<T, ProbeStep>) {
+            take((*kernel)->Apply(action, &out));
+          }
+        },
+        step.action);
+  }
+  ASSERT_TRUE((*kernel)->Close().ok());
+  ASSERT_GT(documented.count, 10);
+  absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "documented.alog");
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->scenario.steps.size(), after_step.size());
+  int64_t decided_before = 0;
+  int digests = 0;
+  for (size_t i = 0; i < after_step.size(); ++i) {
+    const std::optional<RecordedDigest>& recorded = read->scenario.steps[i].recorded_digest;
+    const auto [count, value] = after_step[i];
+    // A digest record exactly where the step decided something, holding the documented value.
+    EXPECT_EQ(recorded.has_value(), count > decided_before) << "step " << i + 1;
+    if (recorded) {
+      EXPECT_EQ(recorded->decisions, count) << "step " << i + 1;
+      EXPECT_EQ(recorded->digest, value) << "step " << i + 1;
+      ++digests;
+    }
+    decided_before = count;
+  }
+  EXPECT_GT(digests, 5);
+}
+
 TEST(EventRecorderTest, DigestRecordsAreCheckedAsTheRestOfTheLog) {
   absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
 name: digests
