@@ -130,15 +130,43 @@ std::optional<ConfigLoadResult> LoadConfigMap(const internal::YamlTree& tree, st
   return inner;
 }
 
+// Whether the text says `kind: ConfigMap` on a line of its own at the top level: read off the
+// text, for a ConfigMap too large to be parsed.
+bool DeclaresConfigMap(std::string_view text) {
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    if (line.starts_with("kind:")) {
+      line.remove_prefix(5);
+      while (!line.empty() &&
+             (line.front() == ' ' || line.front() == '"' || line.front() == '\'')) {
+        line.remove_prefix(1);
+      }
+      return line.starts_with("ConfigMap");
+    }
+    at = end + 1;
+  }
+  return false;
+}
+
 ConfigLoadResult LoadUnchecked(std::string_view text, const std::string& source_name,
                                Semantics semantics, bool in_config_map) {
   if (std::optional<internal::YamlTextIssue> issue = internal::ScanYamlText(text, nullptr)) {
     // A ConfigMap holds its whole queues.yaml as one scalar, up to Kubernetes' 1 MiB: a text
     // refused only for a long scalar is read again with that bound, and stays refused unless
     // it is a ConfigMap (whose queues.yaml is then scanned with the usual bounds).
-    const bool config_map_retry =
-        !in_config_map && issue->scalar_too_large &&
-        !internal::ScanYamlText(text, nullptr, internal::kMaxConfigMapScalarBytes);
+    std::optional<internal::YamlTextIssue> retry_issue;
+    if (!in_config_map && issue->scalar_too_large) {
+      retry_issue = internal::ScanYamlText(text, nullptr, internal::kMaxConfigMapScalarBytes);
+      // Too long even for a ConfigMap: say so, not the bound of a plain scalar.
+      if (retry_issue && retry_issue->scalar_too_large && DeclaresConfigMap(text)) {
+        return Failure({retry_issue->line, retry_issue->column},
+                       absl::StrCat("a ConfigMap whose data.\"queues.yaml\" is more than ",
+                                    internal::kMaxConfigMapScalarBytes,
+                                    " bytes (1 MiB, Kubernetes' limit on a ConfigMap)"));
+      }
+    }
+    const bool config_map_retry = !in_config_map && issue->scalar_too_large && !retry_issue;
     internal::YamlTree candidate;
     if (!config_map_retry || internal::YamlTree::Parse(text, &candidate, nullptr).has_value() ||
         candidate.empty() ||

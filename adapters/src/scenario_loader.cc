@@ -193,8 +193,7 @@ class ScenarioDecoder {
     if (semantics_ == Semantics::kYunikorn12) return false;
     Error(value,
           "occupied is not read under yunikorn-1.9 (YuniKorn 1.7+ tracks other "
-          "schedulers' pods one by one, as add_foreign steps, which allocore does not "
-          "support yet)");
+          "schedulers' pods one by one: give them as add_foreign steps)");
     return true;
   }
 
