@@ -151,6 +151,21 @@ void Check(std::string_view bytes) {
       read->warnings.size() != warnings.size()) {
     Fail("the memory and file readers read different logs");
   }
+  // Decision digests (version 3) read alike by both readers and survive a repack.
+  auto same_digests = [](const std::vector<adapters::ScenarioStep>& a,
+                         const std::vector<adapters::ScenarioStep>& b) {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+      const auto& x = a[i].recorded_digest;
+      const auto& y = b[i].recorded_digest;
+      if (x.has_value() != y.has_value()) return false;
+      if (x && (x->decisions != y->decisions || x->digest != y->digest)) return false;
+    }
+    return a.size() == b.size();
+  };
+  if (read->scenario.decision_digests != (*stream)->header().decision_digests ||
+      !same_digests(read->scenario.steps, streamed_steps)) {
+    Fail("the memory and file readers read different decision digests");
+  }
 
   adapters::Scenario scenario = read->scenario;
   CapCounts(&scenario);
@@ -163,6 +178,10 @@ void Check(std::string_view bytes) {
   absl::StatusOr<adapters::EventLogContents> again =
       adapters::ReadEventLog(adapters::PackScenario(read->scenario), "fuzz.alog");
   if (!again.ok()) Fail("a read log packs to one that does not read: " + again.status().ToString());
+  if (again->scenario.decision_digests != read->scenario.decision_digests ||
+      !same_digests(again->scenario.steps, read->scenario.steps)) {
+    Fail("a repacked log lost or changed its decision digests");
+  }
   adapters::Scenario repacked = again->scenario;
   CapCounts(&repacked);
   if (Replay(repacked) != records) Fail("the repacked log replays differently");

@@ -48,7 +48,6 @@ template <typename Crc>
   reg = FoldVarint<Crc>(reg, zigzag(d.seq));
   reg = Crc::Byte(reg, static_cast<uint8_t>(d.from));
   reg = Crc::Byte(reg, static_cast<uint8_t>(d.to));
-  reg = FoldText<Crc>(reg, d.reason);
   reg = Crc::Byte(reg, static_cast<uint8_t>(d.release_reason));
   reg = Crc::Byte(reg, d.placeholder ? 1 : 0);
   reg = FoldText<Crc>(reg, d.replaces);

@@ -2,9 +2,10 @@
 // "Decision digests"): the recorder folds in every decision the live kernel made, the replay
 // every decision it makes, and `allocore run LOG --check` compares the two step by step.
 //
-// The digest covers what a decision says (its type, names, numbers, states and reasons) and not
-// its handles, which name slots of one kernel's tables: a replay by a later allocore may number
-// slots differently and still decide the same.
+// The digest covers what a decision says (its type, names, numbers, states and release reason)
+// and not its handles, which name slots of one kernel's tables, nor a rejection's message text:
+// a replay by a later allocore may number slots differently or word a message anew and still
+// decide the same.
 #ifndef ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
 #define ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
 

@@ -267,8 +267,12 @@ class LogReader {
       return Error(at,
                    internal::Cat("a digest record for step ", step, " before step ", steps_ + 1));
     }
+    if (decisions > uint64_t{1} << 62) {
+      return Error(
+          at, internal::Cat("a digest record counting ", decisions, " decisions (at most 2^62)"));
+    }
     // Each digest follows a step that made at least one decision.
-    if (decisions <= last_digest_decisions_ || decisions > uint64_t{1} << 62) {
+    if (decisions <= last_digest_decisions_) {
       return Error(at, internal::Cat("a digest record counting ", decisions,
                                      " decisions after one counting ", last_digest_decisions_));
     }

@@ -220,6 +220,7 @@ class ReportCollector::State {
     std::string reason;
     int64_t reason_at = -1;
     int64_t next_sample = 0;
+    bool left_pending = false;  // a `schedule` step ended with it still pending
   };
 
   void Init(const Kernel& kernel) {
@@ -589,9 +590,8 @@ class ReportCollector::State {
       p.longest.erase(it);
       break;
     }
-    // No verdict was taken while it waited: no `schedule` step ran between its submission and
-    // the one that allocated it (the first schedule after it always samples).
-    const bool first_schedule = ask.reason_at < 0;
+    // No `schedule` step left it pending: the first one after its submission allocated it.
+    const bool first_schedule = !ask.left_pending;
     Waiter waiter{.queue = q >= 0 ? p.queues[static_cast<size_t>(q)].path : std::string(d.queue),
                   .app = std::string(d.app),
                   .ask = std::string(d.ask),
@@ -786,6 +786,7 @@ class ReportCollector::State {
       auto it = pending_.find(entry.mapped());
       if (it == pending_.end()) continue;
       PendingAsk& ask = it->second;
+      ask.left_pending = true;  // its first sample is due at the first schedule after it
       const std::string& key = it->first;
       const PartitionState& p = partitions_[static_cast<size_t>(ask.partition)];
       const int64_t wait = now_ - ask.submitted;

@@ -9,11 +9,13 @@
 //   3. Only kernel calls are inside the timed sections; observer callbacks are not.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "allocore/adapters/scenario.h"
 #include "decision_digest.h"
@@ -153,13 +155,17 @@ class Runner {
   // The replay's decisions so far against the recorded digest after `step`; the first step
   // where they differ is kept (later steps are not compared: everything after it may differ).
   void CheckDigest(const ScenarioStep& step) {
+    std::optional<std::string> refused = std::move(refused_in_step_);
+    refused_in_step_.reset();
     if (result_.digest_divergence) return;
     const std::optional<RecordedDigest>& recorded = step.recorded_digest;
     // No digest: the live kernel's step made no decision.
     const int64_t recorded_decisions =
         recorded ? recorded->decisions : digest_before_step_decisions_;
     const uint32_t recorded_digest = recorded ? recorded->digest : digest_before_step_value_;
-    if (recorded_decisions != digest_.count() || recorded_digest != digest_.value()) {
+    // A recorded log holds only events the live kernel accepted: a refusal is a divergence
+    // even when the step decided nothing.
+    if (refused || recorded_decisions != digest_.count() || recorded_digest != digest_.value()) {
       result_.digest_divergence = DigestDivergence{
           .step = step_,
           .kind = step.kind(),
@@ -167,7 +173,8 @@ class Runner {
           .replayed_decisions = digest_.count(),
           .recorded_digest = recorded_digest,
           .replayed_digest = digest_.value(),
-          .digest_offset = recorded ? std::optional(recorded->offset) : std::nullopt};
+          .digest_offset = recorded ? std::optional(recorded->offset) : std::nullopt,
+          .refused = std::move(refused)};
       return;
     }
     ++result_.digests_checked;
@@ -213,6 +220,7 @@ class Runner {
     if (!status.ok()) {
       // A refused call changed nothing, so `out_` holds no decision of it.
       out_.clear();
+      if (digesting_ && !refused_in_step_) refused_in_step_ = std::string(View(status));
       // "add_ask: <reason>"; kept as is when the kernel already names the call that way.
       std::string prefix = internal::Cat(StepKindName(kind), ": ");
       std::string_view reason = View(status);
@@ -334,6 +342,9 @@ class Runner {
     }
     if (kernel_->allocation_budget_blocks()) {
       ++result_.budget_blocked_steps;
+      // A notice of the runner's, not a refusal of the kernel's call.
+      const std::optional<std::string> refused = refused_in_step_;
+      absl::Cleanup keep = [&] { refused_in_step_ = refused; };
       Report(StepKind::kSchedule,
              absl::ResourceExhaustedError(internal::Cat(
                  "the live allocation budget is full (", kernel_->usage().live_allocations,
@@ -386,6 +397,7 @@ class Runner {
   std::vector<Decision> out_;
   int64_t names_after_release_ = 0;
   bool digesting_ = false;
+  std::optional<std::string> refused_in_step_;  // the step's first refusal, while digesting
   internal::DecisionDigest digest_;
   // The recorded digest as of the last step checked (a step without a record leaves it).
   int64_t digest_before_step_decisions_ = 0;

@@ -384,12 +384,20 @@ TEST(EventRecorderTest, AFailedWriteStopsTheRecordingAndTheKernelGoesOn) {
 
 // ---- decision digests (event log version 3) ----------------------------------------------------
 
-// Each step's decisions of a run, as JSON lines (with the step number).
+// Each step's decisions of a run as JSON lines (with the step number), less what the digest
+// leaves out (a rejection's message), and its refusals.
 class DecisionsByStep : public RunObserver {
  public:
   void OnRecord(const Record& record, const Kernel& kernel) override {
+    if (record.type == RecordType::kError) {
+      steps[record.step] += "refused: " + std::string(record.message) + "\n";
+      return;
+    }
     if (record.decision == nullptr) return;
+    Decision decision = *record.decision;
+    decision.reason.clear();
     Record copy = record;
+    copy.decision = &decision;
     copy.types = &kernel.resource_types();
     AppendJsonLine(copy, &steps[record.step]);
   }
@@ -429,7 +437,35 @@ std::vector<std::string> Frames(const std::string& log) {
   return frames;
 }
 constexpr char kStepRecord = 5;
+constexpr char kEndRecord = 6;
 constexpr char kDigestRecord = 7;
+
+// CRC-32C bit by bit, from its definition (the frames' checksum).
+uint32_t Crc32cBitwise(std::string_view bytes) {
+  uint32_t reg = 0xffffffffu;
+  for (char c : bytes) {
+    reg ^= static_cast<uint8_t>(c);
+    for (int bit = 0; bit < 8; ++bit) reg = (reg & 1u) != 0 ? (reg >> 1) ^ 0x82f63b78u : reg >> 1;
+  }
+  return ~reg;
+}
+
+// A frame holding `payload`, its length and checksum right.
+std::string Frame(std::string_view payload) {
+  std::string frame;
+  const auto length = static_cast<uint32_t>(payload.size());
+  const uint32_t crc = Crc32cBitwise(payload);
+  for (int i = 0; i < 4; ++i) frame.push_back(static_cast<char>((length >> (8 * i)) & 0xff));
+  for (int i = 0; i < 4; ++i) frame.push_back(static_cast<char>((crc >> (8 * i)) & 0xff));
+  frame.append(payload);
+  return frame;
+}
+
+std::string Splice(const std::string& log, const std::vector<std::string>& frames) {
+  std::string out = log.substr(0, 16);
+  for (const std::string& f : frames) out += f;
+  return out;
+}
 
 TEST(EventRecorderTest, EveryScenarioRecordedLivePassesItsDecisionDigests) {
   int checked = 0;
@@ -589,7 +625,6 @@ class DocumentedDigest {
     Signed(d.seq);
     Byte(static_cast<uint8_t>(d.from));
     Byte(static_cast<uint8_t>(d.to));
-    Text(d.reason);
     Byte(static_cast<uint8_t>(d.release_reason));
     Byte(d.placeholder ? 1 : 0);
     for (std::string_view text : {d.replaces, d.by_app, d.by_ask}) Text(text);
@@ -673,6 +708,137 @@ TEST(EventRecorderTest, TheDigestRecordsHoldTheDocumentedDigestOfTheLiveDecision
   EXPECT_GT(digests, 5);
 }
 
+// The recorder digests the decisions of the call it records, whatever the caller's vector
+// held before, and makes its own when the caller passes none: the three logs are the same.
+TEST(EventRecorderTest, TheDigestsDoNotDependOnTheCallersDecisionVector) {
+  absl::StatusOr<Scenario> scenario =
+      LoadScenarioFile(ALLOCORE_SOURCE_DIR "/tests/scenarios/priority-tree.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  enum class Vector { kClearedPerCall, kAccumulated, kNone };
+  auto record = [&](Vector mode) {
+    const fs::path log = TempLog("event_recorder_vector.alog");
+    absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel =
+        RecordingKernel::Create(scenario->config, {.semantics = scenario->semantics}, log.string());
+    EXPECT_TRUE(kernel.ok());
+    std::vector<Decision> out;
+    auto target = [&]() -> std::vector<Decision>* {
+      if (mode == Vector::kNone) return nullptr;
+      if (mode == Vector::kClearedPerCall) out.clear();
+      return &out;
+    };
+    for (const AddNodeStep& node : scenario->nodes) {
+      (*kernel)->Apply(node.node, target()).IgnoreError();
+    }
+    for (const ScenarioStep& step : scenario->steps) {
+      (*kernel)->Advance(1, target()).IgnoreError();
+      std::visit(
+          [&](const auto& action) {
+            using T = std::decay_t<decltype(action)>;
+            if constexpr (std::is_same_v<T, AddNodeStep>) {
+              (*kernel)->Apply(action.node, target()).IgnoreError();
+            } else if constexpr (!std::is_same_v<T, ProbeStep>) {
+              (*kernel)->Apply(action, target()).IgnoreError();
+            }
+          },
+          step.action);
+    }
+    EXPECT_TRUE((*kernel)->Close().ok());
+    if (mode == Vector::kAccumulated) {
+      EXPECT_GT(out.size(), 10u);
+    }
+    return ReadFile(log);
+  };
+  const std::string cleared = record(Vector::kClearedPerCall);
+  EXPECT_EQ(record(Vector::kAccumulated), cleared);
+  EXPECT_EQ(record(Vector::kNone), cleared);
+}
+
+// A log whose first event decides (an application the queue does not admit): its digest record
+// comes before step 1, which the streamed replay's second pass must start at.
+TEST(EventRecorderTest, ADigestBeforeTheFirstStepIsReadByTheStream) {
+  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
+name: first decides
+config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          submitacl: "*"
+          queues: [{name: a}]
+steps: []
+)",
+                                                       "first.yaml");
+  ASSERT_TRUE(scenario.ok()) << scenario.status();
+  const fs::path log = TempLog("event_recorder_first.alog");
+  {
+    absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel =
+        RecordingKernel::Create(scenario->config, {}, log.string());
+    ASSERT_TRUE(kernel.ok());
+    std::vector<Decision> out;
+    ASSERT_TRUE((*kernel)->Apply(AppSpec{.id = "x", .queue = "root.nope", .user = "u"}, &out).ok());
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].type, DecisionType::kAppRejected);
+    ASSERT_TRUE((*kernel)->Apply(NodeSpec{.id = "n", .capacity = {{"slots", 4}}}, &out).ok());
+    ASSERT_TRUE((*kernel)->Close().ok());
+  }
+  const std::vector<std::string> frames = Frames(ReadFile(log));
+  auto first = std::find_if(frames.begin(), frames.end(), [](const std::string& f) {
+    return f[8] == kStepRecord || f[8] == kDigestRecord;
+  });
+  ASSERT_NE(first, frames.end());
+  EXPECT_EQ((*first)[8], kDigestRecord);
+  std::vector<std::string> warnings;
+  absl::StatusOr<std::unique_ptr<ScenarioStream>> stream =
+      OpenEventLogStream(log.string(), {}, &warnings);
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  RunOptions options;
+  options.check_decision_digests = true;
+  for (int pass = 0; pass < 2; ++pass) {  // the stream starts over for a second run
+    absl::StatusOr<RunResult> run = RunScenarioSteps((*stream)->header(), (*stream)->step_count(),
+                                                     (*stream)->steps(), options, nullptr);
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_FALSE(run->digest_divergence) << "pass " << pass;
+    EXPECT_EQ(run->digests_checked, 2);
+  }
+}
+
+// A step the replay's kernel refuses fails the check even when it decided nothing live: a
+// recorded log holds only accepted events.
+TEST(EventRecorderTest, AStepTheReplayRefusesFailsTheDigests) {
+  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
+name: refused on replay
+config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          submitacl: "*"
+          queues: [{name: a}]
+steps: []
+)",
+                                                       "refused.yaml");
+  ASSERT_TRUE(scenario.ok());
+  const fs::path log = TempLog("event_recorder_refused.alog");
+  {
+    absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel =
+        RecordingKernel::Create(scenario->config, {}, log.string());
+    ASSERT_TRUE(kernel.ok());
+    std::vector<Decision> out;
+    ASSERT_TRUE((*kernel)->Apply(NodeSpec{.id = "n", .capacity = {{"slots", 4}}}, &out).ok());
+    ASSERT_TRUE((*kernel)->Close().ok());
+  }
+  absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "refused.alog");
+  ASSERT_TRUE(read.ok());
+  // The same node twice: the second add_node is refused on replay, and decided nothing live.
+  read->scenario.steps.push_back(read->scenario.steps[0]);
+  absl::StatusOr<RunResult> run = CheckedReplay(read->scenario);
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(run->digest_divergence);
+  EXPECT_EQ(run->digest_divergence->step, 2);
+  ASSERT_TRUE(run->digest_divergence->refused.has_value());
+  EXPECT_THAT(*run->digest_divergence->refused, HasSubstr("n"));
+}
+
 TEST(EventRecorderTest, DigestRecordsAreCheckedAsTheRestOfTheLog) {
   absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
 name: digests
@@ -721,6 +887,40 @@ steps:
   read = ReadEventLog(doubled, "doubled.alog");
   ASSERT_FALSE(read.ok());
   EXPECT_THAT(read.status().message(), HasSubstr("two digest records before one step"));
+  // A digest record naming another step than the next one.
+  {
+    std::vector<std::string> edited = frames;
+    std::string& d = edited[static_cast<size_t>(digest - frames.begin())];
+    std::string payload = d.substr(8);
+    ASSERT_LT(static_cast<uint8_t>(payload[1]), 0x7f);
+    payload[1] = static_cast<char>(payload[1] + 1);
+    d = Frame(payload);
+    read = ReadEventLog(Splice(bytes, edited), "renumbered.alog");
+    ASSERT_FALSE(read.ok());
+    EXPECT_THAT(read.status().message(), HasSubstr("a digest record for step "));
+  }
+  // The last digest record's step cut away: the end record follows a digest.
+  {
+    std::vector<std::string> edited = frames;
+    auto last_digest = std::find_if(edited.rbegin(), edited.rend(),
+                                    [](const std::string& f) { return f[8] == kDigestRecord; });
+    auto step = std::find_if(last_digest.base(), edited.end(),
+                             [](const std::string& f) { return f[8] == kStepRecord; });
+    ASSERT_NE(step, edited.end());
+    edited.erase(step, edited.end());
+    edited.push_back(frames.back());
+    ASSERT_EQ(edited.back()[8], kEndRecord);
+    read = ReadEventLog(Splice(bytes, edited), "dangling.alog");
+    ASSERT_FALSE(read.ok());
+    EXPECT_THAT(read.status().message(), HasSubstr("a digest record without the step it precedes"));
+    // Cut there instead (a crash between the digest and its step): read up to it.
+    edited.pop_back();
+    read = ReadEventLog(Splice(bytes, edited), "cut.alog");
+    ASSERT_TRUE(read.ok()) << read.status();
+    absl::StatusOr<RunResult> run = CheckedReplay(read->scenario);
+    ASSERT_TRUE(run.ok());
+    EXPECT_FALSE(run->digest_divergence);
+  }
   // Without digests (EventRecorderOptions::decision_digests off): no flag, no digest record.
   DriveLive(*scenario, log, {.decision_digests = false});
   const std::string plain = ReadFile(log);

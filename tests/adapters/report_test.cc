@@ -343,6 +343,31 @@ TEST(ReportTest, AWaiterNoScheduleLeftPendingSaysSo) {
   EXPECT_EQ(k.ask, "k");
   EXPECT_NE(k.reason, kAllocatedByFirstSchedule);
   EXPECT_EQ(k.reason_at_millis, 3);
+
+  // An ask that fits at once: the schedule right after it allocates it.
+  Replayed at_once = Replay(R"(
+name: at once
+config:
+  partitions:
+    - name: default
+      queues:
+        - name: root
+          submitacl: "*"
+          queues: [{name: a}]
+nodes:
+  - {id: n1, resources: {slots: 10}}
+steps:
+  - add_app: {id: x, queue: root.a, user: u}
+  - add_ask: {app: x, id: quick, resources: {slots: 1}}
+  - advance: {seconds: 5}
+  - schedule: {}
+)");
+  const PartitionReport& q = at_once.report.partitions[0];
+  ASSERT_EQ(q.longest_waiters.size(), 1u);
+  EXPECT_EQ(q.longest_waiters[0].ask, "quick");
+  EXPECT_GT(q.longest_waiters[0].wait_millis, 5000);
+  EXPECT_EQ(q.longest_waiters[0].reason, kAllocatedByFirstSchedule);
+  EXPECT_EQ(q.longest_waiters[0].reason_at_millis, at_once.report.end_millis);
 }
 
 TEST(ReportTest, AnEmptyPartitionHasZeroFigures) {

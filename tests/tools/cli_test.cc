@@ -425,6 +425,15 @@ TEST_F(CliTest, RunReplaysARecordedLogUnderItsKernelsBudget) {
   EXPECT_THAT(diverged.err, HasSubstr("the replay diverges from the recording at step 4 "
                                       "(schedule): the recording counts 5 decisions"));
   EXPECT_THAT(diverged.err, HasSubstr("the replay 6 decisions"));
+  // Packed again under another profile, the log leaves its digests out (they would not hold).
+  const std::string repacked = (dir_ / "repacked.alog").string();
+  Result pack = Run("pack " + log + " -o " + repacked + " --semantics yunikorn-1.9");
+  EXPECT_EQ(pack.exit_code, 0) << pack.err;
+  EXPECT_THAT(pack.err, HasSubstr("the recorded decision digests are left out"));
+  // A log with neither expect: nor digests has nothing to check.
+  Result nothing = Run("run " + repacked + " --check --quiet");
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_THAT(nothing.err, HasSubstr("no expect: block and no decision digests"));
   Result unpacked = Run("unpack " + log);
   EXPECT_EQ(unpacked.exit_code, 0) << unpacked.err;
   EXPECT_THAT(unpacked.err, HasSubstr("warning: a recorded log"));

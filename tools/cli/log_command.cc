@@ -101,6 +101,16 @@ int PackCommand(int argc, char** argv) {
   if ((*stream)->streamed()) {
     if (!TakeSteps(**stream, &scenario)) return 2;
   }
+  // A recorded log's decision digests are those of its own profile: under another one they
+  // would make every `run --check` of the new log fail, so they are left out.
+  if (scenario.decision_digests && load_options.semantics) {
+    scenario.decision_digests = false;
+    for (adapters::ScenarioStep& step : scenario.steps) step.recorded_digest.reset();
+    std::fprintf(stderr,
+                 "allocore pack: %s: --semantics given: the recorded decision digests are left "
+                 "out (they hold the recorded profile's decisions)\n",
+                 input.c_str());
+  }
   return WriteOutput("pack", output, adapters::PackScenario(scenario)) ? 0 : 2;
 }
 

@@ -410,6 +410,12 @@ std::string DigestVerdict(const adapters::RunResult& run) {
            " replayed, every decision digest matches";
   }
   const adapters::DigestDivergence& d = *run.digest_divergence;
+  if (d.refused) {
+    return "the replay diverges from the recording at step " + std::to_string(d.step) + " (" +
+           std::string(adapters::StepKindName(d.kind)) +
+           "): the kernel refused it on replay, the live kernel had accepted it (" + *d.refused +
+           "); every step before it decided alike";
+  }
   std::string recorded =
       d.digest_offset
           ? "the recording counts " + Count(d.recorded_decisions, "decision") +

@@ -77,8 +77,8 @@ struct Waiter {
   // it (no schedule left it pending).
   std::string reason;
   // When that verdict was taken (logical ms; the allocation's time for
-  // kAllocatedByFirstSchedule). -1: none (only an ask still pending in a run without a
-  // schedule after it).
+  // kAllocatedByFirstSchedule; the end for an ask still pending). -1: none (a waiter whose every
+  // verdict was refused, which the collector does not expect).
   int64_t reason_at_millis = -1;
 };
 

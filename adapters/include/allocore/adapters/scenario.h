@@ -304,6 +304,9 @@ struct DigestDivergence {
   uint32_t recorded_digest = 0;
   uint32_t replayed_digest = 0;
   std::optional<uint64_t> digest_offset;  // the recorded digest's record; none: no record
+  // The kernel refused the replayed step (a recorded log holds only accepted events): its
+  // message.
+  std::optional<std::string> refused;
 };
 
 struct ActualAllocation {
