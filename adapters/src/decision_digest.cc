@@ -69,18 +69,18 @@ struct TableCrc {
 uint32_t FoldByTable(uint32_t reg, const Decision& d) { return FoldDecision<TableCrc>(reg, d); }
 
 #ifdef ALLOCORE_HAVE_CRC32_INSTRUCTION
-#pragma GCC push_options
-#pragma GCC target("sse4.2")
+// The target attribute, not a pragma: clang ignores `#pragma GCC target`.
 struct InstructionCrc {
-  static uint32_t Byte(uint32_t reg, uint8_t b) { return __builtin_ia32_crc32qi(reg, b); }
-  static uint32_t Word(uint32_t reg, uint64_t word) {
+  [[gnu::target("sse4.2")]] static uint32_t Byte(uint32_t reg, uint8_t b) {
+    return __builtin_ia32_crc32qi(reg, b);
+  }
+  [[gnu::target("sse4.2")]] static uint32_t Word(uint32_t reg, uint64_t word) {
     return static_cast<uint32_t>(__builtin_ia32_crc32di(reg, word));
   }
 };
-uint32_t FoldByInstruction(uint32_t reg, const Decision& d) {
+[[gnu::target("sse4.2")]] uint32_t FoldByInstruction(uint32_t reg, const Decision& d) {
   return FoldDecision<InstructionCrc>(reg, d);
 }
-#pragma GCC pop_options
 #endif
 
 }  // namespace
