@@ -2,14 +2,19 @@
 //
 //   allocore_record_overhead SCENARIO --mode plain|record|buffered [--log PATH] [--repeat N]
 //                            [--digests on|off]
+//   allocore_record_overhead SCENARIO --mode durable-every|durable-group [--log DIR]
+//                            [--events N]
 //
 // Loads the scenario (YAML or event log) into memory first, then makes its calls as a manager
 // would (its nodes, then for every step the runner's 1 ms tick and the step's call; probes are
 // left out) on a fresh kernel: `plain` through ApplyEvent, `record` through an EventRecorder
 // writing every event as it is made, `buffered` through one writing 64 KiB blocks. Only the
 // calls are timed (recording included); loading is not. `--digests off` records without the
-// decision digests (EventRecorderOptions::decision_digests), to measure what they cost. Prints
-// one line per repetition:
+// decision digests (EventRecorderOptions::decision_digests), to measure what they cost. The
+// durable modes make the first N calls (default all) through a DurableKernel in the directory
+// DIR (emptied first; default /tmp/allocore-durable-bench), every event synced before it returns
+// or synced in groups of 64 events or 10 ms, a checkpoint every 10,000 events, and print the
+// events per second. Prints one line per repetition:
 //
 //   mode=record steps=N events=N decisions=N kernel_ms=X ns_per_event=Y log_bytes=Z
 //
@@ -17,14 +22,17 @@
 // --toggle-collect='*DriveCalls*': only the calls (and their recording) are counted.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "allocore/adapters/durable_kernel.h"
 #include "allocore/adapters/event_recorder.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/adapters/scenario_stream.h"
@@ -60,10 +68,53 @@ struct Totals {
   return totals;
 }
 
+// The durable modes: the calls through a DurableKernel, timed whole (syncs included).
+int DriveDurable(const Scenario& header, const std::vector<Event>& events, const std::string& mode,
+                 std::string dir, int64_t limit) {
+  using allocore::adapters::DurableKernel;
+  using allocore::adapters::SyncPolicy;
+  if (dir == "/tmp/allocore-record-overhead.alog") dir = "/tmp/allocore-durable-bench";
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+  absl::StatusOr<std::unique_ptr<DurableKernel>> durable = DurableKernel::Create(
+      dir, header.config, {.semantics = header.semantics},
+      {.sync = mode == "durable-every" ? SyncPolicy::kEveryEvent : SyncPolicy::kGroupCommit,
+       .group_events = 64,
+       .group_millis = 10,
+       .checkpoint_every = 10000});
+  if (!durable.ok()) {
+    std::fprintf(stderr, "%s\n", durable.status().ToString().c_str());
+    return 2;
+  }
+  const size_t count =
+      limit > 0 ? std::min(events.size(), static_cast<size_t>(limit)) : events.size();
+  std::vector<allocore::Decision> out;
+  const Clock::time_point start = Clock::now();
+  for (size_t i = 0; i < count; ++i) {
+    absl::StatusOr<int64_t> seq = (*durable)->Apply(events[i], &out);
+    if (!seq.ok() && seq.status().code() == absl::StatusCode::kDataLoss) {
+      std::fprintf(stderr, "%s\n", seq.status().ToString().c_str());
+      return 2;
+    }
+    out.clear();
+  }
+  if (absl::Status synced = (*durable)->Sync(); !synced.ok()) {
+    std::fprintf(stderr, "%s\n", synced.ToString().c_str());
+    return 2;
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::printf("mode=%s events=%zu accepted=%lld seconds=%.2f events_per_second=%.0f\n",
+              mode.c_str(), count, static_cast<long long>((*durable)->applied_seq()), seconds,
+              static_cast<double>(count) / seconds);
+  return 0;
+}
+
 int Usage() {
   std::fputs(
       "usage: allocore_record_overhead SCENARIO --mode plain|record|buffered [--log PATH] "
-      "[--repeat N] [--digests on|off]\n",
+      "[--repeat N] [--digests on|off]\n"
+      "       allocore_record_overhead SCENARIO --mode durable-every|durable-group [--log DIR] "
+      "[--events N]\n",
       stderr);
   return 2;
 }
@@ -77,6 +128,7 @@ int main(int argc, char** argv) {
   std::string log = "/tmp/allocore-record-overhead.alog";
   int repeat = 1;
   std::string digests = "on";
+  int64_t limit = 0;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--mode") {
@@ -87,11 +139,15 @@ int main(int argc, char** argv) {
       repeat = std::atoi(argv[i + 1]);
     } else if (flag == "--digests") {
       digests = argv[i + 1];
+    } else if (flag == "--events") {
+      limit = std::atoll(argv[i + 1]);
     } else {
       return Usage();
     }
   }
-  if (argc % 2 != 0 || (mode != "plain" && mode != "record" && mode != "buffered") ||
+  if (argc % 2 != 0 ||
+      (mode != "plain" && mode != "record" && mode != "buffered" && mode != "durable-every" &&
+       mode != "durable-group") ||
       (digests != "on" && digests != "off")) {
     return Usage();
   }
@@ -131,6 +187,7 @@ int main(int argc, char** argv) {
         (*step)->action);
   }
 
+  if (mode.starts_with("durable-")) return DriveDurable(header, events, mode, log, limit);
   allocore::KernelOptions options{.semantics = header.semantics};
   for (int r = 0; r < repeat; ++r) {
     absl::StatusOr<std::unique_ptr<allocore::Kernel>> kernel =

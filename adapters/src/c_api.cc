@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "allocore/adapters/config_loader.h"
+#include "allocore/adapters/durable_kernel.h"
 #include "allocore/adapters/event_recorder.h"
 #include "allocore/c.h"
 #include "allocore/events.h"
@@ -358,6 +359,25 @@ allocore_kernel_t* allocore_kernel_restore(const char* snapshot, size_t len, cha
     auto kernel = allocore::Kernel::Restore(
         std::string_view(snapshot == nullptr ? "" : snapshot, snapshot == nullptr ? 0 : len));
     if (!Ok(kernel.status(), errptr)) return nullptr;
+    return Wrap(*std::move(kernel));
+  } catch (const std::bad_alloc&) {
+    SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
+    return nullptr;
+  }
+}
+
+allocore_kernel_t* allocore_kernel_restart(const char* dir, allocore_restart_info_t* info,
+                                           char** errptr) {
+  try {
+    allocore::adapters::RestartReport report;
+    auto kernel = allocore::adapters::DurableKernel::Recover(dir == nullptr ? "" : dir, &report);
+    if (!Ok(kernel.status(), errptr)) return nullptr;
+    if (info != nullptr) {
+      *info = {.recovered_seq = report.recovered_seq,
+               .snapshot_seq = report.snapshot_seq,
+               .replayed_events = report.replayed_events,
+               .torn_tail_events = report.torn_tail_events};
+    }
     return Wrap(*std::move(kernel));
   } catch (const std::bad_alloc&) {
     SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");

@@ -264,6 +264,23 @@ absl::Status EventRecorder::Flush() {
   return status_;
 }
 
+absl::Status EventRecorder::Sync() {
+  WritePending(0);
+  if (!status_.ok() || closed_) return status_;
+  int result;
+  do {
+    result = ::fdatasync(fd_);
+  } while (result != 0 && errno == EINTR);
+  if (result != 0) {
+    Fail(absl::DataLossError(internal::Cat(
+        path_, ": syncing the event log failed: ", std::strerror(errno),
+        "; recording stopped after ", steps_, " events, ", synced_steps_, " of them synced")));
+    return status_;
+  }
+  synced_steps_ = steps_;
+  return status_;
+}
+
 absl::Status EventRecorder::Close() {
   if (closed_) return status_;
   closed_ = true;

@@ -123,7 +123,8 @@ typedef enum allocore_error_code_t {
   ALLOCORE_ERR_RESOURCE_EXHAUSTED = 8,  /* a cap of allocore_options_t, out of memory */
   ALLOCORE_ERR_FAILED_PRECONDITION = 9, /* a stale handle, a state that refuses the call */
   ALLOCORE_ERR_OUT_OF_RANGE = 11,       /* a size or count over an ApiLimits bound */
-  ALLOCORE_ERR_INTERNAL = 13            /* a broken invariant (a bug: please report it) */
+  ALLOCORE_ERR_INTERNAL = 13,           /* a broken invariant (a bug: please report it) */
+  ALLOCORE_ERR_DATA_LOSS = 15           /* files that cannot be read back (a durable directory) */
 } allocore_error_code_t;
 
 /* The code of a message from *errptr: ALLOCORE_OK for NULL, ALLOCORE_ERR_UNKNOWN for text
@@ -176,6 +177,25 @@ ALLOCORE_EXPORT allocore_kernel_t* allocore_kernel_restore(const char* snapshot,
  * done to the copy reaches the original. Cost proportional to the state. */
 ALLOCORE_EXPORT allocore_kernel_t* allocore_kernel_fork(const allocore_kernel_t* kernel,
                                                         char** errptr);
+
+/* What allocore_kernel_restart recovered. */
+typedef struct allocore_restart_info_t {
+  int64_t recovered_seq;   /* the state is the one after this event */
+  int64_t snapshot_seq;    /* the snapshot it started from */
+  int64_t replayed_events; /* events replayed from the logs after it */
+  /* 1 when the last log ended inside an event's write: that event was never acknowledged
+   * under the every-event policy; 0 otherwise. */
+  int64_t torn_tail_events;
+} allocore_restart_info_t;
+/* The kernel a durable directory holds (allocore/adapters/durable_kernel.h: a manager's
+ * snapshots and event logs): the newest snapshot that restores, then the events logged after it
+ * up to the last whole record. Nothing in the directory changes. Destroyed with
+ * allocore_kernel_destroy; `info` (may be NULL) says what was recovered. NULL with NOT_FOUND
+ * (the directory holds no snapshot) or DATA_LOSS (no snapshot restores, the logs after it do
+ * not hold together), the message naming the file. */
+ALLOCORE_EXPORT allocore_kernel_t* allocore_kernel_restart(const char* dir,
+                                                           allocore_restart_info_t* info,
+                                                           char** errptr);
 
 /* --- nodes ------------------------------------------------------------------------------- */
 /* A node description for allocore_add_node and allocore_update_node. For an update, only what

@@ -103,12 +103,17 @@ class ALLOCORE_EXPORT EventRecorder {
 
   // Writes what waits in memory (buffer_bytes > 0). Returns status().
   absl::Status Flush();
+  // Flush(), then fdatasync(2): every event recorded so far survives a power loss once it
+  // returns OK (synced_steps() == steps()). A failure stops the recording, as a failed write.
+  absl::Status Sync();
   // Writes the end record and closes the file; later calls return the same status.
   absl::Status Close();
   // OK, or the first error: recording stopped there (the log holds the events before it).
   const absl::Status& status() const { return status_; }
   // Events recorded so far (step records).
   int64_t steps() const { return steps_; }
+  // Events the last successful Sync() made durable.
+  int64_t synced_steps() const { return synced_steps_; }
   const std::string& path() const { return path_; }
 
  private:
@@ -125,6 +130,7 @@ class ALLOCORE_EXPORT EventRecorder {
   std::unique_ptr<internal::RecordingLog> log_;
   absl::Status status_;
   int64_t steps_ = 0;
+  int64_t synced_steps_ = 0;
   bool closed_ = false;
 };
 
