@@ -444,6 +444,7 @@ absl::Status DurableKernel::Checkpoint() {
 
 absl::Status DurableKernel::Sync() {
   if (!status_.ok()) return status_;
+  if (recorder_->synced_steps() == recorder_->steps()) return absl::OkStatus();
   if (absl::Status synced = recorder_->Sync(); !synced.ok()) return Fail(synced);
   return absl::OkStatus();
 }

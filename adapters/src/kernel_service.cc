@@ -19,6 +19,26 @@ absl::StatusOr<std::unique_ptr<KernelService>> KernelService::Create(SchedulerCo
                                                                      KernelOptions kernel_options,
                                                                      BatchSink sink,
                                                                      Options options) {
+  if (!options.durable_dir.empty()) {
+    if (!options.record_path.empty()) {
+      return absl::InvalidArgumentError(
+          "KernelService::Options: record_path and durable_dir both set: the durable directory "
+          "logs the events itself");
+    }
+    RestartReport report;
+    absl::StatusOr<std::unique_ptr<DurableKernel>> durable =
+        DurableKernel::Restart(options.durable_dir, options.durability, &report);
+    if (!durable.ok() && durable.status().code() == absl::StatusCode::kNotFound) {
+      report = {};
+      durable = DurableKernel::Create(options.durable_dir, std::move(config), kernel_options,
+                                      options.durability);
+    }
+    if (!durable.ok()) return durable.status();
+    std::unique_ptr<KernelService> service(new KernelService(nullptr, *std::move(durable), nullptr,
+                                                             std::move(sink), std::move(options)));
+    service->restart_report_ = std::move(report);
+    return service;
+  }
   absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(config, kernel_options);
   if (!kernel.ok()) return kernel.status();
   std::unique_ptr<EventRecorder> recorder;
@@ -28,14 +48,15 @@ absl::StatusOr<std::unique_ptr<KernelService>> KernelService::Create(SchedulerCo
     if (!opened.ok()) return opened.status();
     recorder = *std::move(opened);
   }
-  return std::unique_ptr<KernelService>(
-      new KernelService(*std::move(kernel), std::move(recorder), std::move(sink), options));
+  return std::unique_ptr<KernelService>(new KernelService(
+      *std::move(kernel), nullptr, std::move(recorder), std::move(sink), std::move(options)));
 }
 
-KernelService::KernelService(std::unique_ptr<Kernel> kernel,
+KernelService::KernelService(std::unique_ptr<Kernel> kernel, std::unique_ptr<DurableKernel> durable,
                              std::unique_ptr<EventRecorder> recorder, BatchSink sink,
                              Options options)
     : kernel_(std::move(kernel)),
+      durable_(std::move(durable)),
       recorder_(std::move(recorder)),
       sink_(std::move(sink)),
       options_(std::move(options)) {
@@ -57,8 +78,24 @@ absl::Status KernelService::StopRecording() {
   return recorder_ ? recorder_->Close() : absl::OkStatus();
 }
 
+absl::Status KernelService::durable_status() const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  return durable_ ? durable_->status() : absl::OkStatus();
+}
+
+RestartReport KernelService::restart_report() const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  return restart_report_;
+}
+
+int64_t KernelService::durable_seq() const {
+  std::lock_guard<std::mutex> lock(kernel_mutex_);
+  return durable_ ? durable_->durable_seq() : 0;
+}
+
 absl::Status KernelService::ApplyOne(const Event& event, std::vector<Decision>* out,
                                      int64_t* allocations) {
+  if (durable_) return durable_->Apply(event, out, allocations).status();
   if (recorder_) return recorder_->Apply(*kernel_, event, out, allocations);
   return ApplyEvent(*kernel_, event, out, allocations);
 }
@@ -66,20 +103,20 @@ absl::Status KernelService::ApplyOne(const Event& event, std::vector<Decision>* 
 std::shared_ptr<KernelService::Snapshot> KernelService::Picture(uint64_t applied_seq) const {
   auto picture = std::make_shared<Snapshot>();
   picture->applied_seq = applied_seq;
-  picture->now_millis = kernel_->now_millis();
+  picture->now_millis = kernel().now_millis();
   picture->apps = app_states_;
-  picture->usage = kernel_->usage();
-  const ResourceTypes& types = kernel_->resource_types();
+  picture->usage = kernel().usage();
+  const ResourceTypes& types = kernel().resource_types();
   for (int t = 0; t < types.size(); ++t) picture->resource_types.push_back(types.Name(t));
-  for (const std::string& partition : kernel_->PartitionNames()) {
-    absl::StatusOr<std::vector<QueueInfo>> queues = kernel_->ListQueues(partition);
+  for (const std::string& partition : kernel().PartitionNames()) {
+    absl::StatusOr<std::vector<QueueInfo>> queues = kernel().ListQueues(partition);
     if (queues.ok()) picture->queues[partition] = *std::move(queues);
     if (!options_.snapshot_inventory) continue;
-    absl::StatusOr<std::vector<NodeInfo>> nodes = kernel_->ListNodes(partition);
+    absl::StatusOr<std::vector<NodeInfo>> nodes = kernel().ListNodes(partition);
     if (nodes.ok()) picture->nodes[partition] = *std::move(nodes);
-    absl::StatusOr<std::vector<AppInfo>> apps = kernel_->ListApplications(partition);
+    absl::StatusOr<std::vector<AppInfo>> apps = kernel().ListApplications(partition);
     if (apps.ok()) picture->applications[partition] = *std::move(apps);
-    absl::StatusOr<std::vector<AllocationInfo>> live = kernel_->ListAllocations(partition, "", "");
+    absl::StatusOr<std::vector<AllocationInfo>> live = kernel().ListAllocations(partition, "", "");
     if (live.ok()) picture->allocations[partition] = *std::move(live);
   }
   return picture;
@@ -147,13 +184,13 @@ absl::StatusOr<std::shared_ptr<const KernelService::Snapshot>> KernelService::Wa
 
 absl::StatusOr<int> KernelService::ResourceTypeId(std::string_view name) {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
-  return kernel_->ResourceTypeId(name);
+  return durable_ ? durable_->ResourceTypeId(name) : kernel_->ResourceTypeId(name);
 }
 
 std::vector<std::string> KernelService::ResourceTypeNames() const {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
   std::vector<std::string> names;
-  const ResourceTypes& types = kernel_->resource_types();
+  const ResourceTypes& types = kernel().resource_types();
   for (int t = 0; t < types.size(); ++t) names.push_back(types.Name(t));
   return names;
 }
@@ -161,27 +198,27 @@ std::vector<std::string> KernelService::ResourceTypeNames() const {
 absl::StatusOr<AppHandle> KernelService::FindApplication(std::string_view partition,
                                                          std::string_view id) const {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
-  absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+  absl::StatusOr<PartitionHandle> p = kernel().FindPartition(partition);
   if (!p.ok()) return p.status();
-  return kernel_->FindApplication(*p, id);
+  return kernel().FindApplication(*p, id);
 }
 
 absl::StatusOr<AskHandle> KernelService::FindAsk(AppHandle app, std::string_view id) const {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
-  return kernel_->FindAsk(app, id);
+  return kernel().FindAsk(app, id);
 }
 
 absl::StatusOr<NodeHandle> KernelService::FindNode(std::string_view partition,
                                                    std::string_view id) const {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
-  absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+  absl::StatusOr<PartitionHandle> p = kernel().FindPartition(partition);
   if (!p.ok()) return p.status();
-  return kernel_->FindNode(*p, id);
+  return kernel().FindNode(*p, id);
 }
 
 void KernelService::Inspect(const std::function<void(const Kernel&)>& read) const {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
-  read(*kernel_);
+  read(kernel());
 }
 
 void KernelService::Start() {
@@ -237,18 +274,18 @@ void KernelService::Loop() {
 KernelService::Receipt KernelService::Acknowledge(uint64_t seq, const Event& event) const {
   Receipt receipt{.seq = seq};
   auto app_of = [&](std::string_view partition, std::string_view id) {
-    absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+    absl::StatusOr<PartitionHandle> p = kernel().FindPartition(partition);
     if (!p.ok()) return AppHandle();
-    return kernel_->FindApplication(*p, id).value_or(AppHandle());
+    return kernel().FindApplication(*p, id).value_or(AppHandle());
   };
   auto node_of = [&](std::string_view partition, std::string_view id) {
-    absl::StatusOr<PartitionHandle> p = kernel_->FindPartition(partition);
+    absl::StatusOr<PartitionHandle> p = kernel().FindPartition(partition);
     if (!p.ok()) return NodeHandle();
-    return kernel_->FindNode(*p, id).value_or(NodeHandle());
+    return kernel().FindNode(*p, id).value_or(NodeHandle());
   };
   auto ask_of = [&](AppHandle app, std::string_view id) {
     if (!app.valid()) return AskHandle();
-    return kernel_->FindAsk(app, id).value_or(AskHandle());
+    return kernel().FindAsk(app, id).value_or(AskHandle());
   };
   std::visit(
       [&](const auto& e) {
@@ -345,6 +382,15 @@ void KernelService::Apply(std::vector<Queued>& events) {
     track_states(before_schedule);
     // The log holds the batch before the sink sees its decisions.
     if (recorder_) recorder_->Flush().IgnoreError();  // kept in recording_status()
+    // A receipt that says OK is durable: the batch is synced first, and a failed sync says so
+    // on every receipt that would have claimed it.
+    if (durable_) {
+      if (absl::Status synced = durable_->Sync(); !synced.ok()) {
+        for (Receipt& receipt : result.receipts) {
+          if (receipt.status.ok()) receipt.status = synced;
+        }
+      }
+    }
     next = Picture(result.last_seq);
   }
   // Lookups may run while the sink reads the batch: they change no name it views.
@@ -360,9 +406,13 @@ void KernelService::Apply(std::vector<Queued>& events) {
   // The sink has consumed the batch's decisions: names nothing refers to may go (when the
   // table has doubled, so that the cost stays amortised).
   std::lock_guard<std::mutex> kernel_lock(kernel_mutex_);
-  if (kernel_->name_count() >= 2 * names_after_release_ + 4096) {
-    kernel_->ReleaseUnusedNames();
-    names_after_release_ = kernel_->name_count();
+  if (kernel().name_count() >= 2 * names_after_release_ + 4096) {
+    if (durable_) {
+      durable_->ReleaseUnusedNames();
+    } else {
+      kernel_->ReleaseUnusedNames();
+    }
+    names_after_release_ = kernel().name_count();
   }
 }
 

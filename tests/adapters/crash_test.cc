@@ -1,8 +1,10 @@
-// The crash harness: a manager process driving a DurableKernel (a snapshot every 40 events, each
-// event durable before it is acknowledged) is killed with SIGKILL at random moments, again and
-// again, and each time its directory is restarted. Every restart must succeed, keep every event
-// the manager had acknowledged, and answer every query as the uninterrupted run did after the
-// same events. The next manager continues from what was recovered.
+// The crash harness: a manager process runs a KernelService on a durable directory (its kernel a
+// DurableKernel: a snapshot every 40 events, each batch synced before its receipts), submitting
+// a random workload in batches and acknowledging each batch once the service applied it. It is
+// killed with SIGKILL at random moments, again and again, and each time its directory is
+// restarted. Every restart must succeed, keep every event the manager had acknowledged, and
+// answer every query as the uninterrupted run did after the same events. The next manager
+// continues from what was recovered.
 //
 // The short form (200 kills) runs with the suite; ALLOCORE_CRASH_KILLS=N runs N, e.g. 5000 by
 // hand. Kills land anywhere: inside an event's write, between its write and its sync, inside a
@@ -24,6 +26,7 @@
 
 #include "adapters/durable_test_util.h"
 #include "allocore/adapters/durable_kernel.h"
+#include "allocore/adapters/kernel_service.h"
 #include "gtest/gtest.h"
 
 namespace allocore::adapters {
@@ -39,28 +42,31 @@ struct Ack {
   int64_t seq;          // the last durable sequence number
 };
 
-constexpr DurabilityOptions kManagerOptions{
-    .sync = SyncPolicy::kEveryEvent, .keep_snapshots = 2, .checkpoint_every = 40};
+// The manager's batches end after fixed workload events (about one in four), so that the
+// test knows every batch a manager made, whichever event it started from: each batch is those
+// events, then the Schedule(0) the service ends it with.
+bool BatchEndsAfter(size_t i) { return ((i * 2654435761u) >> 9) % 4 == 0; }
 
-// The manager: continues the directory (or creates it) from workload event `next`, and
-// acknowledges each event on `ack_fd` once the kernel holds it durably. Never returns.
+// The manager: a KernelService on `dir` (restarting what it holds, or creating it), fed from
+// workload event `next` on, one batch at a time; each batch is acknowledged on `ack_fd` once
+// the service applied it, which it does only when the batch is durable. Never returns.
 [[noreturn]] void Manager(const Workload& w, const fs::path& dir, size_t next, int ack_fd) {
-  absl::StatusOr<std::unique_ptr<DurableKernel>> durable =
-      DurableKernel::Restart(dir.string(), kManagerOptions);
-  if (!durable.ok() && durable.status().code() == absl::StatusCode::kNotFound) {
-    durable = DurableKernel::Create(dir.string(), w.config, {}, kManagerOptions);
-  }
-  if (!durable.ok()) {
-    std::fprintf(stderr, "manager: %s\n", durable.status().ToString().c_str());
+  KernelService::Options options;
+  options.durable_dir = dir.string();
+  options.durability.checkpoint_every = 40;
+  absl::StatusOr<std::unique_ptr<KernelService>> service =
+      KernelService::Create(w.config, {}, nullptr, options);
+  if (!service.ok()) {
+    std::fprintf(stderr, "manager: %s\n", service.status().ToString().c_str());
     _exit(3);
   }
-  std::vector<Decision> out;
-  for (size_t i = next; i < w.events.size(); ++i) {
-    out.clear();
-    absl::StatusOr<int64_t> seq = (*durable)->Apply(w.events[i], &out);
-    if (!seq.ok() && seq.status().code() == absl::StatusCode::kDataLoss) _exit(4);
-    // A refused event changed nothing: it is handled as soon as it is answered.
-    const Ack ack{.next_event = i + 1, .seq = (*durable)->durable_seq()};
+  for (size_t i = next; i < w.events.size();) {
+    do {
+      (*service)->Submit(w.events[i]);
+    } while (!BatchEndsAfter(i++) && i < w.events.size());
+    (*service)->RunOnce();
+    if (!(*service)->durable_status().ok()) _exit(4);
+    const Ack ack{.next_event = i, .seq = (*service)->durable_seq()};
     if (write(ack_fd, &ack, sizeof(ack)) != static_cast<ssize_t>(sizeof(ack))) _exit(5);
   }
   _exit(0);
@@ -81,8 +87,8 @@ TEST(CrashTest, KilledManagersLoseNoAcknowledgedEventAndEveryRestartIsExact) {
   absl::StatusOr<std::unique_ptr<Kernel>> reference = Kernel::Create(w.config, {});
   ASSERT_TRUE(reference.ok());
   std::vector<Decision> out;
-  size_t reference_next = 0;  // workload events applied to the reference
-  int64_t reference_seq = 0;  // of them, accepted
+  size_t reference_next = 0;  // where the next manager starts in the workload
+  int64_t reference_seq = 0;  // events the reference accepted (the managers' numbering)
   std::mt19937_64 random(12345);
   int64_t kills = 0;
   int64_t restarts = 0;
@@ -136,11 +142,20 @@ TEST(CrashTest, KilledManagersLoseNoAcknowledgedEventAndEveryRestartIsExact) {
     ASSERT_GE(report.recovered_seq, last.seq)
         << "kill " << kills << ": acknowledged events were lost";
     ASSERT_GE(report.recovered_seq, reference_seq) << "kill " << kills << ": the state went back";
-    // The uninterrupted run after the same events.
+    // The uninterrupted run after the same events: the manager's batches from where it
+    // started, each ended by a Schedule(0), up to the recovered event.
+    bool batch_open = false;
     while (reference_seq < report.recovered_seq) {
-      ASSERT_LT(reference_next, w.events.size());
       out.clear();
+      if (batch_open && (BatchEndsAfter(reference_next - 1) || reference_next == w.events.size())) {
+        ASSERT_TRUE(ApplyEvent(**reference, ScheduleEvent{}, &out).ok());
+        ++reference_seq;
+        batch_open = false;
+        continue;
+      }
+      ASSERT_LT(reference_next, w.events.size());
       if (ApplyEvent(**reference, w.events[reference_next++], &out).ok()) ++reference_seq;
+      batch_open = true;
     }
     ASSERT_EQ(QueryDigest(**recovered), QueryDigest(**reference))
         << "kill " << kills << ": the restarted kernel differs after event " << reference_seq;

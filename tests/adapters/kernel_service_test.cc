@@ -231,6 +231,58 @@ TEST(KernelServiceTest, ARecordedServiceReplaysWithTheDecisionsItsSinkSaw) {
   EXPECT_EQ(checked->digests_checked, checked->steps_run);
 }
 
+// On a durable directory, a service created again continues the kernel the first one left
+// (docs/durability.md); the directory logs the events itself, so record_path is refused with it.
+TEST(KernelServiceTest, ADurableServiceCreatedAgainContinuesItsDirectory) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "kernel_service_durable";
+  std::filesystem::remove_all(dir);
+  KernelService::Options options;
+  options.durable_dir = dir.string();
+  std::string before;
+  int64_t durable = 0;
+  {
+    auto service = KernelService::Create(TwoQueues(), {}, nullptr, options);
+    ASSERT_TRUE(service.ok()) << service.status();
+    EXPECT_EQ((*service)->restart_report().recovered_seq, 0);
+    (*service)->Submit(NodeSpec{.id = "n1", .capacity = {{"memory", 100}}});
+    (*service)->Submit(AppSpec{.id = "a", .queue = "root.a", .user = "u"});
+    (*service)->Submit(AskSpec{.app = "a", .id = "k", .resources = {{"memory", 30}}, .count = 2});
+    std::future<KernelService::Receipt> receipt = (*service)->SubmitWithReceipt(
+        AskSpec{.app = "a", .id = "big", .resources = {{"memory", 90}}});
+    ASSERT_TRUE((*service)->RunOnce());
+    ASSERT_TRUE(receipt.get().status.ok());
+    durable = (*service)->durable_seq();
+    EXPECT_EQ(durable, 5);  // four events and the batch's Schedule(0)
+    (*service)->Inspect([&](const Kernel& k) {
+      auto allocations = k.ListAllocations("default", "", "");
+      ASSERT_TRUE(allocations.ok());
+      EXPECT_EQ(allocations->size(), 2u);
+      for (const PendingExplanation& e : k.ExplainPending()) before += e.ask + ": " + e.reason;
+    });
+  }
+  auto again = KernelService::Create(TwoQueues(), {}, nullptr, options);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ((*again)->restart_report().recovered_seq, durable);
+  std::string after;
+  (*again)->Inspect([&](const Kernel& k) {
+    auto allocations = k.ListAllocations("default", "", "");
+    ASSERT_TRUE(allocations.ok());
+    EXPECT_EQ(allocations->size(), 2u);
+    for (const PendingExplanation& e : k.ExplainPending()) after += e.ask + ": " + e.reason;
+  });
+  EXPECT_EQ(after, before);
+  EXPECT_NE(after.find("big"), std::string::npos);
+  // The events go on from there.
+  (*again)->Submit(ReleaseEvent{.app = "a", .ask = "k"});
+  ASSERT_TRUE((*again)->RunOnce());
+  EXPECT_EQ((*again)->durable_seq(), durable + 2);
+  options.record_path = (dir / "also.alog").string();
+  auto both = KernelService::Create(TwoQueues(), {}, nullptr, options);
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(KernelServiceTest, SnapshotsFollowTheBatchesAndForgetRemovedApplications) {
   auto service = KernelService::Create(TwoQueues(), {}, nullptr);
   ASSERT_TRUE(service.ok());

@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -116,6 +117,13 @@ class ALLOCORE_EXPORT DurableKernel {
   // A snapshot of the state after applied_seq(), a new event log from there, and the removal
   // of what no kept snapshot needs.
   absl::Status Checkpoint();
+
+  // The calls that change no decision, so are not logged (as RecordingKernel's): a type
+  // registered here is registered in a replay by the first event that names it.
+  absl::StatusOr<int> ResourceTypeId(std::string_view name) {
+    return kernel_->ResourceTypeId(name);
+  }
+  int64_t ReleaseUnusedNames() { return kernel_->ReleaseUnusedNames(); }
 
   int64_t applied_seq() const;
   int64_t durable_seq() const;

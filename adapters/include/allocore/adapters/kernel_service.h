@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "allocore/adapters/durable_kernel.h"
 #include "allocore/adapters/event_recorder.h"
 #include "allocore/events.h"
 #include "allocore/export.h"
@@ -129,6 +130,17 @@ class ALLOCORE_EXPORT KernelService {
     // The recorder's options. Its buffer_bytes bounds what waits in memory within a batch:
     // the frames are written at the end of every batch in any case.
     EventRecorderOptions record_options = {.name = "kernel-service", .buffer_bytes = 1 << 20};
+    // Non-empty: the kernel is a DurableKernel in this directory (allocore/adapters/
+    // durable_kernel.h, docs/durability.md): Create restarts the kernel the directory holds,
+    // or creates one there with the config when it holds none. Every accepted event is logged,
+    // and the batch is synced before its receipts, its sink call and its snapshot, so a
+    // receipt that says OK is durable; a sync that fails turns the batch's OK receipts into
+    // DataLoss. Not with record_path (the directory logs the events itself).
+    std::string durable_dir;
+    DurabilityOptions durability = {.sync = SyncPolicy::kGroupCommit,
+                                    .group_events = int64_t{1} << 30,
+                                    .group_millis = int64_t{1} << 30,
+                                    .checkpoint_every = 100000};
   };
 
   // The sink runs on the scheduler thread, once per batch, in order.
@@ -177,6 +189,13 @@ class ALLOCORE_EXPORT KernelService {
   // Any thread: ends the log (its end record) between two batches, and returns the recording's
   // status. Events applied after it are not recorded. The destructor does it too.
   absl::Status StopRecording();
+  // With Options::durable_dir: OK, or the write or sync failure that stopped the directory
+  // (DurableKernel::status); what Create's restart found (zeros when it created the kernel);
+  // the last durable event's sequence number (DurableKernel's numbering: accepted events and
+  // the Schedule(0) of every batch).
+  absl::Status durable_status() const;
+  RestartReport restart_report() const;
+  int64_t durable_seq() const;
 
   // Starts the scheduler thread. Stop() lets it apply everything queued, then joins it.
   void Start();
@@ -192,8 +211,10 @@ class ALLOCORE_EXPORT KernelService {
     std::shared_ptr<std::promise<Receipt>> receipt;  // null: nobody waits for it
   };
 
-  KernelService(std::unique_ptr<Kernel> kernel, std::unique_ptr<EventRecorder> recorder,
-                BatchSink sink, Options options);
+  KernelService(std::unique_ptr<Kernel> kernel, std::unique_ptr<DurableKernel> durable,
+                std::unique_ptr<EventRecorder> recorder, BatchSink sink, Options options);
+  // The kernel, plain or durable (kernel_mutex_ held).
+  const Kernel& kernel() const { return durable_ ? durable_->kernel() : *kernel_; }
   // ApplyEvent, recorded when recording (kernel_mutex_ held).
   absl::Status ApplyOne(const Event& event, std::vector<Decision>* out, int64_t* allocations);
   uint64_t Enqueue(Event event, std::shared_ptr<std::promise<Receipt>> receipt);
@@ -208,7 +229,9 @@ class ALLOCORE_EXPORT KernelService {
   // Applied to by the scheduler thread (or RunOnce) with kernel_mutex_ held; the lookups take
   // the same lock.
   mutable std::mutex kernel_mutex_;
-  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Kernel> kernel_;          // null with a durable directory
+  std::unique_ptr<DurableKernel> durable_;  // null without one
+  RestartReport restart_report_;
   std::unique_ptr<EventRecorder> recorder_;  // null when not recording
   BatchSink sink_;
   Options options_;
