@@ -369,8 +369,12 @@ allocore_kernel_t* allocore_kernel_restore(const char* snapshot, size_t len, cha
 allocore_kernel_t* allocore_kernel_restart(const char* dir, allocore_restart_info_t* info,
                                            char** errptr) {
   try {
+    if (dir == nullptr) {
+      InvalidArgument(errptr, "a NULL directory");
+      return nullptr;
+    }
     allocore::adapters::RestartReport report;
-    auto kernel = allocore::adapters::DurableKernel::Recover(dir == nullptr ? "" : dir, &report);
+    auto kernel = allocore::adapters::DurableKernel::Recover(dir, &report);
     if (!Ok(kernel.status(), errptr)) return nullptr;
     if (info != nullptr) {
       *info = {.recovered_seq = report.recovered_seq,

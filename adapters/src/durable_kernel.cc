@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
+#include "byte_codec.h"
 #include "str_util.h"
 
 namespace allocore::adapters {
@@ -84,12 +86,22 @@ absl::StatusOr<Listing> List(const std::string& dir) {
   Listing listing;
   while (const dirent* entry = ::readdir(d)) {
     const std::string_view name = entry->d_name;
+    // Only regular files count: a directory or a link named like a snapshot is not one.
+    struct stat info {};
+    if (::fstatat(::dirfd(d), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(info.st_mode)) {
+      continue;
+    }
     if (auto seq = SeqOf(name, kSnapshotPrefix, kSnapshotSuffix)) {
       listing.snapshots.push_back(*seq);
     } else if (auto log = SeqOf(name, kLogPrefix, kLogSuffix)) {
       listing.logs.push_back(*log);
     } else if (name.ends_with(kTempSuffix)) {
-      listing.temporaries.emplace_back(name);
+      // Only the temporaries this code makes: another program's .tmp files are not touched.
+      const std::string_view base = name.substr(0, name.size() - kTempSuffix.size());
+      if (SeqOf(base, kSnapshotPrefix, kSnapshotSuffix) || SeqOf(base, kLogPrefix, kLogSuffix)) {
+        listing.temporaries.emplace_back(name);
+      }
     }
   }
   ::closedir(d);
@@ -137,13 +149,17 @@ absl::Status WriteFileAtomically(const std::string& dir, const std::string& name
 }
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return Errno("cannot open", path);
   struct stat info {};
   if (::fstat(fd, &info) != 0) {
     absl::Status status = Errno("cannot stat", path);
     ::close(fd);
     return status;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return absl::DataLossError(internal::Cat(path, ": not a regular file"));
   }
   if (static_cast<uint64_t>(info.st_size) > kMaxFileBytes) {
     ::close(fd);
@@ -155,7 +171,13 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   while (got < bytes.size()) {
     const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n < 0) {
+      // Not the end of the file: a torn tail must never be mistaken for an unreadable one.
+      absl::Status status = Errno("cannot read", path);
+      ::close(fd);
+      return status;
+    }
+    if (n == 0) break;
     got += static_cast<size_t>(n);
   }
   ::close(fd);
@@ -163,25 +185,32 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   return bytes;
 }
 
-// Whether an event log ends inside an event's write: bytes after its last whole step record
-// (or header, or end record). An event's frames (its names, digest and step) go out in one
-// write, so such bytes are the start of an event that never completed.
-bool EndsInsideAnEvent(std::string_view log) {
+// The bytes of an event log up to the end of its last whole event: past the header, every
+// frame must be complete, non-empty and match its checksum, and an event ends with its step
+// record (its names and digest go out with it in one write). What follows is a torn tail: a
+// write a crash cut, or, after a power loss, pages that came back as zeros or stale bytes; an
+// end record a rotation wrote after the next log was made is kept when it is whole and dropped
+// when it is not.
+size_t WholeEventsEnd(std::string_view log) {
   constexpr size_t kFileHeader = 16;
   constexpr size_t kFrameHeader = 8;
   size_t at = kFileHeader;
-  size_t last_whole = std::min(log.size(), kFileHeader);
+  size_t whole = std::min(log.size(), kFileHeader);
   while (at + kFrameHeader <= log.size()) {
     uint32_t length = 0;
+    uint32_t crc = 0;
     for (size_t i = 0; i < 4; ++i) {
       length |= static_cast<uint32_t>(static_cast<uint8_t>(log[at + i])) << (8 * i);
+      crc |= static_cast<uint32_t>(static_cast<uint8_t>(log[at + 4 + i])) << (8 * i);
     }
     if (length == 0 || length > log.size() - at - kFrameHeader) break;
-    const auto type = static_cast<uint8_t>(log[at + kFrameHeader]);
+    const std::string_view payload = log.substr(at + kFrameHeader, length);
+    if (::allocore::internal::Crc32c(payload) != crc) break;
+    const auto type = static_cast<uint8_t>(payload[0]);
     at += kFrameHeader + length;
-    if (type == 2 || type == 5 || type == 6) last_whole = at;  // header, step, end
+    if (type == 2 || type == 5 || type == 6) whole = at;  // the header, a step, the end
   }
-  return log.size() > last_whole;
+  return whole;
 }
 
 // One recorded step as the call the live kernel made (the runner's mapping, without its clock
@@ -202,6 +231,37 @@ absl::Status ApplyRecordedStep(Kernel& kernel, const ScenarioStep& step,
         }
       },
       step.action);
+}
+
+absl::Status CheckOptions(const DurabilityOptions& options) {
+  constexpr int64_t kMaxGroupMillis = int64_t{1} << 40;  // no overflow as nanoseconds
+  if (options.group_events < 1 || options.group_millis < 0 ||
+      options.group_millis > kMaxGroupMillis || options.keep_snapshots < 1 ||
+      options.checkpoint_every < 0) {
+    return absl::InvalidArgumentError(
+        "DurabilityOptions: group_events >= 1, 0 <= group_millis <= 2^40, keep_snapshots >= 1 "
+        "and checkpoint_every >= 0");
+  }
+  return absl::OkStatus();
+}
+
+// One manager per directory: two would rename over each other's live log. The lock is the
+// open file description's (flock), so it goes when the process dies, however it dies.
+absl::StatusOr<int> LockDirectory(const std::string& dir) {
+  const std::string path = PathIn(dir, "lock");
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return Errno("cannot open the lock file", path);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error == EWOULDBLOCK) {
+      return absl::FailedPreconditionError(
+          internal::Cat(dir, ": another process holds this durable directory (", path, ")"));
+    }
+    errno = error;
+    return Errno("cannot lock", path);
+  }
+  return fd;
 }
 
 // The directory's kernel, its config in force and the report (Recover and Restart).
@@ -262,7 +322,10 @@ absl::StatusOr<Recovered> RecoverDirectory(const std::string& dir) {
     const std::string path = PathIn(dir, FileName(kLogPrefix, logs[i], kLogSuffix));
     absl::StatusOr<std::string> bytes = ReadWholeFile(path);
     if (!bytes.ok()) return bytes.status();
-    absl::StatusOr<EventLogContents> log = ReadEventLog(*bytes, path);
+    const size_t whole = WholeEventsEnd(*bytes);
+    const bool torn = whole < bytes->size();
+    absl::StatusOr<EventLogContents> log =
+        ReadEventLog(std::string_view(*bytes).substr(0, whole), path);
     if (!log.ok()) return absl::DataLossError(log.status().message());
     if (log->scenario.semantics != recovered.kernel->options().semantics) {
       return absl::DataLossError(internal::Cat(
@@ -291,13 +354,10 @@ absl::StatusOr<Recovered> RecoverDirectory(const std::string& dir) {
       ++seq;
       ++report.replayed_events;
     }
-    if (last) {
-      if (EndsInsideAnEvent(*bytes)) report.torn_tail_events = 1;
-      for (const std::string& warning : log->warnings) {
-        if (warning.find("without its end record") == std::string::npos) {
-          report.warnings.push_back(warning);
-        }
-      }
+    if (last && torn) {
+      report.torn_tail_events = 1;
+      report.warnings.push_back(internal::Cat(
+          path, ": ", bytes->size() - whole, " bytes after its last whole event were passed over"));
     }
   }
   if (!have_config) return absl::DataLossError(internal::Cat(dir, ": no event log to read"));
@@ -316,6 +376,7 @@ DurableKernel::DurableKernel(std::string dir, std::unique_ptr<Kernel> kernel,
 
 DurableKernel::~DurableKernel() {
   if (recorder_) recorder_->Close().IgnoreError();
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 int64_t DurableKernel::applied_seq() const {
@@ -335,31 +396,49 @@ absl::StatusOr<std::unique_ptr<DurableKernel>> DurableKernel::Create(const std::
                                                                      SchedulerConfig config,
                                                                      KernelOptions kernel_options,
                                                                      DurabilityOptions options) {
-  if (options.group_events < 1 || options.group_millis < 0 || options.keep_snapshots < 1 ||
-      options.checkpoint_every < 0) {
-    return absl::InvalidArgumentError(
-        "DurabilityOptions: group_events >= 1, group_millis >= 0, keep_snapshots >= 1 and "
-        "checkpoint_every >= 0");
-  }
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+  if (absl::Status checked = CheckOptions(options); !checked.ok()) return checked;
+  if (::mkdir(dir.c_str(), 0755) == 0) {
+    // The new directory's entry in its parent survives a power loss too.
+    const size_t slash = dir.find_last_of('/');
+    const std::string parent =
+        slash == std::string::npos ? "." : dir.substr(0, std::max<size_t>(slash, 1));
+    if (absl::Status synced = SyncDirectory(parent); !synced.ok()) return synced;
+  } else if (errno != EEXIST) {
     return Errno("cannot create the directory", dir);
   }
+  absl::StatusOr<int> lock = LockDirectory(dir);
+  if (!lock.ok()) return lock.status();
+  auto unlock = [&] { ::close(*lock); };
   absl::StatusOr<Listing> listing = List(dir);
-  if (!listing.ok()) return listing.status();
+  if (!listing.ok()) {
+    unlock();
+    return listing.status();
+  }
   if (!listing->snapshots.empty()) {
+    unlock();
     return absl::AlreadyExistsError(
         internal::Cat(dir, ": already holds a kernel (", listing->snapshots.size(),
                       " snapshot(s)): DurableKernel::Restart continues it"));
   }
-  // What a creation that stopped before its first snapshot left.
+  // A creation that stopped before its first snapshot leaves at most the first log, with no
+  // event in it; any other log without a snapshot is someone's data, not ours to remove.
   for (int64_t seq : listing->logs) {
-    ::unlink(PathIn(dir, FileName(kLogPrefix, seq, kLogSuffix)).c_str());
+    if (seq != 0) {
+      unlock();
+      return absl::FailedPreconditionError(internal::Cat(
+          dir, ": holds ", FileName(kLogPrefix, seq, kLogSuffix),
+          " but no snapshot: its snapshots were lost; not creating a kernel over its events"));
+    }
   }
   for (const std::string& name : listing->temporaries) ::unlink(PathIn(dir, name).c_str());
   absl::StatusOr<std::unique_ptr<Kernel>> kernel = Kernel::Create(config, kernel_options);
-  if (!kernel.ok()) return kernel.status();
+  if (!kernel.ok()) {
+    unlock();
+    return kernel.status();
+  }
   std::unique_ptr<DurableKernel> durable(
       new DurableKernel(dir, *std::move(kernel), std::move(config), options));
+  durable->lock_fd_ = *lock;
   if (absl::Status started = durable->Checkpoint(); !started.ok()) return started;
   return durable;
 }
@@ -375,16 +454,17 @@ absl::StatusOr<std::unique_ptr<Kernel>> DurableKernel::Recover(const std::string
 absl::StatusOr<std::unique_ptr<DurableKernel>> DurableKernel::Restart(const std::string& dir,
                                                                       DurabilityOptions options,
                                                                       RestartReport* report) {
-  if (options.group_events < 1 || options.group_millis < 0 || options.keep_snapshots < 1 ||
-      options.checkpoint_every < 0) {
-    return absl::InvalidArgumentError(
-        "DurabilityOptions: group_events >= 1, group_millis >= 0, keep_snapshots >= 1 and "
-        "checkpoint_every >= 0");
-  }
+  if (absl::Status checked = CheckOptions(options); !checked.ok()) return checked;
+  absl::StatusOr<int> lock = LockDirectory(dir);
+  if (!lock.ok()) return lock.status();
   absl::StatusOr<Recovered> recovered = RecoverDirectory(dir);
-  if (!recovered.ok()) return recovered.status();
+  if (!recovered.ok()) {
+    ::close(*lock);
+    return recovered.status();
+  }
   std::unique_ptr<DurableKernel> durable(
       new DurableKernel(dir, std::move(recovered->kernel), std::move(recovered->config), options));
+  durable->lock_fd_ = *lock;
   durable->segment_base_ = recovered->report.recovered_seq;
   // A fresh log and snapshot at the recovered event: nothing is ever appended to a torn log.
   if (absl::Status checkpoint = durable->Checkpoint(); !checkpoint.ok()) return checkpoint;
@@ -427,18 +507,30 @@ absl::Status DurableKernel::Checkpoint() {
   // What no kept snapshot needs: older snapshots, the logs before the oldest kept one.
   absl::StatusOr<Listing> listing = List(dir_);
   if (!listing.ok()) return Fail(listing.status());
+  // Only snapshots of this kernel's past count: a stray name from the future is left alone.
+  std::vector<int64_t> past;
+  for (int64_t s : listing->snapshots) {
+    if (s <= seq) past.push_back(s);
+  }
   const size_t keep = static_cast<size_t>(options_.keep_snapshots);
-  if (listing->snapshots.size() > keep) {
-    const int64_t oldest_kept = listing->snapshots[listing->snapshots.size() - keep];
-    for (int64_t s : listing->snapshots) {
-      if (s < oldest_kept)
-        ::unlink(PathIn(dir_, FileName(kSnapshotPrefix, s, kSnapshotSuffix)).c_str());
+  bool removed = false;
+  if (past.size() > keep) {
+    const int64_t oldest_kept = std::min(past[past.size() - keep], seq);
+    for (int64_t s : past) {
+      if (s >= oldest_kept) continue;
+      removed |= ::unlink(PathIn(dir_, FileName(kSnapshotPrefix, s, kSnapshotSuffix)).c_str()) == 0;
     }
     for (int64_t l : listing->logs) {
-      if (l < oldest_kept) ::unlink(PathIn(dir_, FileName(kLogPrefix, l, kLogSuffix)).c_str());
+      if (l >= oldest_kept) continue;
+      removed |= ::unlink(PathIn(dir_, FileName(kLogPrefix, l, kLogSuffix)).c_str()) == 0;
     }
   }
-  for (const std::string& name : listing->temporaries) ::unlink(PathIn(dir_, name).c_str());
+  for (const std::string& name : listing->temporaries) {
+    removed |= ::unlink(PathIn(dir_, name).c_str()) == 0;
+  }
+  if (removed) {
+    if (absl::Status synced = SyncDirectory(dir_); !synced.ok()) return Fail(synced);
+  }
   return absl::OkStatus();
 }
 

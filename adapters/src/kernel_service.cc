@@ -60,6 +60,12 @@ KernelService::KernelService(std::unique_ptr<Kernel> kernel, std::unique_ptr<Dur
       recorder_(std::move(recorder)),
       sink_(std::move(sink)),
       options_(std::move(options)) {
+  // A restarted kernel's applications, in the states the kernel holds them in.
+  for (const std::string& partition : this->kernel().PartitionNames()) {
+    absl::StatusOr<std::vector<AppInfo>> apps = this->kernel().ListApplications(partition);
+    if (!apps.ok()) continue;
+    for (const AppInfo& app : *apps) app_states_[{partition, app.id}] = app.state;
+  }
   snapshot_ = Picture(/*applied_seq=*/0);
 }
 
@@ -70,11 +76,13 @@ KernelService::~KernelService() {
 
 absl::Status KernelService::recording_status() const {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
+  if (durable_) return durable_->status();
   return recorder_ ? recorder_->status() : absl::OkStatus();
 }
 
 absl::Status KernelService::StopRecording() {
   std::lock_guard<std::mutex> lock(kernel_mutex_);
+  if (durable_) return durable_->status();  // a durable directory is never stopped
   return recorder_ ? recorder_->Close() : absl::OkStatus();
 }
 
@@ -95,7 +103,14 @@ int64_t KernelService::durable_seq() const {
 
 absl::Status KernelService::ApplyOne(const Event& event, std::vector<Decision>* out,
                                      int64_t* allocations) {
-  if (durable_) return durable_->Apply(event, out, allocations).status();
+  if (durable_) {
+    const bool was_durable = durable_->status().ok();
+    absl::StatusOr<int64_t> seq = durable_->Apply(event, out, allocations);
+    // Applied, but its record failed: the batch's sync reports it on the receipts and the
+    // batch, while the event counts as applied (its decisions are in `out`).
+    if (!seq.ok() && was_durable && !durable_->status().ok()) return absl::OkStatus();
+    return seq.status();
+  }
   if (recorder_) return recorder_->Apply(*kernel_, event, out, allocations);
   return ApplyEvent(*kernel_, event, out, allocations);
 }
@@ -389,6 +404,7 @@ void KernelService::Apply(std::vector<Queued>& events) {
         for (Receipt& receipt : result.receipts) {
           if (receipt.status.ok()) receipt.status = synced;
         }
+        result.durability = synced;
       }
     }
     next = Picture(result.last_seq);

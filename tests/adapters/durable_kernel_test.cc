@@ -5,6 +5,8 @@
 // missing.
 #include "allocore/adapters/durable_kernel.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +28,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+
+#ifdef ALLOCORE_SANITIZED
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
 using testing_util::QueryDigest;
 using testing_util::RandomWorkload;
 using testing_util::Workload;
@@ -41,7 +49,9 @@ void WriteFile(const fs::path& path, std::string_view bytes) {
 
 // A fresh, empty directory for one test.
 fs::path FreshDir(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / ("durable_" + name);
+  // The process id keeps two runs of the test (two builds' suites) apart.
+  fs::path dir =
+      fs::path(::testing::TempDir()) / ("durable_" + std::to_string(::getpid()) + "_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -103,6 +113,51 @@ TEST(DurableKernelTest, ARestartedKernelAnswersAsTheOneThatStoppedAndGoesOnAlike
   EXPECT_EQ(Names(dir), before);
 }
 
+// After a power loss the unsynced end of the last log may come back as zeros or stale bytes,
+// not only cut short: the restart passes over them as a torn tail.
+TEST(DurableKernelTest, ATailOfZerosOrGarbageIsATornTail) {
+  const Workload w = RandomWorkload(17, 100);
+  const fs::path dir = FreshDir("garbage_tail");
+  int64_t applied = 0;
+  std::string last_log;
+  {
+    absl::StatusOr<std::unique_ptr<DurableKernel>> durable =
+        DurableKernel::Create(dir.string(), w.config, {}, {.checkpoint_every = 70});
+    ASSERT_TRUE(durable.ok());
+    std::vector<Decision> out;
+    for (const Event& e : w.events) (*durable)->Apply(e, &out).IgnoreError();
+    applied = (*durable)->applied_seq();
+  }
+  for (const std::string& name : Names(dir)) {
+    if (name.starts_with("events-")) last_log = name;
+  }
+  const std::string whole = ReadFile(dir / last_log);
+  for (const std::string& tail : {std::string(4096, '\0'), std::string(700, '\x5a')}) {
+    WriteFile(dir / last_log, whole + tail);
+    RestartReport report;
+    absl::StatusOr<std::unique_ptr<Kernel>> recovered =
+        DurableKernel::Recover(dir.string(), &report);
+    ASSERT_TRUE(recovered.ok()) << recovered.status();
+    EXPECT_EQ(report.recovered_seq, applied);
+    EXPECT_EQ(report.torn_tail_events, 1);
+  }
+}
+
+// One manager per directory: a second Restart or Create while the first lives is refused.
+TEST(DurableKernelTest, TheDirectoryIsLockedByItsKernel) {
+  const Workload w = RandomWorkload(19, 20);
+  const fs::path dir = FreshDir("locked");
+  absl::StatusOr<std::unique_ptr<DurableKernel>> first =
+      DurableKernel::Create(dir.string(), w.config, {});
+  ASSERT_TRUE(first.ok());
+  absl::StatusOr<std::unique_ptr<DurableKernel>> second = DurableKernel::Restart(dir.string());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(second.status().message(), HasSubstr("another process holds"));
+  first->reset();
+  EXPECT_TRUE(DurableKernel::Restart(dir.string()).ok());
+}
+
 TEST(DurableKernelTest, CreateAndRestartRefuseTheWrongDirectory) {
   const Workload w = RandomWorkload(3, 20);
   const fs::path dir = FreshDir("refuse");
@@ -116,6 +171,20 @@ TEST(DurableKernelTest, CreateAndRestartRefuseTheWrongDirectory) {
   ASSERT_FALSE(twice.ok());
   EXPECT_EQ(twice.status().code(), absl::StatusCode::kAlreadyExists);
   EXPECT_FALSE(DurableKernel::Create(dir.string(), w.config, {}, {.keep_snapshots = 0}).ok());
+  // Event logs whose snapshots were lost are someone's data: Create does not remove them.
+  const fs::path orphan = FreshDir("orphan");
+  WriteFile(orphan / "events-00000000000000000040.alog", "not ours to delete");
+  absl::StatusOr<std::unique_ptr<DurableKernel>> over =
+      DurableKernel::Create(orphan.string(), w.config, {});
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(fs::exists(orphan / "events-00000000000000000040.alog"));
+  // A directory named like a snapshot is not one; other programs' .tmp files stay.
+  const fs::path odd = FreshDir("odd_names");
+  fs::create_directory(odd / "snapshot-00000000000000000099.snap");
+  WriteFile(odd / "theirs.tmp", "x");
+  ASSERT_TRUE(DurableKernel::Create(odd.string(), w.config, {}).ok());
+  EXPECT_TRUE(fs::exists(odd / "theirs.tmp"));
 }
 
 TEST(DurableKernelTest, CheckpointsKeepTheLastSnapshotsAndTheLogsTheyNeed) {
@@ -290,6 +359,7 @@ TEST(DurableKernelTest, APowerLossAtEveryWriteLosesOnlyUnacknowledgedEvents) {
   std::map<int64_t, std::string> logs;       // by the sequence number they start after
   std::map<int64_t, std::string> snapshots;  // likewise
   for (const std::string& name : Names(dir)) {
+    if (!name.starts_with("events-") && !name.starts_with("snapshot-")) continue;  // the lock
     const int64_t seq = std::stoll(name.substr(name.find('-') + 1, 20));
     if (name.starts_with("events-")) logs[seq] = name;
     if (name.starts_with("snapshot-")) snapshots[seq] = name;
@@ -336,6 +406,9 @@ TEST(DurableKernelTest, APowerLossAtEveryWriteLosesOnlyUnacknowledgedEvents) {
     if (start > 0) expect_restart_at(start, false, where + "(made, no snapshot)");
     fs::copy_file(dir / snapshots.at(start), cut / snapshots.at(start));
     for (size_t j = 0; j < event_ends.size(); ++j) {
+      // Under the sanitizers (a Debug build, several times slower) every 16th write is cut,
+      // with the checkpoints' and the last event's cuts all kept; the other builds cut all.
+      if (kSanitized && j % 16 != 0 && j + 1 != event_ends.size()) continue;
       WriteFile(cut / name, log.substr(0, event_ends[j]));
       expect_restart_at(start + static_cast<int64_t>(j), false,
                         where + "after event " + std::to_string(start + static_cast<int64_t>(j)));
@@ -353,7 +426,9 @@ TEST(DurableKernelTest, APowerLossAtEveryWriteLosesOnlyUnacknowledgedEvents) {
       }
     }
   }
-  EXPECT_GE(cuts, events);
+  if (!kSanitized) {
+    EXPECT_GE(cuts, events);
+  }
   std::printf("power loss: %lld cut points of a run of %lld events, every restart exact\n",
               static_cast<long long>(cuts), static_cast<long long>(events));
 }

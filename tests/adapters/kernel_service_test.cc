@@ -3,6 +3,8 @@
 // with Schedule() after each batch. Run under ThreadSanitizer by the tsan preset (.ci/run).
 #include "allocore/adapters/kernel_service.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -234,8 +236,8 @@ TEST(KernelServiceTest, ARecordedServiceReplaysWithTheDecisionsItsSinkSaw) {
 // On a durable directory, a service created again continues the kernel the first one left
 // (docs/durability.md); the directory logs the events itself, so record_path is refused with it.
 TEST(KernelServiceTest, ADurableServiceCreatedAgainContinuesItsDirectory) {
-  const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "kernel_service_durable";
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                                    ("kernel_service_durable_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   KernelService::Options options;
   options.durable_dir = dir.string();

@@ -119,7 +119,7 @@ typedef enum allocore_error_code_t {
   ALLOCORE_ERR_INVALID_ARGUMENT = 3,    /* a bad value: negative seq, zero resources, bad YAML */
   ALLOCORE_ERR_NOT_FOUND = 5,           /* unknown partition, application, ask, node, seq */
   ALLOCORE_ERR_ALREADY_EXISTS = 6,      /* a node or application id already known */
-  ALLOCORE_ERR_PERMISSION_DENIED = 7,   /* not used by the C calls today */
+  ALLOCORE_ERR_PERMISSION_DENIED = 7,   /* a file the call must read (allocore_kernel_restart) */
   ALLOCORE_ERR_RESOURCE_EXHAUSTED = 8,  /* a cap of allocore_options_t, out of memory */
   ALLOCORE_ERR_FAILED_PRECONDITION = 9, /* a stale handle, a state that refuses the call */
   ALLOCORE_ERR_OUT_OF_RANGE = 11,       /* a size or count over an ApiLimits bound */

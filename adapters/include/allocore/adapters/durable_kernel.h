@@ -76,8 +76,9 @@ struct RestartReport {
   int64_t recovered_seq = 0;    // the state is the one after this event
   int64_t snapshot_seq = 0;     // the snapshot it started from
   int64_t replayed_events = 0;  // events replayed from the logs after it
-  // 1 when the last log ended in a record cut short: the event being written when the process
-  // or the machine stopped, which was never acknowledged under kEveryEvent (0 otherwise).
+  // 1 when the last log ended in bytes that are not a whole event (cut short, or zeros or stale
+  // bytes after a power loss): under kEveryEvent the one event being written, which was never
+  // acknowledged; 0 otherwise.
   int64_t torn_tail_events = 0;
   // Snapshots that did not restore (and were passed over), a tail cut short.
   std::vector<std::string> warnings;
@@ -146,6 +147,7 @@ class ALLOCORE_EXPORT DurableKernel {
   int64_t segment_base_ = 0;     // the events before the current log
   int64_t last_checkpoint_ = 0;  // applied_seq() at the last checkpoint
   std::chrono::steady_clock::time_point oldest_unsynced_{};
+  int lock_fd_ = -1;  // the directory's lock, held for the kernel's life
   absl::Status status_;
 };
 

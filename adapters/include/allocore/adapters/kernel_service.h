@@ -88,6 +88,9 @@ class ALLOCORE_EXPORT KernelService {
     std::vector<std::pair<uint64_t, std::string>> refused;  // (seq, message) of refused events
     std::vector<Receipt> receipts;                          // one per event, in sequence order
     int64_t allocations = 0;
+    // With Options::durable_dir: OK, or why the batch is not durable (its sync failed; its
+    // OK receipts say the same).
+    absl::Status durability;
   };
   using BatchSink = std::function<void(const Batch&)>;
 
@@ -184,7 +187,8 @@ class ALLOCORE_EXPORT KernelService {
   void Inspect(const std::function<void(const Kernel&)>& read) const;
 
   // Any thread, with Options::record_path: OK while every applied event is recorded, else the
-  // error that stopped the recording (naming the log). OK when not recording.
+  // error that stopped the recording (naming the log). OK when not recording. With
+  // Options::durable_dir: the directory's status (StopRecording does not stop it).
   absl::Status recording_status() const;
   // Any thread: ends the log (its end record) between two batches, and returns the recording's
   // status. Events applied after it are not recorded. The destructor does it too.
