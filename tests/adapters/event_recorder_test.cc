@@ -429,8 +429,9 @@ std::vector<std::string> Frames(const std::string& log) {
   size_t at = 16;
   while (at + 8 <= log.size()) {
     uint32_t length = 0;
-    for (int i = 0; i < 4; ++i)
+    for (size_t i = 0; i < 4; ++i) {
       length |= static_cast<uint32_t>(static_cast<uint8_t>(log[at + i])) << (8 * i);
+    }
     frames.push_back(log.substr(at, 8 + length));
     at += 8 + length;
   }
