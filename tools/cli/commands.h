@@ -12,6 +12,7 @@ int GenCommand(int argc, char** argv);     // gen_command.cc
 int PackCommand(int argc, char** argv);    // log_command.cc
 int UnpackCommand(int argc, char** argv);  // log_command.cc
 int ReportCommand(int argc, char** argv);  // report_command.cc
+int ImportCommand(int argc, char** argv);  // import_command.cc
 
 }  // namespace allocore::cli
 

@@ -1,4 +1,4 @@
-// allocore — command-line front end: run, check, tree, gen, pack, unpack, report.
+// allocore — command-line front end: run, check, tree, gen, pack, unpack, report, import.
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -26,6 +26,9 @@ void PrintUsage(std::FILE* to) {
                "  report SCENARIO|LOG\n"
                "                   pending times, usage, fairness and node packing per queue\n"
                "                   from a replay; --compare A B: two configurations side by side\n"
+               "  import yunikorn|kubernetes FILE --config QUEUES.yaml\n"
+               "                   a running cluster (YuniKorn's state dump, kubectl's JSON)\n"
+               "                   as a scenario\n"
                "  version          print the version (also --version)\n"
                "\n"
                "`allocore <command> --help` describes each command.\n");
@@ -56,6 +59,7 @@ int Dispatch(int argc, char** argv) {
   if (command == "pack") return allocore::cli::PackCommand(argc - 1, argv + 1);
   if (command == "unpack") return allocore::cli::UnpackCommand(argc - 1, argv + 1);
   if (command == "report") return allocore::cli::ReportCommand(argc - 1, argv + 1);
+  if (command == "import") return allocore::cli::ImportCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "allocore: unknown command '%s'\n\n", argv[1]);
   PrintUsage(stderr);
   return 2;

@@ -1,0 +1,644 @@
+// YuniKorn's full state dump -> the cluster it describes (docs/import.md, "YuniKorn state
+// dump"). The dump is streamed: each application and each partition's node list is read,
+// turned into the import model and freed.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "allocore/adapters/cluster_import.h"
+#include "import_model.h"
+#include "json_stream.h"
+#include "str_util.h"
+
+namespace allocore::adapters {
+namespace {
+
+using internal::Cat;
+using internal::FieldReader;
+using internal::ImportedApp;
+using internal::ImportedCluster;
+using internal::ImportedNode;
+using internal::ImportedPod;
+using internal::ImportWarnings;
+using internal::JsonElementPath;
+using internal::JsonValue;
+
+constexpr char kNamespaceTag[] = "kubernetes.io/meta/namespace";
+constexpr char kPodNameTag[] = "kubernetes.io/meta/podName";
+// The shim copies pod labels into tags; its placeholder pods carry the label placeholder=true.
+constexpr char kPlaceholderLabelTag[] = "kubernetes.io/label/placeholder";
+// The shim names placeholder pods tg-<task group, at most 20 bytes>-<app>-<n>.
+constexpr size_t kPlaceholderNameGroupBytes = 20;
+
+// Application states whose apps hold nothing a scheduler still acts on.
+bool IsFinished(std::string_view state) {
+  return state == "Completed" || state == "Failed" || state == "Rejected" || state == "Expired";
+}
+
+class DumpReader {
+ public:
+  DumpReader(const std::string& source, ImportWarnings* warnings)
+      : source_(source), warnings_(warnings) {}
+
+  absl::Status OnElement(const JsonElementPath& path, JsonValue&& value) {
+    // v1.2 and v1.3 write the Go field names (PascalCase); from v1.4 the keys are camelCase.
+    std::string_view key = path.key;
+    Section section = SectionOf(key);
+    if (section != Section::kUnknown) {
+      bool pascal = !key.empty() && key[0] >= 'A' && key[0] <= 'Z';
+      (pascal ? pascal_keys_ : camel_keys_) = true;
+    }
+    const bool list = path.index.has_value();
+    switch (section) {
+      case Section::kTimestamp:
+        return Timestamp(value);
+      case Section::kClusterInfo:
+        return list ? ClusterInfo(value) : ExpectList(key, value);
+      case Section::kApplications:
+        return list ? Application(value, *path.index) : ExpectList(key, value);
+      case Section::kNodes:
+        return list ? NodeList(value, *path.index) : ExpectList(key, value);
+      case Section::kPartitions:
+        return list ? Partition(value, *path.index) : ExpectList(key, value);
+      case Section::kIgnored:
+        return absl::OkStatus();
+      case Section::kUnknown:
+        break;
+    }
+    if (!value.is_null() && !seen_unknown_.contains(key)) {
+      seen_unknown_.emplace(key);
+      warnings_->Add("a top-level section allocore does not read: ignored", Cat("\"", key, "\""));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<ImportedCluster> Finish(const ImportOptions& options) {
+    if (!saw_applications_ && !saw_nodes_) {
+      return absl::InvalidArgumentError(
+          Cat(source_,
+              ": not a YuniKorn state dump: it has neither \"Applications\" nor "
+              "\"Nodes\" (the state dump handler writes both)"));
+    }
+    // The format says the release better than the build information, which is the resource
+    // manager's own (docs/import.md, "Which release wrote the dump").
+    std::string_view schema;
+    if (pascal_keys_ && !camel_keys_ && saw_min_allocation_priority_) {
+      schema = "1.2";
+      cluster_.source_semantics = Semantics::kYunikorn12;
+    } else if (camel_keys_ && !pascal_keys_ && saw_quota_preemption_flag_) {
+      schema = "1.8-1.9";
+      cluster_.source_semantics = Semantics::kYunikorn19;
+    } else {
+      std::string_view what = pascal_keys_ && camel_keys_ ? "mixes the 1.2 and 1.4+ key styles"
+                              : pascal_keys_              ? "has the 1.2/1.3 key style without the "
+                                                            "1.2-only minAllocationPriority (1.3)"
+                                             : "has the 1.4+ key style without the 1.8+ "
+                                               "quotaPreemptionEnabled (1.4-1.7)";
+      if (!options.semantics) {
+        return absl::InvalidArgumentError(Cat(
+            source_, ": a state dump of a YuniKorn release allocore has no profile for: it ", what,
+            "; allocore reads the dumps of 1.2 and 1.8-1.9 (pass --semantics to read "
+            "it as one of them anyway)"));
+      }
+      warnings_->Add(Cat("a state dump whose format ", what, ": read as far as it matches"),
+                     source_);
+    }
+    cluster_.source_version =
+        Cat("yunikorn ", schema.empty() ? "(unknown release)" : schema, " state dump",
+            build_version_.empty() ? "" : Cat(", resource manager build ", build_version_));
+    return std::move(cluster_);
+  }
+
+ private:
+  enum class Section : uint8_t {
+    kTimestamp,
+    kPartitions,
+    kApplications,
+    kNodes,
+    kClusterInfo,
+    kIgnored,
+    kUnknown
+  };
+
+  static Section SectionOf(std::string_view key) {
+    static constexpr std::pair<std::string_view, Section> kSections[] = {
+        {"Timestamp", Section::kTimestamp},
+        {"timestamp", Section::kTimestamp},
+        {"Partitions", Section::kPartitions},
+        {"partitions", Section::kPartitions},
+        {"Applications", Section::kApplications},
+        {"applications", Section::kApplications},
+        {"Nodes", Section::kNodes},
+        {"nodes", Section::kNodes},
+        {"ClusterInfo", Section::kClusterInfo},
+        {"clusterInfo", Section::kClusterInfo},
+        // Histories, diagnostics and the queue tree (whose limits --config gives) are not read;
+        // nor is 1.4+'s copy of the config, whose ACLs and rules --config holds as well.
+        {"AppHistory", Section::kIgnored},
+        {"appHistory", Section::kIgnored},
+        {"ContainerHistory", Section::kIgnored},
+        {"containerHistory", Section::kIgnored},
+        {"Queues", Section::kIgnored},
+        {"queues", Section::kIgnored},
+        {"RMDiagnostics", Section::kIgnored},
+        {"rmDiagnostics", Section::kIgnored},
+        {"LogLevel", Section::kIgnored},
+        {"logLevel", Section::kIgnored},
+        {"config", Section::kIgnored},
+        {"placementRules", Section::kIgnored},
+        {"eventStreams", Section::kIgnored},
+    };
+    for (const auto& [name, section] : kSections) {
+      if (name == key) return section;
+    }
+    return Section::kUnknown;
+  }
+
+  absl::Status ExpectList(std::string_view key, const JsonValue& value) {
+    if (value.is_null()) return absl::OkStatus();
+    return absl::InvalidArgumentError(Cat(source_, ":", value.line, ": \"", key,
+                                          "\": expected a list, found ",
+                                          internal::JsonKindName(value.kind)));
+  }
+
+  absl::Status Timestamp(const JsonValue& value) {
+    std::optional<int64_t> nanos = internal::JsonInteger(value);
+    if (!nanos || *nanos < 0) {
+      return absl::InvalidArgumentError(
+          Cat(source_, ":", value.line, ": \"Timestamp\": expected Unix nanoseconds, found ",
+              value.kind == JsonValue::Kind::kNumber ? value.text
+                                                     : internal::JsonKindName(value.kind)));
+    }
+    cluster_.now_nanos = *nanos;
+    return absl::OkStatus();
+  }
+
+  // The resource manager's build information: shown, not trusted for the release.
+  absl::Status ClusterInfo(const JsonValue& value) {
+    FieldReader info(source_, value, "ClusterInfo");
+    const JsonValue* builds = info.Find("rmBuildInformation");
+    if (builds == nullptr || builds->kind != JsonValue::Kind::kArray) return absl::OkStatus();
+    for (const JsonValue& build : builds->items) {
+      FieldReader field(source_, build, "ClusterInfo.rmBuildInformation");
+      absl::StatusOr<std::optional<std::string>> version = field.OptionalString("buildVersion");
+      if (!version.ok()) return version.status();
+      if (*version && !(*version)->empty() && build_version_.empty()) build_version_ = **version;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Partition(const JsonValue& value, int64_t index) {
+    FieldReader partition(source_, value, Cat("Partitions[", index, "]"));
+    absl::StatusOr<std::optional<std::string>> name = partition.OptionalString("name");
+    if (!name.ok()) return name.status();
+    if (partition.Find("quotaPreemptionEnabled") != nullptr) saw_quota_preemption_flag_ = true;
+    return absl::OkStatus();
+  }
+
+  absl::Status NodeList(const JsonValue& value, int64_t index) {
+    saw_nodes_ = true;
+    FieldReader list(source_, value, Cat("Nodes[", index, "]"));
+    absl::StatusOr<std::string> partition = list.String("partitionName");
+    if (!partition.ok()) return partition.status();
+    const JsonValue* nodes = list.Find("nodesInfo");
+    if (nodes == nullptr) return absl::OkStatus();
+    if (nodes->kind != JsonValue::Kind::kArray) {
+      return list.Error("nodesInfo",
+                        Cat("expected a list, found ", internal::JsonKindName(nodes->kind)));
+    }
+    for (const JsonValue& node : nodes->items) {
+      if (absl::Status s = Node(node, *partition); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Node(const JsonValue& value, const std::string& partition) {
+    FieldReader node(source_, value, "node");
+    absl::StatusOr<std::string> id = node.String("nodeID");
+    if (!id.ok()) return id.status();
+    node.set_object(Cat("node ", *id));
+    ImportedNode out;
+    out.partition = partition;
+    out.id = *id;
+    out.described_as = node.object();
+    absl::StatusOr<Quantities> capacity = Resources(node, "capacity");
+    if (!capacity.ok()) return capacity.status();
+    out.capacity = std::move(*capacity);
+    absl::StatusOr<std::optional<bool>> schedulable = node.OptionalBool("schedulable");
+    if (!schedulable.ok()) return schedulable.status();
+    out.schedulable = schedulable->value_or(true);
+    absl::StatusOr<Tags> attributes = node.StringMap("attributes");
+    if (!attributes.ok()) return attributes.status();
+    out.attributes = std::move(*attributes);
+    // Another scheduler's pods: v1.2 sums them as `occupied`; later releases list them.
+    absl::StatusOr<Quantities> occupied = Resources(node, "occupied");
+    if (!occupied.ok()) return occupied.status();
+    if (std::any_of(occupied->begin(), occupied->end(),
+                    [](const auto& entry) { return entry.second != 0; })) {
+      internal::ImportedForeign foreign;
+      foreign.allocation.partition = partition;
+      foreign.allocation.id = Cat("occupied/", *id);
+      foreign.allocation.node = *id;
+      foreign.allocation.resources = std::move(*occupied);
+      foreign.described_as = Cat(node.object(), " occupied");
+      cluster_.foreign.push_back(std::move(foreign));
+    }
+    if (absl::Status s = ForeignAllocations(node, partition, *id); !s.ok()) return s;
+    cluster_.nodes.push_back(std::move(out));
+    return absl::OkStatus();
+  }
+
+  // v1.9 lists other schedulers' pods on each node (`foreignAllocations`).
+  absl::Status ForeignAllocations(const FieldReader& node, const std::string& partition,
+                                  const std::string& node_id) {
+    const JsonValue* list = node.Find("foreignAllocations");
+    if (list == nullptr) return absl::OkStatus();
+    if (list->kind != JsonValue::Kind::kArray) {
+      return node.Error("foreignAllocations", "expected a list");
+    }
+    for (const JsonValue& item : list->items) {
+      FieldReader pod(source_, item, Cat(node.object(), " foreign allocation"));
+      absl::StatusOr<std::optional<std::string>> key = pod.OptionalString("allocationKey");
+      if (!key.ok()) return key.status();
+      if (!*key || (*key)->empty()) return pod.Error("allocationKey", "missing");
+      absl::StatusOr<Quantities> resources = Resources(pod, "resource");
+      if (!resources.ok()) return resources.status();
+      internal::ImportedForeign foreign;
+      foreign.allocation.partition = partition;
+      foreign.allocation.id = **key;
+      foreign.allocation.node = node_id;
+      foreign.allocation.resources = std::move(*resources);
+      foreign.described_as = Cat("foreign allocation ", **key, " on node ", node_id);
+      cluster_.foreign.push_back(std::move(foreign));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Application(const JsonValue& value, int64_t index) {
+    saw_applications_ = true;
+    namespace_.clear();
+    FieldReader app(source_, value, Cat("Applications[", index, "]"));
+    absl::StatusOr<std::string> id = app.String("applicationID");
+    if (!id.ok()) return id.status();
+    app.set_object(Cat("application ", *id));
+    absl::StatusOr<std::optional<std::string>> state = app.OptionalString("applicationState");
+    if (!state.ok()) return state.status();
+    if (*state && IsFinished(**state)) {
+      warnings_->Add(Cat("application in state ", **state, ": skipped"), app.object());
+      return absl::OkStatus();
+    }
+    app_is_v12_ = app.Find("minAllocationPriority") != nullptr;
+    if (app_is_v12_) saw_min_allocation_priority_ = true;
+    ImportedApp out;
+    out.id = *id;
+    out.described_as = app.object();
+    absl::StatusOr<std::string> partition = app.String("partition");
+    if (!partition.ok()) return partition.status();
+    out.partition = *partition;
+    absl::StatusOr<std::optional<std::string>> queue = app.OptionalString("queueName");
+    if (!queue.ok()) return queue.status();
+    out.queue = queue->value_or("");
+    absl::StatusOr<std::optional<int64_t>> submitted = app.OptionalInteger("submissionTime");
+    if (!submitted.ok()) return submitted.status();
+    out.submitted_nanos = submitted->value_or(0);
+    if (absl::Status s = User(app, &out); !s.ok()) return s;
+    absl::StatusOr<Tags> tags = app.StringMap("tags");
+    if (!tags.ok()) return tags.status();
+    out.tags = std::move(*tags);
+
+    // Pods: the allocations run, the requests wait. v1.2 repeats share the ask's key, so a key
+    // seen more than once gets an id per pod.
+    std::vector<ImportedPod> pods;
+    if (absl::Status s = Allocations(app, out, &pods); !s.ok()) return s;
+    if (absl::Status s = Requests(app, out, &pods); !s.ok()) return s;
+    if (absl::Status s = PlaceholderData(app, &out, &pods); !s.ok()) return s;
+    DistinctKeys(&pods);
+    // The namespace tag, which YuniKorn's shim sets on every application and the placement
+    // rules read, is not in the dump; the pods' tags carry it.
+    bool has_namespace = std::any_of(out.tags.begin(), out.tags.end(),
+                                     [](const auto& tag) { return tag.first == "namespace"; });
+    if (!has_namespace && !namespace_.empty()) out.tags.emplace_back("namespace", namespace_);
+    for (ImportedPod& pod : pods) cluster_.pods.push_back(std::move(pod));
+    cluster_.apps.push_back(std::move(out));
+    return absl::OkStatus();
+  }
+
+  absl::Status User(const FieldReader& app, ImportedApp* out) {
+    // v1.2: "user" is the name; later releases write {"user": ..., "groups": [...]}.
+    const JsonValue* user = app.Find("user");
+    if (user == nullptr) return absl::OkStatus();
+    if (user->kind == JsonValue::Kind::kString) {
+      out->user = user->text;
+      return absl::OkStatus();
+    }
+    if (user->kind != JsonValue::Kind::kObject) {
+      return app.ErrorAt(*user, "user", "expected a string or an object");
+    }
+    FieldReader info(source_, *user, app.object());
+    absl::StatusOr<std::optional<std::string>> name = info.OptionalString("user");
+    if (!name.ok()) return name.status();
+    out->user = name->value_or("");
+    const JsonValue* groups = info.Find("groups");
+    if (groups == nullptr) return absl::OkStatus();
+    if (groups->kind != JsonValue::Kind::kArray) {
+      return app.ErrorAt(*groups, "user.groups", "expected a list");
+    }
+    for (const JsonValue& group : groups->items) {
+      if (group.kind != JsonValue::Kind::kString) {
+        return app.ErrorAt(group, "user.groups", "expected strings");
+      }
+      out->groups.push_back(group.text);
+    }
+    return absl::OkStatus();
+  }
+
+  // The ask fields both lists share: resource, priority, task group, placeholder, tags.
+  absl::Status AskFields(const FieldReader& item, const std::string& resource_key,
+                         ImportedPod* pod) {
+    absl::StatusOr<Quantities> resources = Resources(item, resource_key);
+    if (!resources.ok()) return resources.status();
+    pod->ask.resources = std::move(*resources);
+    absl::StatusOr<std::optional<int64_t>> priority = item.IntegerOrString("priority");
+    if (!priority.ok()) return priority.status();
+    if (*priority) {
+      if (**priority < INT32_MIN || **priority > INT32_MAX) {
+        return item.Error("priority", Cat(**priority, " is outside int32"));
+      }
+      pod->ask.priority = static_cast<int32_t>(**priority);
+    }
+    absl::StatusOr<std::optional<std::string>> group = item.OptionalString("taskGroupName");
+    if (!group.ok()) return group.status();
+    pod->ask.task_group = group->value_or("");
+    absl::StatusOr<std::optional<bool>> placeholder = item.OptionalBool("placeholder");
+    if (!placeholder.ok()) return placeholder.status();
+    pod->ask.placeholder = placeholder->value_or(false);
+    absl::StatusOr<std::optional<bool>> originator = item.OptionalBool("originator");
+    if (!originator.ok()) return originator.status();
+    pod->ask.originator = originator->value_or(false);
+    absl::StatusOr<Tags> tags = item.StringMap("allocationTags");
+    if (!tags.ok()) return tags.status();
+    for (const auto& [key, value] : *tags) {
+      if (key == kNamespaceTag && namespace_.empty()) namespace_ = value;
+      if (key == kPodNameTag) pod->pod_name = value;
+      if (key == kPlaceholderLabelTag && value == "true") pod->labeled_placeholder = true;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Allocations(const FieldReader& app, const ImportedApp& out,
+                           std::vector<ImportedPod>* pods) {
+    const JsonValue* list = app.Find("allocations");
+    if (list == nullptr) return absl::OkStatus();
+    if (list->kind != JsonValue::Kind::kArray) return app.Error("allocations", "expected a list");
+    for (const JsonValue& item : list->items) {
+      FieldReader allocation(source_, item, Cat(app.object(), " allocation"));
+      absl::StatusOr<std::string> key = allocation.String("allocationKey");
+      if (!key.ok()) return key.status();
+      allocation.set_object(Cat(app.object(), " allocation ", *key));
+      ImportedPod pod;
+      pod.ask.partition = out.partition;
+      pod.ask.app = out.id;
+      pod.ask.id = *key;
+      pod.described_as = allocation.object();
+      absl::StatusOr<std::string> node = allocation.String("nodeId");
+      if (!node.ok()) return node.status();
+      if (node->empty()) return allocation.Error("nodeId", "empty");
+      pod.node = *node;
+      if (absl::Status s = AskFields(allocation, "resource", &pod); !s.ok()) return s;
+      absl::StatusOr<std::optional<int64_t>> requested = allocation.OptionalInteger("requestTime");
+      if (!requested.ok()) return requested.status();
+      absl::StatusOr<std::optional<int64_t>> allocated =
+          allocation.OptionalInteger("allocationTime");
+      if (!allocated.ok()) return allocated.status();
+      pod.created_nanos = requested->value_or(allocated->value_or(0));
+      pod.sort_nanos = allocated->value_or(pod.created_nanos);
+      pods->push_back(std::move(pod));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Requests(const FieldReader& app, const ImportedApp& out,
+                        std::vector<ImportedPod>* pods) {
+    const JsonValue* list = app.Find("requests");
+    if (list == nullptr) return absl::OkStatus();
+    if (list->kind != JsonValue::Kind::kArray) return app.Error("requests", "expected a list");
+    for (const JsonValue& item : list->items) {
+      FieldReader request(source_, item, Cat(app.object(), " request"));
+      absl::StatusOr<std::string> key = request.String("allocationKey");
+      if (!key.ok()) return key.status();
+      request.set_object(Cat(app.object(), " request ", *key));
+      ImportedPod pod;
+      pod.ask.partition = out.partition;
+      pod.ask.app = out.id;
+      pod.ask.id = *key;
+      pod.described_as = request.object();
+      if (absl::Status s = AskFields(request, "resource", &pod); !s.ok()) return s;
+      absl::StatusOr<std::optional<int64_t>> pending = request.OptionalInteger("pendingCount");
+      if (!pending.ok()) return pending.status();
+      int64_t count = pending->value_or(1);
+      if (count < 0 || count > ApiLimits::kMaxAskCount) {
+        return request.Error("pendingCount",
+                             Cat(count, " is outside 0..", ApiLimits::kMaxAskCount));
+      }
+      if (count == 0) continue;  // every repeat is allocated: the allocations list has them
+      pod.ask.count = count;
+      absl::StatusOr<std::optional<std::string>> required =
+          request.OptionalString("requiredNodeId");
+      if (!required.ok()) return required.status();
+      pod.ask.required_node = required->value_or("");
+      absl::StatusOr<std::optional<int64_t>> requested = request.OptionalInteger("requestTime");
+      if (!requested.ok()) return requested.status();
+      pod.created_nanos = requested->value_or(0);
+      pod.sort_nanos = pod.created_nanos;
+      pods->push_back(std::move(pod));
+    }
+    return absl::OkStatus();
+  }
+
+  // The app's task groups give its placeholder total. A v1.2 dump never marks an allocation as
+  // a placeholder nor names its group (its handler leaves both unset), so for v1.2 apps the
+  // running placeholders are told by the shim's pod label or name (docs/import.md).
+  absl::Status PlaceholderData(const FieldReader& app, ImportedApp* out,
+                               std::vector<ImportedPod>* pods) {
+    const JsonValue* list = app.Find("placeholderData");
+    if (list == nullptr) return absl::OkStatus();
+    if (list->kind != JsonValue::Kind::kArray) {
+      return app.Error("placeholderData", "expected a list");
+    }
+    struct Group {
+      std::string name;
+      Quantities minimum;
+    };
+    std::vector<Group> groups;
+    for (const JsonValue& item : list->items) {
+      FieldReader data(source_, item, Cat(app.object(), " placeholderData"));
+      absl::StatusOr<std::string> group = data.String("taskGroupName");
+      if (!group.ok()) return group.status();
+      absl::StatusOr<std::optional<int64_t>> count = data.OptionalInteger("count");
+      if (!count.ok()) return count.status();
+      absl::StatusOr<Quantities> minimum = Resources(data, "minResource");
+      if (!minimum.ok()) return minimum.status();
+      int64_t members = count->value_or(0);
+      if (members < 0 || members > ApiLimits::kMaxAskCount) {
+        return data.Error("count", Cat(members, " is outside 0..", ApiLimits::kMaxAskCount));
+      }
+      for (const auto& [type, amount] : *minimum) {
+        if (amount != 0 && members > INT64_MAX / amount) {
+          return data.Error("minResource", "count times minResource overflows int64");
+        }
+        if (!AddQuantity(&out->placeholder_ask, type, amount * members)) {
+          return data.Error("minResource", "the placeholder total overflows int64");
+        }
+      }
+      groups.push_back(Group{*group, std::move(*minimum)});
+    }
+    if (!app_is_v12_ || groups.empty()) return absl::OkStatus();
+    for (ImportedPod& pod : *pods) {
+      if (pod.node.empty() || pod.ask.placeholder || !pod.ask.task_group.empty()) continue;
+      std::vector<const Group*> by_name;
+      for (const Group& group : groups) {
+        std::string prefix =
+            Cat("tg-", std::string_view(group.name).substr(0, kPlaceholderNameGroupBytes), "-");
+        if (pod.pod_name.starts_with(prefix)) by_name.push_back(&group);
+      }
+      if (by_name.empty() && !pod.labeled_placeholder) continue;
+      std::vector<const Group*> candidates = by_name;
+      if (candidates.size() != 1) {  // the name is cut or missing: the group's pod size decides
+        candidates.clear();
+        for (const Group& group : groups) {
+          if (group.minimum == pod.ask.resources) candidates.push_back(&group);
+        }
+      }
+      if (candidates.size() != 1) {
+        warnings_->Add(
+            "a pod that looks like a placeholder but matches no single task group: "
+            "recovered as a real pod",
+            pod.described_as);
+        continue;
+      }
+      pod.ask.placeholder = true;
+      pod.ask.task_group = candidates[0]->name;
+      warnings_->Add(
+          "placeholder told by the shim's pod name or label (a v1.2 dump does not "
+          "mark placeholder allocations)",
+          pod.described_as);
+    }
+    return absl::OkStatus();
+  }
+
+  // False when the sum passes int64.
+  static bool AddQuantity(Quantities* into, const std::string& type, int64_t amount) {
+    for (auto& [name, value] : *into) {
+      if (name == type) {
+        if (value > INT64_MAX - amount) return false;
+        value += amount;
+        return true;
+      }
+    }
+    into->emplace_back(type, amount);
+    return true;
+  }
+
+  // Each pod its own id: a key used by several entries keeps its name on the pending request
+  // (or the first allocation) and the other pods get KEY#N in allocation order.
+  void DistinctKeys(std::vector<ImportedPod>* pods) {
+    std::map<std::string, std::vector<ImportedPod*>> by_key;
+    for (ImportedPod& pod : *pods) by_key[pod.ask.id].push_back(&pod);
+    for (auto& [key, group] : by_key) {
+      if (group.size() < 2) continue;
+      std::stable_sort(group.begin(), group.end(), [](const ImportedPod* a, const ImportedPod* b) {
+        if (a->node.empty() != b->node.empty()) return a->node.empty();  // pending first
+        return a->sort_nanos < b->sort_nanos;
+      });
+      for (size_t i = 1; i < group.size(); ++i) {
+        group[i]->ask.id = Cat(key, "#", i);
+        warnings_->Add(
+            "repeats of one ask key: each running pod recovered under an id of its "
+            "own (KEY#N)",
+            group[i]->described_as);
+      }
+    }
+  }
+
+  absl::StatusOr<Quantities> Resources(const FieldReader& item, std::string_view key) {
+    Quantities out;
+    const JsonValue* map = item.Find(key);
+    if (map == nullptr) return out;
+    if (map->kind != JsonValue::Kind::kObject) {
+      return item.ErrorAt(
+          *map, key,
+          Cat("expected an object of quantities, found ", internal::JsonKindName(map->kind)));
+    }
+    for (size_t m = 0; m < map->keys.size(); ++m) {
+      const std::string& name = map->keys[m];
+      const JsonValue& value = map->items[m];
+      std::optional<int64_t> amount = internal::JsonInteger(value);
+      if (!amount) {
+        return item.ErrorAt(
+            value, Cat(key, ".", name),
+            value.kind == JsonValue::Kind::kNumber
+                ? Cat(value.text, " is not a 64-bit integer")
+                : Cat("expected an integer, found ", internal::JsonKindName(value.kind)));
+      }
+      if (*amount < 0) return item.ErrorAt(value, Cat(key, ".", name), "negative");
+      if (std::any_of(out.begin(), out.end(), [&name](const auto& e) { return e.first == name; })) {
+        return item.ErrorAt(value, Cat(key, ".", name), "listed twice");
+      }
+      out.emplace_back(name, *amount);
+    }
+    return out;
+  }
+
+  const std::string& source_;
+  ImportWarnings* warnings_;
+  ImportedCluster cluster_;
+  std::string namespace_;    // of the application being read
+  bool app_is_v12_ = false;  // it has the field only v1.2 writes
+  bool saw_applications_ = false;
+  bool saw_nodes_ = false;
+  bool pascal_keys_ = false;
+  bool camel_keys_ = false;
+  bool saw_min_allocation_priority_ = false;  // apps of 1.2 only
+  bool saw_quota_preemption_flag_ = false;    // partitions of 1.8+
+  std::string build_version_;
+  std::set<std::string, std::less<>> seen_unknown_;
+};
+
+absl::StatusOr<ImportResult> Import(
+    const std::string& source, const ImportOptions& options,
+    const std::function<absl::Status(const internal::JsonElementSink&)>& stream) {
+  ImportWarnings warnings;
+  DumpReader reader(source, &warnings);
+  absl::Status status = stream([&](const JsonElementPath& path, JsonValue&& value) {
+    return reader.OnElement(path, std::move(value));
+  });
+  if (!status.ok()) return status;
+  absl::StatusOr<ImportedCluster> cluster = reader.Finish(options);
+  if (!cluster.ok()) return cluster.status();
+  return internal::BuildImportedScenario(std::move(*cluster), options, source, std::move(warnings));
+}
+
+}  // namespace
+
+absl::StatusOr<ImportResult> ImportYunikornStateDump(const std::string& path,
+                                                     const ImportOptions& options) {
+  internal::JsonStreamLimits limits;
+  limits.max_document_bytes = options.max_document_bytes;
+  std::string source = path == "-" ? "<stdin>" : path;
+  return Import(source, options, [&](const internal::JsonElementSink& sink) {
+    return internal::StreamJsonFile(path, limits, sink);
+  });
+}
+
+absl::StatusOr<ImportResult> ImportYunikornStateDumpText(std::string_view json,
+                                                         const std::string& source_name,
+                                                         const ImportOptions& options) {
+  internal::JsonStreamLimits limits;
+  limits.max_document_bytes = options.max_document_bytes;
+  return Import(source_name, options, [&](const internal::JsonElementSink& sink) {
+    return internal::StreamJsonText(json, source_name, limits, sink);
+  });
+}
+
+}  // namespace allocore::adapters
