@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# .clusterfuzzlite/build.sh — builds allocore's five fuzz targets the way ClusterFuzzLite and
+# .clusterfuzzlite/build.sh — builds allocore's six fuzz targets the way ClusterFuzzLite and
 # OSS-Fuzz expect, inside their builder image (.clusterfuzzlite/Dockerfile) or anywhere the
 # same variables are set (tests/tools/fuzz_engine_build_test.sh runs it here).
 #
@@ -21,7 +21,7 @@
 #   T_seed_corpus.zip    fuzz/corpus/T, flat
 set -euo pipefail
 
-TARGETS=(fuzz_config fuzz_events fuzz_differential fuzz_scenario fuzz_event_log)
+TARGETS=(fuzz_config fuzz_events fuzz_differential fuzz_scenario fuzz_event_log fuzz_import)
 
 # The project root: the parent of .clusterfuzzlite/ when the script runs from the checkout;
 # the working directory when the engine has copied the script to $SRC/build.sh and runs it from
@@ -114,7 +114,7 @@ for t in "${TARGETS[@]}"; do
   # YAML texts need room for names past ApiLimits::kMaxNameBytes; the event decoders make long
   # names from a few bytes (the lengths fuzz/run uses).
   case "$t" in
-    fuzz_config | fuzz_scenario) max_len=65536 ;;
+    fuzz_config | fuzz_scenario | fuzz_import) max_len=65536 ;;
     *) max_len=8192 ;;
   esac
   {

@@ -40,6 +40,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/kernel/README.md
 install(FILES ${PROJECT_SOURCE_DIR}/docs/scenario-format.md ${PROJECT_SOURCE_DIR}/docs/event-log-format.md
               ${PROJECT_SOURCE_DIR}/docs/snapshot-format.md ${PROJECT_SOURCE_DIR}/docs/report-format.md
               ${PROJECT_SOURCE_DIR}/docs/report.schema.json ${PROJECT_SOURCE_DIR}/docs/durability.md
+              ${PROJECT_SOURCE_DIR}/docs/import.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 # The report's pictures as PNG from its JSON (python3-matplotlib).
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/report/plot_report.py

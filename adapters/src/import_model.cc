@@ -248,6 +248,9 @@ class TypeBudget {
   std::set<std::string, std::less<>> dropped_;
 };
 
+// A day of one-second cycles: longer horizons are a workload, not a look at the next minutes.
+constexpr int64_t kMaxFollowSeconds = 86'400;
+
 ScenarioStep Step(StepAction action) { return ScenarioStep{std::move(action), {}, std::nullopt}; }
 
 }  // namespace
@@ -464,6 +467,14 @@ absl::StatusOr<ImportResult> BuildImportedScenario(ImportedCluster cluster,
     }
   }
   if (options.schedule) scenario.steps.push_back(Step(ScheduleStep{}));
+  if (options.follow_seconds < 0 || options.follow_seconds > kMaxFollowSeconds) {
+    return absl::InvalidArgumentError(
+        Cat("follow: ", options.follow_seconds, " seconds is outside 0..", kMaxFollowSeconds));
+  }
+  for (int64_t second = 0; second < options.follow_seconds; ++second) {
+    scenario.steps.push_back(Step(AdvanceStep{1000}));
+    scenario.steps.push_back(Step(ScheduleStep{}));
+  }
   result.summary.source_version = cluster.source_version;
   result.warnings = warnings.Take();
   if (options.strict && !result.warnings.empty()) {

@@ -77,7 +77,13 @@ absl::StatusOr<QuantityValue> ParseKubernetesQuantity(std::string_view text, boo
   std::string_view suffix = text.substr(i);
   int suffix10 = 0;
   int suffix2 = 0;
-  if (!suffix.empty() && (suffix[0] == 'e' || suffix[0] == 'E') && suffix.size() > 1) {
+  // An SI suffix first: "Ei" is exa-binary, not an exponent.
+  bool is_exponent = !SuffixScale(suffix, &suffix10, &suffix2);
+  if (is_exponent) {
+    if (suffix.size() < 2 || (suffix[0] != 'e' && suffix[0] != 'E')) {
+      return Bad(text, Cat("unknown suffix \"", suffix,
+                           "\" (known: Ki Mi Gi Ti Pi Ei, n u m k M G T P E, e<exponent>)"));
+    }
     size_t j = 1;
     bool exp_negative = false;
     if (suffix[j] == '+' || suffix[j] == '-') exp_negative = suffix[j++] == '-';
@@ -90,9 +96,6 @@ absl::StatusOr<QuantityValue> ParseKubernetesQuantity(std::string_view text, boo
       if (value > kMaxExponent) return Bad(text, "exponent out of range");
     }
     suffix10 = exp_negative ? -value : value;
-  } else if (!SuffixScale(suffix, &suffix10, &suffix2)) {
-    return Bad(text, Cat("unknown suffix \"", suffix,
-                         "\" (known: Ki Mi Gi Ti Pi Ei, n u m k M G T P E, e<exponent>)"));
   }
   if (mantissa == 0) return QuantityValue{};
   if (negative) return Bad(text, "negative");

@@ -2,7 +2,7 @@
 # The fuzzing engines' build script (.clusterfuzzlite/build.sh), run as ClusterFuzzLite and
 # OSS-Fuzz run it: the checkout copied to $SRC/allocore, the script to $SRC/build.sh, run from
 # $SRC/allocore with the engine's variables (libFuzzer + ASan, as the engines set them for
-# `--sanitizer address`) into a fresh $OUT. Then $OUT must hold, for each of the five targets,
+# `--sanitizer address`) into a fresh $OUT. Then $OUT must hold, for each of the six targets,
 # the binary, T.options, T.dict (where fuzz/dict has one) and T_seed_corpus.zip, and each
 # target must run from inside $OUT for a few seconds (its options, the engine's default
 # timeout and memory limit, a copy of its unzipped seed corpus) without a finding.
@@ -14,7 +14,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SECS=${1:-5}
-TARGETS=(fuzz_config fuzz_events fuzz_differential fuzz_scenario fuzz_event_log)
+TARGETS=(fuzz_config fuzz_events fuzz_differential fuzz_scenario fuzz_event_log fuzz_import)
 started=$SECONDS
 
 say() { echo "[fuzz-engine $((SECONDS - started))s] $*"; }

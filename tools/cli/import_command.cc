@@ -24,8 +24,8 @@ constexpr char kImportUsage[] =
     "Writes a scenario that rebuilds a running cluster: the config, the nodes, running pods as\n"
     "recover_allocation, other schedulers' pods as add_foreign, pending pods as add_ask with\n"
     "their creation times, priorities, task groups and required nodes, then one schedule step.\n"
-    "`allocore run FILE --explain` then says why each pending pod waits; `allocore report` and\n"
-    "`--compare` work on it as on any scenario. docs/import.md has the mapping.\n"
+    "Then `allocore run` explains why each pending pod waits, `allocore report` measures\n"
+    "and compares configurations on it, as on any scenario. docs/import.md has the mapping.\n"
     "\n"
     "  yunikorn     the JSON of YuniKorn's GET /ws/v1/fullstatedump (v1.2 or v1.9)\n"
     "  kubernetes   `kubectl get nodes,pods -A -o json`, mapped as the k8shim of the\n"
@@ -40,6 +40,8 @@ constexpr char kImportUsage[] =
     "  --scheduler-name N kubernetes: pods with this spec.schedulerName are YuniKorn's\n"
     "                     (default yunikorn); other pods on nodes are foreign\n"
     "  --no-schedule      leave out the final schedule step\n"
+    "  --follow SECONDS   then SECONDS one-second cycles (advance 1 s, schedule), to see what\n"
+    "                     happens once timers such as preemption.delay run out (at most 86400)\n"
     "  --strict           fail when anything would be dropped or guessed (the warnings)\n"
     "  --quiet            no summary on stderr (warnings are still printed)\n"
     "  --help             this text\n"
@@ -84,6 +86,7 @@ int ImportCommand(int argc, char** argv) {
   app.add_option("--semantics", semantics_text);
   app.add_option("--scheduler-name", options.scheduler_name);
   app.add_flag("--no-schedule", no_schedule);
+  app.add_option("--follow", options.follow_seconds);
   app.add_flag("--strict", options.strict);
   app.add_flag("--quiet", quiet);
   if (std::optional<int> exit_code = ParseOptions(&app, argc, argv, "import", kImportUsage)) {

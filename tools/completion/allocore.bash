@@ -7,7 +7,7 @@ _allocore() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   command=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "run check tree gen pack unpack report version --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "run check tree gen pack unpack report import version --help --version" -- "$cur")
     return
   fi
   case "$prev" in
@@ -28,7 +28,7 @@ _allocore() {
     --data)
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
-    --max-allocations|--waiters|--at-step|--nodes|--pods|--scale|--seed|--queues|--apps|--asks|--steps)
+    --scheduler-name|--follow|--max-allocations|--waiters|--at-step|--nodes|--pods|--scale|--seed|--queues|--apps|--asks|--steps)
       return ;;
   esac
   local options
@@ -39,6 +39,12 @@ _allocore() {
     pack) options="-o --output --semantics --help" ;;
     unpack) options="-o --output --help" ;;
     report) options="--format -o --output --semantics --config --waiters --max-allocations --compare --trace --help" ;;
+    import)
+      if [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "yunikorn kubernetes" -- "$cur")
+        return
+      fi
+      options="--config -o --output --semantics --scheduler-name --no-schedule --follow --strict --quiet --help" ;;
     gen)
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "yunikorn-shape alibaba random --help" -- "$cur")

@@ -45,6 +45,9 @@ struct ImportOptions {
   std::optional<Semantics> semantics;
   bool strict = false;   // any warning fails the import
   bool schedule = true;  // end with one `schedule` step
+  // Then the scheduler's next cycles: this many times, one second on the clock and a
+  // `schedule` (what happens once timers such as preemption.delay run out).
+  int64_t follow_seconds = 0;
   // Kubernetes: pods whose spec.schedulerName is this one are YuniKorn's.
   std::string scheduler_name = "yunikorn";
   // The largest document read (bytes); larger ones are refused.
