@@ -11,6 +11,8 @@
 //   3. What the importer writes is a scenario the loader accepts (its YAML loads back to the
 //      same YAML), so `allocore run IMPORTED` never fails on the importer's own output.
 //   4. The imported scenario runs, and Kernel::CheckConsistency() passes after it.
+//   5. The state it ends in, exported as a state dump, imports again (the round trip of
+//      cluster_export.h never refuses its own output).
 // Runs are cut short where a valid import is an enormous workload: asks of more than kMaxCount
 // repeats are not run, and the kernel holds at most kMaxLive allocations.
 #include <cstddef>
@@ -19,6 +21,7 @@
 #include <string_view>
 #include <variant>
 
+#include "allocore/adapters/cluster_export.h"
 #include "allocore/adapters/cluster_import.h"
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
@@ -93,6 +96,15 @@ void CheckImport(uint8_t selector, std::string_view json) {
   if (!run.ok()) Fail("the imported scenario does not run: " + Text(run.status()));
   if (absl::Status consistent = run->kernel->CheckConsistency(); !consistent.ok()) {
     Fail("inconsistent after the imported run: " + Text(consistent));
+  }
+  absl::StatusOr<std::string> exported = adapters::ExportYunikornStateDump(*loaded, {});
+  if (!exported.ok()) Fail("the imported scenario does not export: " + Text(exported.status()));
+  adapters::ImportOptions again = options;
+  again.strict = false;
+  absl::StatusOr<adapters::ImportResult> reimported =
+      adapters::ImportYunikornStateDumpText(*exported, "exported.json", again);
+  if (!reimported.ok()) {
+    Fail("the export does not import: " + Text(reimported.status()) + "\n" + *exported);
   }
 }
 

@@ -21,6 +21,7 @@ namespace {
 
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 namespace fs = std::filesystem;
@@ -493,6 +494,103 @@ TEST_F(CliTest, ReportWritesEveryFormatAndRefusesBadArguments) {
   Result missing = Run("report");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(Run("report --help").exit_code, 0);
+}
+
+// `allocore import` end to end on the real YuniKorn 1.2 dump: the summary, the scenario it
+// writes and what running it says; bad input refused with its place and nothing written.
+TEST_F(CliTest, ImportTurnsAStateDumpIntoARunnableScenario) {
+  const std::string data = ALLOCORE_SOURCE_DIR "/tests/data/import/yunikorn/";
+  const std::string dump = data + "a_fair_two_queues.json";
+  const std::string config = data + "a_fair_two_queues.queues.yaml";
+  const fs::path scenario = dir_ / "cluster.yaml";
+  Result imported =
+      Run("import yunikorn " + dump + " --config " + config + " -o " + scenario.string());
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_THAT(imported.err, HasSubstr("yunikorn 1.2 state dump"));
+  EXPECT_THAT(imported.err, HasSubstr("3 nodes, 3 applications, 12 pods running, 4 asks pending"));
+  EXPECT_TRUE(imported.out.empty());
+  Result run = Run("run " + scenario.string() + " --explain --format jsonl");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::vector<std::string> recovered = absl::StrSplit(run.out, "\"type\":\"recovered\"");
+  EXPECT_EQ(recovered.size(), 13u);  // 12 records split the text in 13
+  EXPECT_THAT(run.out, Not(HasSubstr("\"type\":\"allocation\"")));  // the cluster is full
+  EXPECT_THAT(run.out, HasSubstr("\"type\":\"pending\",\"partition\":\"default\",\"queue\":"
+                                 "\"root.b\",\"app\":\"app-b1\",\"ask\":\"b1-task-5\""));
+
+  // Malformed JSON: the file, line and column, exit 2, and the earlier output left alone.
+  const fs::path bad = Write("bad.json", "{\"Applications\": [\n  {\"applicationID\": }\n]}");
+  Result refused =
+      Run("import yunikorn " + bad.string() + " --config " + config + " -o " + scenario.string());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr(bad.string() + ":2:"));
+  EXPECT_THAT(ReadFile(scenario), HasSubstr("recover_allocation"));
+  const fs::path fresh = dir_ / "never.yaml";
+  EXPECT_EQ(Run("import yunikorn " + bad.string() + " --config " + config + " -o " + fresh.string())
+                .exit_code,
+            2);
+  EXPECT_FALSE(fs::exists(fresh));
+
+  Result no_config = Run("import yunikorn " + dump);
+  EXPECT_EQ(no_config.exit_code, 2);
+  EXPECT_THAT(no_config.err, HasSubstr("--config are required"));
+  Result unknown = Run("import mesos " + dump + " --config " + config);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("unknown source 'mesos'"));
+  EXPECT_EQ(Run("import --help").exit_code, 0);
+}
+
+TEST_F(CliTest, ImportStrictRefusesWhatItWouldDrop) {
+  const fs::path config =
+      Write("q.yaml",
+            "partitions: [{name: default, queues: [{name: root, submitacl: \"*\", "
+            "queues: [{name: sandbox}]}]}]\n");
+  const fs::path objects = Write("objects.json",
+                                 R"({"apiVersion": "v1", "kind": "List", "items": [
+  {"kind": "Node", "metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "2", "memory": "1Gi"}}},
+  {"kind": "Pod", "metadata": {"name": "done", "namespace": "ns", "uid": "u1"},
+   "spec": {"schedulerName": "yunikorn", "nodeName": "n1", "containers": []},
+   "status": {"phase": "Succeeded"}}]})");
+  Result lenient = Run("import kubernetes " + objects.string() + " --config " + config.string());
+  EXPECT_EQ(lenient.exit_code, 0) << lenient.err;
+  EXPECT_THAT(lenient.err, HasSubstr("1 x pod phase Succeeded"));
+  EXPECT_THAT(lenient.err, HasSubstr("(first: pod ns/done)"));
+  Result strict =
+      Run("import kubernetes " + objects.string() + " --config " + config.string() + " --strict");
+  EXPECT_EQ(strict.exit_code, 2);
+  EXPECT_THAT(strict.err, HasSubstr("--strict"));
+  EXPECT_TRUE(strict.out.empty());
+}
+
+// `allocore export` writes a scenario's state as a dump that `allocore import` reads back.
+TEST_F(CliTest, ExportedStateImportsAgain) {
+  const fs::path config =
+      Write("q.yaml",
+            "partitions: [{name: default, queues: [{name: root, submitacl: \"*\", "
+            "queues: [{name: a}]}]}]\n");
+  const fs::path scenario = Write("s.yaml", R"(config_file: q.yaml
+nodes: [{id: n1, resources: {memory: 100}}]
+steps:
+  - add_app: {id: app-1, queue: root.a, user: alice}
+  - add_ask: {app: app-1, id: k1, resources: {memory: 60}}
+  - schedule: {}
+  - add_ask: {app: app-1, id: k2, resources: {memory: 60}}
+  - schedule: {}
+)");
+  const fs::path dump = dir_ / "dump.json";
+  Result exported =
+      Run("export yunikorn " + scenario.string() + " --at-step 4 -o " + dump.string());
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_THAT(ReadFile(dump), HasSubstr("\"minAllocationPriority\""));
+  Result imported = Run("import yunikorn " + dump.string() + " --config " + config.string());
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_THAT(imported.out, HasSubstr("recover_allocation: {app: \"app-1\", id: \"k1\""));
+  EXPECT_THAT(imported.out, HasSubstr("add_ask: {app: \"app-1\", id: \"k2\""));
+  EXPECT_THAT(imported.err, HasSubstr("1 pod running, 1 ask pending"));
+  Result past = Run("export yunikorn " + scenario.string() + " --at-step 9");
+  EXPECT_EQ(past.exit_code, 2);
+  EXPECT_THAT(past.err, HasSubstr("step 9 is outside"));
+  EXPECT_EQ(Run("export yunikorn").exit_code, 2);
+  EXPECT_EQ(Run("export --help").exit_code, 0);
 }
 
 }  // namespace

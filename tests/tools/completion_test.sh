@@ -33,7 +33,7 @@ expect "kubernetes " allocore import k
 expect "html json text " allocore report --format ""
 expect "yunikorn-1.2 yunikorn-1.9 " allocore run --semantics ""
 # Every option a command's --help names is offered.
-for command in run check tree pack unpack report import; do
+for command in run check tree pack unpack report import export; do
   for option in $("$allocore" "$command" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
     case " $(complete_words allocore "$command" --) " in
       *" $option "*) ;;

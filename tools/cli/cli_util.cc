@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "allocore/adapters/scenario.h"
+#include "allocore/adapters/scenario_stream.h"
 
 namespace allocore::cli {
 
@@ -26,6 +28,23 @@ std::optional<uint64_t> ParseUint64(std::string_view text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
+}
+
+bool TakeAllSteps(adapters::ScenarioStream& stream, adapters::Scenario* scenario) {
+  scenario->steps.clear();
+  scenario->steps.reserve(static_cast<size_t>(stream.step_count()));
+  adapters::StepSource& steps = stream.steps();
+  while (true) {
+    absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
+    if (!step.ok()) {
+      std::fprintf(
+          stderr, "%s\n",
+          std::string(step.status().message().data(), step.status().message().size()).c_str());
+      return false;
+    }
+    if (*step == nullptr) return true;
+    scenario->steps.push_back(**step);
+  }
 }
 
 bool WriteOutput(const std::string& command, const std::string& path, std::string_view bytes) {

@@ -13,6 +13,11 @@ namespace CLI {
 class App;
 }  // namespace CLI
 
+namespace allocore::adapters {
+struct Scenario;
+class ScenarioStream;
+}  // namespace allocore::adapters
+
 namespace allocore::cli {
 
 // Parses a command's arguments with CLI11, the one option parser of every command:
@@ -34,6 +39,10 @@ bool WriteOutput(const std::string& command, const std::string& path, std::strin
 // ("allocore COMMAND: PATH: reason").
 std::optional<std::string> ReadBinaryFile(const std::string& command, const std::string& path,
                                           uint64_t max_bytes);
+
+// The stream's steps into `scenario->steps` (a scenario read whole). False after printing why
+// not.
+bool TakeAllSteps(adapters::ScenarioStream& stream, adapters::Scenario* scenario);
 
 // True when `stream` is a terminal.
 bool IsTerminal(std::FILE* stream);

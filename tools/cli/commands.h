@@ -13,6 +13,7 @@ int PackCommand(int argc, char** argv);    // log_command.cc
 int UnpackCommand(int argc, char** argv);  // log_command.cc
 int ReportCommand(int argc, char** argv);  // report_command.cc
 int ImportCommand(int argc, char** argv);  // import_command.cc
+int ExportCommand(int argc, char** argv);  // export_command.cc
 
 }  // namespace allocore::cli
 

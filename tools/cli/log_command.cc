@@ -46,22 +46,6 @@ std::string View(const absl::Status& status) {
   return {status.message().data(), status.message().size()};
 }
 
-// The stream's steps into `scenario->steps`. False after printing why not.
-bool TakeSteps(adapters::ScenarioStream& stream, adapters::Scenario* scenario) {
-  scenario->steps.clear();
-  scenario->steps.reserve(static_cast<size_t>(stream.step_count()));
-  adapters::StepSource& steps = stream.steps();
-  while (true) {
-    absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
-    if (!step.ok()) {
-      std::fprintf(stderr, "%s\n", View(step.status()).c_str());
-      return false;
-    }
-    if (*step == nullptr) return true;
-    scenario->steps.push_back(**step);
-  }
-}
-
 }  // namespace
 
 int PackCommand(int argc, char** argv) {
@@ -99,7 +83,7 @@ int PackCommand(int argc, char** argv) {
   }
   adapters::Scenario scenario = (*stream)->header();
   if ((*stream)->streamed()) {
-    if (!TakeSteps(**stream, &scenario)) return 2;
+    if (!TakeAllSteps(**stream, &scenario)) return 2;
   }
   // A recorded log's decision digests are those of its own profile: under another one they
   // would make every `run --check` of the new log fail, so they are left out.
@@ -143,7 +127,7 @@ int UnpackCommand(int argc, char** argv) {
                  "timer-driven decisions may differ\n",
                  input.c_str());
   }
-  if (!TakeSteps(**stream, &scenario)) return 2;
+  if (!TakeAllSteps(**stream, &scenario)) return 2;
   return WriteOutput("unpack", output, adapters::ScenarioToYaml(scenario)) ? 0 : 2;
 }
 

@@ -1,4 +1,4 @@
-// allocore — command-line front end: run, check, tree, gen, pack, unpack, report, import.
+// allocore — command-line front end: run, check, tree, gen, pack, unpack, report, import, export.
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -29,6 +29,8 @@ void PrintUsage(std::FILE* to) {
                "  import yunikorn|kubernetes FILE --config QUEUES.yaml\n"
                "                   a running cluster (YuniKorn's state dump, kubectl's JSON)\n"
                "                   as a scenario\n"
+               "  export yunikorn SCENARIO [--at-step N]\n"
+               "                   a scenario's state as YuniKorn's full state dump\n"
                "  version          print the version (also --version)\n"
                "\n"
                "`allocore <command> --help` describes each command.\n");
@@ -60,6 +62,7 @@ int Dispatch(int argc, char** argv) {
   if (command == "unpack") return allocore::cli::UnpackCommand(argc - 1, argv + 1);
   if (command == "report") return allocore::cli::ReportCommand(argc - 1, argv + 1);
   if (command == "import") return allocore::cli::ImportCommand(argc - 1, argv + 1);
+  if (command == "export") return allocore::cli::ExportCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "allocore: unknown command '%s'\n\n", argv[1]);
   PrintUsage(stderr);
   return 2;

@@ -7,7 +7,7 @@ _allocore() {
   prev=${COMP_WORDS[COMP_CWORD-1]}
   command=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "run check tree gen pack unpack report import version --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "run check tree gen pack unpack report import export version --help --version" -- "$cur")
     return
   fi
   case "$prev" in
@@ -45,6 +45,12 @@ _allocore() {
         return
       fi
       options="--config -o --output --semantics --scheduler-name --no-schedule --follow --strict --quiet --help" ;;
+    export)
+      if [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "yunikorn" -- "$cur")
+        return
+      fi
+      options="--at-step -o --output --semantics --help" ;;
     gen)
       if [ "$COMP_CWORD" -eq 2 ]; then
         mapfile -t COMPREPLY < <(compgen -W "yunikorn-shape alibaba random --help" -- "$cur")
