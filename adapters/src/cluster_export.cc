@@ -36,9 +36,19 @@ class Tracker : public RunObserver {
  public:
   explicit Tracker(Semantics semantics) : v19_(semantics == Semantics::kYunikorn19) {}
 
-  void BeforeStep(const ScenarioStep&, const Kernel& kernel) override {
+  void BeforeStep(const ScenarioStep& step, const Kernel& kernel) override {
     now_ = kernel.now_millis();
     step_refused_ = false;
+    // Under 1.9 an id the application still holds (pending or live) changes only its resources.
+    resent_ = false;
+    if (const auto* ask = std::get_if<AskSpec>(&step.action); ask && v19_) {
+      resent_ = kernel.ExplainAsk(ask->partition, ask->app, ask->id).ok();
+      absl::StatusOr<std::vector<AllocationInfo>> live =
+          kernel.ListAllocations(ask->partition, ask->app, "");
+      if (live.ok()) {
+        for (const AllocationInfo& allocation : *live) resent_ |= allocation.ask == ask->id;
+      }
+    }
   }
 
   // A step's specs count once the kernel took it: a refused step changed nothing.
@@ -47,7 +57,12 @@ class Tracker : public RunObserver {
     if (const auto* app = std::get_if<AppSpec>(&step.action)) {
       apps_[{app->partition, app->id}] = AppRecord{*app, now_};
     } else if (const auto* ask = std::get_if<AskSpec>(&step.action)) {
-      Ask(*ask);
+      auto known = asks_.find({ask->partition, ask->app, ask->id});
+      if (resent_ && known != asks_.end()) {
+        known->second.spec.resources = ask->resources;
+      } else {
+        Ask(*ask);
+      }
     } else if (const auto* recover = std::get_if<RecoverAllocationStep>(&step.action)) {
       Ask(recover->ask);
     } else if (const auto* update = std::get_if<UpdateAskStep>(&step.action)) {
@@ -125,6 +140,7 @@ class Tracker : public RunObserver {
   std::map<AskKey, int64_t> recovered_at_;
   std::map<std::pair<std::string, std::string>, ForeignAllocationSpec> foreign_;
   bool step_refused_ = false;
+  bool resent_ = false;  // the step re-sends an ask id the kernel holds
 };
 
 // JSON of one release's format: 1.2 writes Go's field names at the top and every field; 1.9

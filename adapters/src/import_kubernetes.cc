@@ -61,7 +61,9 @@ struct PodRecord {
   std::string uid;
   std::string app_id;
   std::string queue;
+  bool names_queue = false;  // the queue is the pod's own, not the shim's default
   std::string user;
+  bool names_user = false;
   std::vector<std::string> groups;
   bool user_info_invalid = false;
   std::string task_group;
@@ -72,6 +74,7 @@ struct PodRecord {
   std::string required_node;
   bool allow_preemption = true;
   bool has_owner = false;
+  bool disable_state_aware = false;  // 1.2: the admission controller's label
   std::string node;
   Quantities resources;
   int64_t created_nanos = 0;
@@ -182,7 +185,8 @@ class ObjectsReader {
   }
 
   absl::StatusOr<ImportedCluster> Finish() {
-    if (!saw_items_) {
+    // `"items": []` hands over no element: a list's kind tells it from a document without items.
+    if (!saw_items_ && !std::string_view(list_kind_).ends_with("List")) {
       return absl::InvalidArgumentError(
           Cat(source_,
               ": not a Kubernetes list: no \"items\" (write it with `kubectl get "
@@ -358,8 +362,11 @@ class ObjectsReader {
       return absl::OkStatus();
     }
 
-    record.queue = Queue(meta);
+    std::optional<std::string> named_queue = NamedQueue(meta);
+    record.names_queue = named_queue.has_value();
+    record.queue = named_queue.value_or(v19_ ? "" : kSandboxQueue12);
     User(meta, &record);
+    record.disable_state_aware = !v19_ && IsTrue(label("disableStateAware").value_or(""));
     record.task_group = annotation(kTaskGroupNameAnnotation).value_or("");
     record.task_groups_json = annotation(kTaskGroupsAnnotation).value_or("");
     record.scheduling_policy = annotation(kSchedulingPolicyAnnotation).value_or("");
@@ -428,13 +435,12 @@ class ObjectsReader {
     return generated;
   }
 
-  std::string Queue(const Metadata& meta) {
+  // The queue the pod names, if any.
+  std::optional<std::string> NamedQueue(const Metadata& meta) {
     auto label = [&](std::string_view key) { return meta.label(key); };
     auto annotation = [&](std::string_view key) { return meta.annotation(key); };
-    if (v19_) {
-      return First({label(kQueueKey), annotation(kQueueKey), label(kQueueLabel)}).value_or("");
-    }
-    return First({label(kQueueLabel), annotation(kQueueKey)}).value_or(kSandboxQueue12);
+    if (v19_) return First({label(kQueueKey), annotation(kQueueKey), label(kQueueLabel)});
+    return First({label(kQueueLabel), annotation(kQueueKey)});
   }
 
   void User(const Metadata& meta, PodRecord* record) {
@@ -447,6 +453,7 @@ class ObjectsReader {
       absl::Status parsed = internal::StreamJsonText(
           *info, "user.info", {},
           [&](const JsonElementPath& path, JsonValue&& value) -> absl::Status {
+            if (!path.index && value.is_null()) return absl::OkStatus();  // as Go reads null
             if (path.key == "user" && !path.index && value.kind == JsonValue::Kind::kString) {
               user = value.text;
             } else if (path.key == "groups" && path.index &&
@@ -466,9 +473,13 @@ class ObjectsReader {
       }
       if (!user.empty()) record->user = user;
       record->groups = std::move(groups);
+      record->names_user = true;
       return;
     }
-    if (std::optional<std::string> name = label(kUserLabel)) record->user = *name;
+    if (std::optional<std::string> name = label(kUserLabel)) {
+      record->user = *name;
+      record->names_user = true;
+    }
   }
 
   // A DaemonSet pod's node: its required node affinity's matchFields on metadata.name.
@@ -535,7 +546,11 @@ class ObjectsReader {
         for (size_t m = 0; m < list->keys.size(); ++m) {
           const std::string& name = list->keys[m];
           const JsonValue& value = list->items[m];
-          if ((name == "cpu" || name == "memory") && value.text != "0") any_cpu_or_memory = true;
+          if (name != "cpu" && name != "memory") continue;
+          // Kubernetes compares the quantity with zero, so "0m" and "0Gi" do not count.
+          absl::StatusOr<internal::QuantityValue> amount =
+              internal::ParseKubernetesQuantity(value.text, true);
+          if (!amount.ok() || amount->value > 0) any_cpu_or_memory = true;
         }
       }
     };
@@ -687,9 +702,20 @@ class ObjectsReader {
       app.user = first.user;
       app.groups = first.groups;
       app.tags.emplace_back("namespace", first.ns);
+      // Tags the kernel reads: 1.9 forces an application whose first pod already runs into a
+      // queue (root.@recovery@ when placement finds none); 1.2 lets a pod opt out of
+      // stateaware admission.
+      if (v19_) {
+        app.tags.emplace_back("application.create.force", first.node.empty() ? "false" : "true");
+      } else if (first.disable_state_aware) {
+        app.tags.emplace_back("application.stateaware.disable", "true");
+      }
       app.submitted_nanos = first.created_nanos;
       for (const PodRecord* pod : pods) {
-        if (pod->queue != first.queue || pod->user != first.user) {
+        // A pod that names nothing takes the application's; one that names other values
+        // than the first pod is overruled.
+        if ((pod->names_queue && pod->queue != first.queue) ||
+            (pod->names_user && pod->user != first.user)) {
           warnings_->Add(
               "pods of one application name different queues or users: the oldest "
               "pod's count, as in the shim",

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "allocore/adapters/cluster_import.h"
@@ -28,8 +29,17 @@ constexpr char kNamespaceTag[] = "kubernetes.io/meta/namespace";
 constexpr char kPodNameTag[] = "kubernetes.io/meta/podName";
 // The shim copies pod labels into tags; its placeholder pods carry the label placeholder=true.
 constexpr char kPlaceholderLabelTag[] = "kubernetes.io/label/placeholder";
-// The shim names placeholder pods tg-<task group, at most 20 bytes>-<app>-<n>.
+// The shim names placeholder pods tg-<task group, at most 20 bytes>-<app, at most 28>-<n>.
 constexpr size_t kPlaceholderNameGroupBytes = 20;
+constexpr size_t kPlaceholderNameAppBytes = 28;
+// The shim tags another scheduler's pod with its kind: "default", or "static" (a mirror pod).
+constexpr char kForeignTag[] = "foreign";
+
+// How an object is named in the errors and warnings of BuildImportedScenario, which has no
+// position of its own: with the line the object starts on.
+std::string DescribedAt(std::string_view object, const JsonValue& value) {
+  return Cat(object, " (line ", value.line, ")");
+}
 
 // Application states whose apps hold nothing a scheduler still acts on.
 bool IsFinished(std::string_view state) {
@@ -83,7 +93,11 @@ class DumpReader {
     // The format says the release better than the build information, which is the resource
     // manager's own (docs/import.md, "Which release wrote the dump").
     std::string_view schema;
-    if (pascal_keys_ && !camel_keys_ && saw_min_allocation_priority_) {
+    // Without applications, a 1.2 dump is told from a 1.3 one by its partitions, which 1.3
+    // gives a totalNodes count.
+    const bool looks_12 = saw_min_allocation_priority_ ||
+                          (!saw_applications_ && saw_partitions_ && !saw_total_nodes_);
+    if (pascal_keys_ && !camel_keys_ && looks_12) {
       schema = "1.2";
       cluster_.source_semantics = Semantics::kYunikorn12;
     } else if (camel_keys_ && !pascal_keys_ && saw_quota_preemption_flag_) {
@@ -193,6 +207,8 @@ class DumpReader {
     absl::StatusOr<std::optional<std::string>> name = partition.OptionalString("name");
     if (!name.ok()) return name.status();
     if (partition.Find("quotaPreemptionEnabled") != nullptr) saw_quota_preemption_flag_ = true;
+    saw_partitions_ = true;
+    if (partition.Find("totalNodes") != nullptr) saw_total_nodes_ = true;
     return absl::OkStatus();
   }
 
@@ -221,7 +237,7 @@ class DumpReader {
     ImportedNode out;
     out.partition = partition;
     out.id = *id;
-    out.described_as = node.object();
+    out.described_as = DescribedAt(node.object(), value);
     absl::StatusOr<Quantities> capacity = Resources(node, "capacity");
     if (!capacity.ok()) return capacity.status();
     out.capacity = std::move(*capacity);
@@ -231,9 +247,20 @@ class DumpReader {
     absl::StatusOr<Tags> attributes = node.StringMap("attributes");
     if (!attributes.ok()) return attributes.status();
     out.attributes = std::move(*attributes);
-    // Another scheduler's pods: v1.2 sums them as `occupied`; later releases list them.
+    // Another scheduler's pods: v1.2 sums them as `occupied`; 1.7+ lists them one by one and
+    // `occupied` is then their sum (node.go adds each foreign pod to it), so only what the list
+    // does not explain is left for an aggregate.
     absl::StatusOr<Quantities> occupied = Resources(node, "occupied");
     if (!occupied.ok()) return occupied.status();
+    size_t listed_from = cluster_.foreign.size();
+    if (absl::Status s = ForeignAllocations(node, partition, *id); !s.ok()) return s;
+    for (size_t f = listed_from; f < cluster_.foreign.size(); ++f) {
+      for (const auto& [type, amount] : cluster_.foreign[f].allocation.resources) {
+        for (auto& [name, left] : *occupied) {
+          if (name == type) left = left > amount ? left - amount : 0;
+        }
+      }
+    }
     if (std::any_of(occupied->begin(), occupied->end(),
                     [](const auto& entry) { return entry.second != 0; })) {
       internal::ImportedForeign foreign;
@@ -241,10 +268,9 @@ class DumpReader {
       foreign.allocation.id = Cat("occupied/", *id);
       foreign.allocation.node = *id;
       foreign.allocation.resources = std::move(*occupied);
-      foreign.described_as = Cat(node.object(), " occupied");
+      foreign.described_as = DescribedAt(Cat(node.object(), " occupied"), value);
       cluster_.foreign.push_back(std::move(foreign));
     }
-    if (absl::Status s = ForeignAllocations(node, partition, *id); !s.ok()) return s;
     cluster_.nodes.push_back(std::move(out));
     return absl::OkStatus();
   }
@@ -264,12 +290,18 @@ class DumpReader {
       if (!*key || (*key)->empty()) return pod.Error("allocationKey", "missing");
       absl::StatusOr<Quantities> resources = Resources(pod, "resource");
       if (!resources.ok()) return resources.status();
+      absl::StatusOr<Tags> tags = pod.StringMap("allocationTags");
+      if (!tags.ok()) return tags.status();
       internal::ImportedForeign foreign;
       foreign.allocation.partition = partition;
       foreign.allocation.id = **key;
       foreign.allocation.node = node_id;
       foreign.allocation.resources = std::move(*resources);
-      foreign.described_as = Cat("foreign allocation ", **key, " on node ", node_id);
+      for (const auto& [tag, kind] : *tags) {
+        if (tag == kForeignTag && kind == "static") foreign.allocation.kind = ForeignKind::kStatic;
+      }
+      foreign.described_as =
+          DescribedAt(Cat("foreign allocation ", **key, " on node ", node_id), item);
       cluster_.foreign.push_back(std::move(foreign));
     }
     return absl::OkStatus();
@@ -282,17 +314,18 @@ class DumpReader {
     absl::StatusOr<std::string> id = app.String("applicationID");
     if (!id.ok()) return id.status();
     app.set_object(Cat("application ", *id));
+    // The release marker counts on skipped apps too: a dump of finished apps is still a 1.2 one.
+    app_is_v12_ = app.Find("minAllocationPriority") != nullptr;
+    if (app_is_v12_) saw_min_allocation_priority_ = true;
     absl::StatusOr<std::optional<std::string>> state = app.OptionalString("applicationState");
     if (!state.ok()) return state.status();
     if (*state && IsFinished(**state)) {
       warnings_->Add(Cat("application in state ", **state, ": skipped"), app.object());
       return absl::OkStatus();
     }
-    app_is_v12_ = app.Find("minAllocationPriority") != nullptr;
-    if (app_is_v12_) saw_min_allocation_priority_ = true;
     ImportedApp out;
     out.id = *id;
-    out.described_as = app.object();
+    out.described_as = DescribedAt(app.object(), value);
     absl::StatusOr<std::string> partition = app.String("partition");
     if (!partition.ok()) return partition.status();
     out.partition = *partition;
@@ -325,28 +358,21 @@ class DumpReader {
   }
 
   absl::Status User(const FieldReader& app, ImportedApp* out) {
-    // v1.2: "user" is the name; later releases write {"user": ..., "groups": [...]}.
-    const JsonValue* user = app.Find("user");
-    if (user == nullptr) return absl::OkStatus();
-    if (user->kind == JsonValue::Kind::kString) {
-      out->user = user->text;
-      return absl::OkStatus();
-    }
-    if (user->kind != JsonValue::Kind::kObject) {
-      return app.ErrorAt(*user, "user", "expected a string or an object");
-    }
-    FieldReader info(source_, *user, app.object());
-    absl::StatusOr<std::optional<std::string>> name = info.OptionalString("user");
-    if (!name.ok()) return name.status();
-    out->user = name->value_or("");
-    const JsonValue* groups = info.Find("groups");
+    // Every release writes the name as "user" and, from 1.3, the groups beside it as "groups"
+    // (dao.ApplicationDAOInfo); 1.4+ leaves either out when empty.
+    absl::StatusOr<std::optional<std::string>> user = app.OptionalString("user");
+    if (!user.ok()) return user.status();
+    out->user = user->value_or("");
+    const JsonValue* groups = app.Find("groups");
     if (groups == nullptr) return absl::OkStatus();
     if (groups->kind != JsonValue::Kind::kArray) {
-      return app.ErrorAt(*groups, "user.groups", "expected a list");
+      return app.ErrorAt(*groups, "groups",
+                         Cat("expected a list, found ", internal::JsonKindName(groups->kind)));
     }
     for (const JsonValue& group : groups->items) {
       if (group.kind != JsonValue::Kind::kString) {
-        return app.ErrorAt(group, "user.groups", "expected strings");
+        return app.ErrorAt(group, "groups",
+                           Cat("expected strings, found ", internal::JsonKindName(group.kind)));
       }
       out->groups.push_back(group.text);
     }
@@ -379,7 +405,8 @@ class DumpReader {
     absl::StatusOr<Tags> tags = item.StringMap("allocationTags");
     if (!tags.ok()) return tags.status();
     for (const auto& [key, value] : *tags) {
-      if (key == kNamespaceTag && namespace_.empty()) namespace_ = value;
+      // The least one, not the first: lists come in Go's map order.
+      if (key == kNamespaceTag && (namespace_.empty() || value < namespace_)) namespace_ = value;
       if (key == kPodNameTag) pod->pod_name = value;
       if (key == kPlaceholderLabelTag && value == "true") pod->labeled_placeholder = true;
     }
@@ -400,7 +427,7 @@ class DumpReader {
       pod.ask.partition = out.partition;
       pod.ask.app = out.id;
       pod.ask.id = *key;
-      pod.described_as = allocation.object();
+      pod.described_as = DescribedAt(allocation.object(), item);
       absl::StatusOr<std::string> node = allocation.String("nodeId");
       if (!node.ok()) return node.status();
       if (node->empty()) return allocation.Error("nodeId", "empty");
@@ -411,7 +438,13 @@ class DumpReader {
       absl::StatusOr<std::optional<int64_t>> allocated =
           allocation.OptionalInteger("allocationTime");
       if (!allocated.ok()) return allocated.status();
-      pod.created_nanos = requested->value_or(allocated->value_or(0));
+      absl::StatusOr<std::optional<bool>> replaced = allocation.OptionalBool("placeholderUsed");
+      if (!replaced.ok()) return replaced.status();
+      // A pod that took a placeholder's place reports the placeholder's creation as its
+      // requestTime; its own is allocationTime (1.9: exactly; 1.2: the closest the dump has).
+      pod.created_nanos = replaced->value_or(false) && allocated->has_value()
+                              ? **allocated
+                              : requested->value_or(allocated->value_or(0));
       pod.sort_nanos = allocated->value_or(pod.created_nanos);
       pods->push_back(std::move(pod));
     }
@@ -432,7 +465,7 @@ class DumpReader {
       pod.ask.partition = out.partition;
       pod.ask.app = out.id;
       pod.ask.id = *key;
-      pod.described_as = request.object();
+      pod.described_as = DescribedAt(request.object(), item);
       if (absl::Status s = AskFields(request, "resource", &pod); !s.ok()) return s;
       absl::StatusOr<std::optional<int64_t>> pending = request.OptionalInteger("pendingCount");
       if (!pending.ok()) return pending.status();
@@ -493,13 +526,18 @@ class DumpReader {
       }
       groups.push_back(Group{*group, std::move(*minimum)});
     }
+    // The sum's types in one order whatever the order of the groups (a Go map's).
+    std::sort(out->placeholder_ask.begin(), out->placeholder_ask.end());
     if (!app_is_v12_ || groups.empty()) return absl::OkStatus();
+    std::string_view app_in_name = std::string_view(out->id).substr(0, kPlaceholderNameAppBytes);
     for (ImportedPod& pod : *pods) {
       if (pod.node.empty() || pod.ask.placeholder || !pod.ask.task_group.empty()) continue;
+      // The whole prefix with the app: "tg-a-" alone is also the start of group "a-b"'s names.
       std::vector<const Group*> by_name;
       for (const Group& group : groups) {
         std::string prefix =
-            Cat("tg-", std::string_view(group.name).substr(0, kPlaceholderNameGroupBytes), "-");
+            Cat("tg-", std::string_view(group.name).substr(0, kPlaceholderNameGroupBytes), "-",
+                app_in_name, "-");
         if (pod.pod_name.starts_with(prefix)) by_name.push_back(&group);
       }
       if (by_name.empty() && !pod.labeled_placeholder) continue;
@@ -507,7 +545,9 @@ class DumpReader {
       if (candidates.size() != 1) {  // the name is cut or missing: the group's pod size decides
         candidates.clear();
         for (const Group& group : groups) {
-          if (group.minimum == pod.ask.resources) candidates.push_back(&group);
+          bool named =
+              by_name.empty() || std::find(by_name.begin(), by_name.end(), &group) != by_name.end();
+          if (named && group.minimum == pod.ask.resources) candidates.push_back(&group);
         }
       }
       if (candidates.size() != 1) {
@@ -547,9 +587,16 @@ class DumpReader {
     for (ImportedPod& pod : *pods) by_key[pod.ask.id].push_back(&pod);
     for (auto& [key, group] : by_key) {
       if (group.size() < 2) continue;
-      std::stable_sort(group.begin(), group.end(), [](const ImportedPod* a, const ImportedPod* b) {
+      // A total order over what the scenario shows of a pod: repeats recovered with their
+      // ask's creationTime tag share their times, and the list order is a Go map's.
+      auto order = [](const ImportedPod* pod) {
+        return std::tie(pod->sort_nanos, pod->created_nanos, pod->node, pod->ask.resources,
+                        pod->ask.priority, pod->ask.task_group, pod->ask.placeholder,
+                        pod->ask.originator);
+      };
+      std::sort(group.begin(), group.end(), [&order](const ImportedPod* a, const ImportedPod* b) {
         if (a->node.empty() != b->node.empty()) return a->node.empty();  // pending first
-        return a->sort_nanos < b->sort_nanos;
+        return order(a) < order(b);
       });
       for (size_t i = 1; i < group.size(); ++i) {
         group[i]->ask.id = Cat(key, "#", i);
@@ -601,6 +648,8 @@ class DumpReader {
   bool camel_keys_ = false;
   bool saw_min_allocation_priority_ = false;  // apps of 1.2 only
   bool saw_quota_preemption_flag_ = false;    // partitions of 1.8+
+  bool saw_partitions_ = false;
+  bool saw_total_nodes_ = false;  // partitions of 1.3+
   std::string build_version_;
   std::set<std::string, std::less<>> seen_unknown_;
 };
