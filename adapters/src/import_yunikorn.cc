@@ -60,6 +60,11 @@ class DumpReader {
       (pascal ? pascal_keys_ : camel_keys_) = true;
     }
     const bool list = path.index.has_value();
+    if (!path.member.empty()) {  // an item of a list inside an element (JsonStreamShape)
+      if (section == Section::kApplications) return ApplicationItem(path, value);
+      if (section == Section::kNodes) return NodeItem(path, value);
+      return absl::OkStatus();
+    }
     switch (section) {
       case Section::kTimestamp:
         return Timestamp(value);
@@ -212,24 +217,40 @@ class DumpReader {
     return absl::OkStatus();
   }
 
+  // The nodes of one partition's list come one by one, before the list's partitionName.
+  absl::Status NodeItem(const JsonElementPath& path, const JsonValue& value) {
+    TakeItemsOf(*path.index);
+    if (path.member != "nodesInfo") return absl::OkStatus();
+    return Node(value);
+  }
+
   absl::Status NodeList(const JsonValue& value, int64_t index) {
     saw_nodes_ = true;
+    TakeItemsOf(index);
     FieldReader list(source_, value, Cat("Nodes[", index, "]"));
     absl::StatusOr<std::string> partition = list.String("partitionName");
     if (!partition.ok()) return partition.status();
     const JsonValue* nodes = list.Find("nodesInfo");
-    if (nodes == nullptr) return absl::OkStatus();
-    if (nodes->kind != JsonValue::Kind::kArray) {
+    if (nodes != nullptr && nodes->kind != JsonValue::Kind::kArray) {
       return list.Error("nodesInfo",
                         Cat("expected a list, found ", internal::JsonKindName(nodes->kind)));
     }
-    for (const JsonValue& node : nodes->items) {
-      if (absl::Status s = Node(node, *partition); !s.ok()) return s;
+    for (ImportedNode& node : item_nodes_) {
+      node.partition = *partition;
+      cluster_.nodes.push_back(std::move(node));
     }
+    for (internal::ImportedForeign& foreign : item_foreign_) {
+      foreign.allocation.partition = *partition;
+      cluster_.foreign.push_back(std::move(foreign));
+    }
+    item_nodes_.clear();
+    item_foreign_.clear();
     return absl::OkStatus();
   }
 
-  absl::Status Node(const JsonValue& value, const std::string& partition) {
+  // A node of a list whose partition is not read yet (NodeList fills it in).
+  absl::Status Node(const JsonValue& value) {
+    const std::string partition;
     FieldReader node(source_, value, "node");
     absl::StatusOr<std::string> id = node.String("nodeID");
     if (!id.ok()) return id.status();
@@ -252,10 +273,10 @@ class DumpReader {
     // does not explain is left for an aggregate.
     absl::StatusOr<Quantities> occupied = Resources(node, "occupied");
     if (!occupied.ok()) return occupied.status();
-    size_t listed_from = cluster_.foreign.size();
+    size_t listed_from = item_foreign_.size();
     if (absl::Status s = ForeignAllocations(node, partition, *id); !s.ok()) return s;
-    for (size_t f = listed_from; f < cluster_.foreign.size(); ++f) {
-      for (const auto& [type, amount] : cluster_.foreign[f].allocation.resources) {
+    for (size_t f = listed_from; f < item_foreign_.size(); ++f) {
+      for (const auto& [type, amount] : item_foreign_[f].allocation.resources) {
         for (auto& [name, left] : *occupied) {
           if (name == type) left = left > amount ? left - amount : 0;
         }
@@ -269,9 +290,9 @@ class DumpReader {
       foreign.allocation.node = *id;
       foreign.allocation.resources = std::move(*occupied);
       foreign.described_as = DescribedAt(Cat(node.object(), " occupied"), value);
-      cluster_.foreign.push_back(std::move(foreign));
+      item_foreign_.push_back(std::move(foreign));
     }
-    cluster_.nodes.push_back(std::move(out));
+    item_nodes_.push_back(std::move(out));
     return absl::OkStatus();
   }
 
@@ -302,14 +323,39 @@ class DumpReader {
       }
       foreign.described_as =
           DescribedAt(Cat("foreign allocation ", **key, " on node ", node_id), item);
-      cluster_.foreign.push_back(std::move(foreign));
+      item_foreign_.push_back(std::move(foreign));
     }
     return absl::OkStatus();
   }
 
+  // An allocation or request of an application, before the application's own fields: read
+  // into the compact form at once, completed when the application arrives.
+  absl::Status ApplicationItem(const JsonElementPath& path, const JsonValue& value) {
+    TakeItemsOf(*path.index);
+    FieldReader item(source_, value, "");
+    absl::StatusOr<std::optional<std::string>> app_id = item.OptionalString("applicationId");
+    if (!app_id.ok()) return app_id.status();
+    std::string app_object = *app_id && !(*app_id)->empty()
+                                 ? Cat("application ", **app_id)
+                                 : Cat("Applications[", *path.index, "]");
+    if (path.member == "allocations") return Allocation(value, app_object, &item_pods_);
+    if (path.member == "requests") return Request(value, app_object, &item_pods_);
+    return absl::OkStatus();
+  }
+
+  // Items of the element `index` are about to come (or have come): those of another are stale.
+  void TakeItemsOf(int64_t index) {
+    if (items_of_ == index) return;
+    items_of_ = index;
+    item_pods_.clear();
+    item_nodes_.clear();
+    item_foreign_.clear();
+    namespace_.clear();
+  }
+
   absl::Status Application(const JsonValue& value, int64_t index) {
     saw_applications_ = true;
-    namespace_.clear();
+    TakeItemsOf(index);
     FieldReader app(source_, value, Cat("Applications[", index, "]"));
     absl::StatusOr<std::string> id = app.String("applicationID");
     if (!id.ok()) return id.status();
@@ -342,9 +388,15 @@ class DumpReader {
 
     // Pods: the allocations run, the requests wait. v1.2 repeats share the ask's key, so a key
     // seen more than once gets an id per pod.
-    std::vector<ImportedPod> pods;
-    if (absl::Status s = Allocations(app, out, &pods); !s.ok()) return s;
-    if (absl::Status s = Requests(app, out, &pods); !s.ok()) return s;
+    std::vector<ImportedPod> pods = std::move(item_pods_);
+    item_pods_.clear();
+    // Lists the stream did not split (a reader without the shape) are read here.
+    if (absl::Status s = Allocations(app, &pods); !s.ok()) return s;
+    if (absl::Status s = Requests(app, &pods); !s.ok()) return s;
+    for (ImportedPod& pod : pods) {
+      pod.ask.partition = out.partition;
+      pod.ask.app = out.id;
+    }
     if (absl::Status s = PlaceholderData(app, &out, &pods); !s.ok()) return s;
     DistinctKeys(&pods);
     // The namespace tag, which YuniKorn's shim sets on every application and the placement
@@ -354,6 +406,7 @@ class DumpReader {
     if (!has_namespace && !namespace_.empty()) out.tags.emplace_back("namespace", namespace_);
     for (ImportedPod& pod : pods) cluster_.pods.push_back(std::move(pod));
     cluster_.apps.push_back(std::move(out));
+    namespace_.clear();
     return absl::OkStatus();
   }
 
@@ -413,79 +466,82 @@ class DumpReader {
     return absl::OkStatus();
   }
 
-  absl::Status Allocations(const FieldReader& app, const ImportedApp& out,
-                           std::vector<ImportedPod>* pods) {
+  absl::Status Allocations(const FieldReader& app, std::vector<ImportedPod>* pods) {
     const JsonValue* list = app.Find("allocations");
     if (list == nullptr) return absl::OkStatus();
     if (list->kind != JsonValue::Kind::kArray) return app.Error("allocations", "expected a list");
     for (const JsonValue& item : list->items) {
-      FieldReader allocation(source_, item, Cat(app.object(), " allocation"));
-      absl::StatusOr<std::string> key = allocation.String("allocationKey");
-      if (!key.ok()) return key.status();
-      allocation.set_object(Cat(app.object(), " allocation ", *key));
-      ImportedPod pod;
-      pod.ask.partition = out.partition;
-      pod.ask.app = out.id;
-      pod.ask.id = *key;
-      pod.described_as = DescribedAt(allocation.object(), item);
-      absl::StatusOr<std::string> node = allocation.String("nodeId");
-      if (!node.ok()) return node.status();
-      if (node->empty()) return allocation.Error("nodeId", "empty");
-      pod.node = *node;
-      if (absl::Status s = AskFields(allocation, "resource", &pod); !s.ok()) return s;
-      absl::StatusOr<std::optional<int64_t>> requested = allocation.OptionalInteger("requestTime");
-      if (!requested.ok()) return requested.status();
-      absl::StatusOr<std::optional<int64_t>> allocated =
-          allocation.OptionalInteger("allocationTime");
-      if (!allocated.ok()) return allocated.status();
-      absl::StatusOr<std::optional<bool>> replaced = allocation.OptionalBool("placeholderUsed");
-      if (!replaced.ok()) return replaced.status();
-      // A pod that took a placeholder's place reports the placeholder's creation as its
-      // requestTime; its own is allocationTime (1.9: exactly; 1.2: the closest the dump has).
-      pod.created_nanos = replaced->value_or(false) && allocated->has_value()
-                              ? **allocated
-                              : requested->value_or(allocated->value_or(0));
-      pod.sort_nanos = allocated->value_or(pod.created_nanos);
-      pods->push_back(std::move(pod));
+      if (absl::Status s = Allocation(item, app.object(), pods); !s.ok()) return s;
     }
     return absl::OkStatus();
   }
 
-  absl::Status Requests(const FieldReader& app, const ImportedApp& out,
-                        std::vector<ImportedPod>* pods) {
+  absl::Status Allocation(const JsonValue& item, const std::string& app_object,
+                          std::vector<ImportedPod>* pods) {
+    FieldReader allocation(source_, item, Cat(app_object, " allocation"));
+    absl::StatusOr<std::string> key = allocation.String("allocationKey");
+    if (!key.ok()) return key.status();
+    allocation.set_object(Cat(app_object, " allocation ", *key));
+    ImportedPod pod;
+    pod.ask.id = *key;
+    pod.described_as = DescribedAt(allocation.object(), item);
+    absl::StatusOr<std::string> node = allocation.String("nodeId");
+    if (!node.ok()) return node.status();
+    if (node->empty()) return allocation.Error("nodeId", "empty");
+    pod.node = *node;
+    if (absl::Status s = AskFields(allocation, "resource", &pod); !s.ok()) return s;
+    absl::StatusOr<std::optional<int64_t>> requested = allocation.OptionalInteger("requestTime");
+    if (!requested.ok()) return requested.status();
+    absl::StatusOr<std::optional<int64_t>> allocated = allocation.OptionalInteger("allocationTime");
+    if (!allocated.ok()) return allocated.status();
+    absl::StatusOr<std::optional<bool>> replaced = allocation.OptionalBool("placeholderUsed");
+    if (!replaced.ok()) return replaced.status();
+    // A pod that took a placeholder's place reports the placeholder's creation as its
+    // requestTime; its own is allocationTime (1.9: exactly; 1.2: the closest the dump has).
+    pod.created_nanos = replaced->value_or(false) && allocated->has_value()
+                            ? **allocated
+                            : requested->value_or(allocated->value_or(0));
+    pod.sort_nanos = allocated->value_or(pod.created_nanos);
+    pods->push_back(std::move(pod));
+    return absl::OkStatus();
+  }
+
+  absl::Status Requests(const FieldReader& app, std::vector<ImportedPod>* pods) {
     const JsonValue* list = app.Find("requests");
     if (list == nullptr) return absl::OkStatus();
     if (list->kind != JsonValue::Kind::kArray) return app.Error("requests", "expected a list");
     for (const JsonValue& item : list->items) {
-      FieldReader request(source_, item, Cat(app.object(), " request"));
-      absl::StatusOr<std::string> key = request.String("allocationKey");
-      if (!key.ok()) return key.status();
-      request.set_object(Cat(app.object(), " request ", *key));
-      ImportedPod pod;
-      pod.ask.partition = out.partition;
-      pod.ask.app = out.id;
-      pod.ask.id = *key;
-      pod.described_as = DescribedAt(request.object(), item);
-      if (absl::Status s = AskFields(request, "resource", &pod); !s.ok()) return s;
-      absl::StatusOr<std::optional<int64_t>> pending = request.OptionalInteger("pendingCount");
-      if (!pending.ok()) return pending.status();
-      int64_t count = pending->value_or(1);
-      if (count < 0 || count > ApiLimits::kMaxAskCount) {
-        return request.Error("pendingCount",
-                             Cat(count, " is outside 0..", ApiLimits::kMaxAskCount));
-      }
-      if (count == 0) continue;  // every repeat is allocated: the allocations list has them
-      pod.ask.count = count;
-      absl::StatusOr<std::optional<std::string>> required =
-          request.OptionalString("requiredNodeId");
-      if (!required.ok()) return required.status();
-      pod.ask.required_node = required->value_or("");
-      absl::StatusOr<std::optional<int64_t>> requested = request.OptionalInteger("requestTime");
-      if (!requested.ok()) return requested.status();
-      pod.created_nanos = requested->value_or(0);
-      pod.sort_nanos = pod.created_nanos;
-      pods->push_back(std::move(pod));
+      if (absl::Status s = Request(item, app.object(), pods); !s.ok()) return s;
     }
+    return absl::OkStatus();
+  }
+
+  absl::Status Request(const JsonValue& item, const std::string& app_object,
+                       std::vector<ImportedPod>* pods) {
+    FieldReader request(source_, item, Cat(app_object, " request"));
+    absl::StatusOr<std::string> key = request.String("allocationKey");
+    if (!key.ok()) return key.status();
+    request.set_object(Cat(app_object, " request ", *key));
+    ImportedPod pod;
+    pod.ask.id = *key;
+    pod.described_as = DescribedAt(request.object(), item);
+    if (absl::Status s = AskFields(request, "resource", &pod); !s.ok()) return s;
+    absl::StatusOr<std::optional<int64_t>> pending = request.OptionalInteger("pendingCount");
+    if (!pending.ok()) return pending.status();
+    int64_t count = pending->value_or(1);
+    if (count < 0 || count > ApiLimits::kMaxAskCount) {
+      return request.Error("pendingCount", Cat(count, " is outside 0..", ApiLimits::kMaxAskCount));
+    }
+    if (count == 0) return absl::OkStatus();  // all allocated: the allocations list has them
+    pod.ask.count = count;
+    absl::StatusOr<std::optional<std::string>> required = request.OptionalString("requiredNodeId");
+    if (!required.ok()) return required.status();
+    pod.ask.required_node = required->value_or("");
+    absl::StatusOr<std::optional<int64_t>> requested = request.OptionalInteger("requestTime");
+    if (!requested.ok()) return requested.status();
+    pod.created_nanos = requested->value_or(0);
+    pod.sort_nanos = pod.created_nanos;
+    pods->push_back(std::move(pod));
     return absl::OkStatus();
   }
 
@@ -640,7 +696,12 @@ class DumpReader {
   const std::string& source_;
   ImportWarnings* warnings_;
   ImportedCluster cluster_;
-  std::string namespace_;    // of the application being read
+  std::string namespace_;  // of the application being read
+  // Items of the element being read that came before it (JsonStreamShape's split lists).
+  std::optional<int64_t> items_of_;
+  std::vector<ImportedPod> item_pods_;
+  std::vector<ImportedNode> item_nodes_;
+  std::vector<internal::ImportedForeign> item_foreign_;
   bool app_is_v12_ = false;  // it has the field only v1.2 writes
   bool saw_applications_ = false;
   bool saw_nodes_ = false;
@@ -653,6 +714,22 @@ class DumpReader {
   std::string build_version_;
   std::set<std::string, std::less<>> seen_unknown_;
 };
+
+// The dump's long lists come item by item: each application's allocations and requests, each
+// partition's nodes. Each node's own copy of its allocations is never built (the
+// applications list has them).
+internal::JsonStreamShape DumpShape() {
+  internal::JsonStreamShape shape;
+  for (const char* applications : {"Applications", "applications"}) {
+    shape.split.push_back({applications, "allocations"});
+    shape.split.push_back({applications, "requests"});
+  }
+  for (const char* nodes : {"Nodes", "nodes"}) {
+    shape.split.push_back({nodes, "nodesInfo"});
+    shape.skip.push_back({nodes, {"nodesInfo", "[]", "allocations"}});
+  }
+  return shape;
+}
 
 absl::StatusOr<ImportResult> Import(
     const std::string& source, const ImportOptions& options,
@@ -675,8 +752,9 @@ absl::StatusOr<ImportResult> ImportYunikornStateDump(const std::string& path,
   internal::JsonStreamLimits limits;
   limits.max_document_bytes = options.max_document_bytes;
   std::string source = path == "-" ? "<stdin>" : path;
+  const internal::JsonStreamShape shape = DumpShape();
   return Import(source, options, [&](const internal::JsonElementSink& sink) {
-    return internal::StreamJsonFile(path, limits, sink);
+    return internal::StreamJsonFile(path, limits, sink, shape);
   });
 }
 
@@ -685,8 +763,9 @@ absl::StatusOr<ImportResult> ImportYunikornStateDumpText(std::string_view json,
                                                          const ImportOptions& options) {
   internal::JsonStreamLimits limits;
   limits.max_document_bytes = options.max_document_bytes;
+  const internal::JsonStreamShape shape = DumpShape();
   return Import(source_name, options, [&](const internal::JsonElementSink& sink) {
-    return internal::StreamJsonText(json, source_name, limits, sink);
+    return internal::StreamJsonText(json, source_name, limits, sink, shape);
   });
 }
 

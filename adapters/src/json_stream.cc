@@ -116,13 +116,14 @@ class CountingStream {
   bool read_error_ = false;
 };
 
-// The SAX handler. Depth 1 is inside the top-level object; elements are delivered from
-// depth 1 (a member that is not an array) or depth 2 (each element of a member array).
+// The SAX handler. Each open container has a frame saying whether it is built (part of a
+// tree to hand over), only walked through (the top-level object and its arrays), or skipped.
+// Trees nest: a split list's item is a tree of its own while its element's tree is open.
 class Builder {
  public:
   Builder(const std::string& source, const JsonStreamLimits& limits, const JsonElementSink& sink,
-          const CountingStream& stream)
-      : source_(source), limits_(limits), sink_(sink), stream_(stream) {}
+          const JsonStreamShape& shape, const CountingStream& stream)
+      : source_(source), limits_(limits), sink_(sink), shape_(shape), stream_(stream) {}
 
   bool Null() { return Scalar(JsonValue::Kind::kNull, {}, false); }
   bool Bool(bool b) { return Scalar(JsonValue::Kind::kBool, {}, b); }
@@ -139,12 +140,11 @@ class Builder {
     return Scalar(JsonValue::Kind::kString, std::string_view(text, length), false);
   }
   bool Key(const char* text, rapidjson::SizeType length, bool) {
-    if (depth_ == 1) {
-      top_key_.assign(text, length);
-      return true;
-    }
-    pending_key_.assign(text, length);
-    return CheckSize();
+    Frame& frame = frames_.back();
+    if (frame.role == Role::kSkipped) return true;
+    frame.pending_key.assign(text, length);
+    if (frame.role == Role::kBuilt) return Count(*trees_[frame.tree], length);
+    return true;
   }
   bool StartObject() { return Open(JsonValue::Kind::kObject); }
   bool EndObject(rapidjson::SizeType) { return Close(); }
@@ -155,6 +155,27 @@ class Builder {
   bool saw_top_object() const { return saw_top_object_; }
 
  private:
+  enum class Role : uint8_t { kWalked, kBuilt, kSkipped };
+  struct Frame {
+    JsonValue::Kind kind;
+    Role role;
+    std::string step;  // how the parent reached it: its key, or "[]"
+    size_t tree = 0;   // kBuilt: the tree it belongs to
+    int64_t next_index = 0;
+    std::string pending_key;
+  };
+  struct Tree {
+    JsonValue root;
+    std::vector<JsonValue*> open;  // the open containers of this tree, root first
+    uint64_t bytes = 0;
+    std::string top;
+    std::optional<int64_t> index;
+    std::string member;
+    std::optional<int64_t> member_index;
+  };
+  // What a value starting now becomes.
+  enum class Fate : uint8_t { kWalk, kRoot, kSplitRoot, kAttach, kSkip };
+
   bool Unexpected() { return Fail("internal: a number outside RawNumber"); }
 
   bool Fail(std::string_view message) {
@@ -163,111 +184,173 @@ class Builder {
     return false;
   }
 
-  // Whether a value starting now is a streamed element (the root of a tree to build).
-  bool AtElementLevel() const {
-    return stack_.empty() && (depth_ == 1 || (depth_ == 2 && in_top_array_));
+  bool Count(Tree& tree, size_t bytes) {
+    tree.bytes += bytes + 16;
+    if (tree.bytes <= limits_.max_element_bytes) return true;
+    return Fail(Cat("one element of \"", tree.top, "\" holds more than ", limits_.max_element_bytes,
+                    " bytes"));
   }
 
-  JsonValue* Place(JsonValue&& value) {
-    if (stack_.empty()) {
-      element_ = std::move(value);
-      return &element_;
+  // Whether `frames_` from the element of a top-level array down, then `step`, is `pattern`.
+  bool Matches(const std::vector<std::string>& pattern, const std::string& step) const {
+    // frames_[0] the document, [1] the top-level array, [2] its element.
+    if (frames_.size() < 3 || pattern.size() != frames_.size() - 2) return false;
+    for (size_t i = 0; i + 1 < pattern.size(); ++i) {
+      const std::string& have = frames_[3 + i].step;
+      if (pattern[i] != have) return false;
     }
-    JsonValue* parent = stack_.back();
-    if (parent->kind == JsonValue::Kind::kObject) {
-      parent->keys.push_back(std::move(pending_key_));
-      pending_key_.clear();
-    }
-    parent->items.push_back(std::move(value));
-    return &parent->items.back();
+    return pattern.back() == step;
   }
 
-  bool Scalar(JsonValue::Kind kind, std::string_view text, bool boolean) {
-    if (depth_ == 0) return Fail("the document is not a JSON object");
-    bool root = AtElementLevel();
-    if (root) element_start_ = stream_.offset();
-    JsonValue value;
+  bool UnderTopArray() const {
+    return frames_.size() >= 2 && frames_[1].kind == JsonValue::Kind::kArray &&
+           frames_[1].role == Role::kWalked;
+  }
+
+  // Decides the fate of a value starting now and takes its step in the parent.
+  Fate Decide(JsonValue::Kind kind, std::string* step) {
+    Frame& parent = frames_.back();
+    *step = parent.kind == JsonValue::Kind::kObject ? parent.pending_key : "[]";
+    if (parent.kind == JsonValue::Kind::kArray) ++parent.next_index;
+    if (parent.role == Role::kSkipped) return Fate::kSkip;
+    if (frames_.size() == 1) {  // a member of the document's object
+      return kind == JsonValue::Kind::kArray ? Fate::kWalk : Fate::kRoot;
+    }
+    if (frames_.size() == 2 && UnderTopArray()) return Fate::kRoot;  // an element
+    if (UnderTopArray()) {
+      const std::string& top = frames_[1].step;
+      for (const JsonStreamShape::Skip& skip : shape_.skip) {
+        if (skip.top == top && Matches(skip.path, *step)) return Fate::kSkip;
+      }
+      if (frames_.size() == 4 && *step == "[]") {  // an item of a member of an element
+        for (const JsonStreamShape::List& list : shape_.split) {
+          if (list.top == top && list.member == frames_[3].step) return Fate::kSplitRoot;
+        }
+      }
+    }
+    return Fate::kAttach;
+  }
+
+  Tree& NewTree(JsonValue::Kind kind, bool split) {
+    auto tree = std::make_unique<Tree>();
+    tree->root.kind = kind;
+    tree->root.line = stream_.line();
+    tree->top = frames_.size() >= 2 ? frames_[1].step : frames_[0].pending_key;
+    if (frames_.size() >= 2) tree->index = frames_[1].next_index - 1;
+    if (split) {
+      tree->member = frames_[3].step;
+      tree->member_index = frames_[3].next_index - 1;
+    }
+    trees_.push_back(std::move(tree));
+    return *trees_.back();
+  }
+
+  JsonValue* Attach(JsonValue::Kind kind, std::string_view text, bool boolean) {
+    const Frame& parent = frames_.back();
+    Tree& tree = *trees_[parent.tree];
+    JsonValue* into = tree.open.back();
+    if (into->kind == JsonValue::Kind::kObject) into->keys.push_back(parent.pending_key);
+    JsonValue& value = into->items.emplace_back();
     value.kind = kind;
     value.text.assign(text);
     value.boolean = boolean;
     value.line = stream_.line();
-    Place(std::move(value));
-    if (!CheckSize()) return false;
-    return root ? Deliver() : true;
+    return &value;
   }
 
-  bool Open(JsonValue::Kind kind) {
-    if (depth_ == 0) {
-      if (kind != JsonValue::Kind::kObject) return Fail("the document is not a JSON object");
-      saw_top_object_ = true;
-      depth_ = 1;
-      return true;
-    }
-    if (depth_ >= limits_.max_depth) {
-      return Fail(Cat("nesting deeper than ", limits_.max_depth, " levels"));
-    }
-    if (depth_ == 1 && kind == JsonValue::Kind::kArray) {
-      in_top_array_ = true;
-      index_ = 0;
-      depth_ = 2;
-      return true;
-    }
-    if (AtElementLevel()) element_start_ = stream_.offset();
-    JsonValue value;
-    value.kind = kind;
-    value.line = stream_.line();
-    stack_.push_back(Place(std::move(value)));
-    ++depth_;
-    return CheckSize();
-  }
-
-  bool Close() {
-    --depth_;
-    if (depth_ == 0) return true;  // the end of the document's object
-    if (stack_.empty()) {          // the end of a streamed top-level array
-      in_top_array_ = false;
-      return true;
-    }
-    stack_.pop_back();
-    if (!stack_.empty()) return true;
-    return Deliver();
-  }
-
-  bool CheckSize() {
-    if (!stack_.empty() && stream_.offset() - element_start_ > limits_.max_element_bytes) {
-      return Fail(Cat("one element of \"", top_key_, "\" is larger than ",
-                      limits_.max_element_bytes, " bytes"));
+  bool Scalar(JsonValue::Kind kind, std::string_view text, bool boolean) {
+    if (frames_.empty()) return Fail("the document is not a JSON object");
+    std::string step;
+    switch (Decide(kind, &step)) {
+      case Fate::kSkip:
+      case Fate::kWalk:
+        return true;
+      case Fate::kRoot:
+      case Fate::kSplitRoot: {
+        Tree& tree = NewTree(kind, false);
+        tree.root.text.assign(text);
+        tree.root.boolean = boolean;
+        if (!Count(tree, text.size())) return false;
+        return Deliver();
+      }
+      case Fate::kAttach:
+        Attach(kind, text, boolean);
+        return Count(*trees_[frames_.back().tree], text.size());
     }
     return true;
   }
 
+  bool Open(JsonValue::Kind kind) {
+    if (frames_.empty()) {
+      if (kind != JsonValue::Kind::kObject) return Fail("the document is not a JSON object");
+      saw_top_object_ = true;
+      frames_.push_back(Frame{kind, Role::kWalked, "", 0, 0, {}});
+      return true;
+    }
+    if (static_cast<int>(frames_.size()) > limits_.max_depth) {
+      return Fail(Cat("nesting deeper than ", limits_.max_depth, " levels"));
+    }
+    std::string step;
+    Fate fate = Decide(kind, &step);
+    switch (fate) {
+      case Fate::kSkip:
+        frames_.push_back(Frame{kind, Role::kSkipped, std::move(step), 0, 0, {}});
+        return true;
+      case Fate::kWalk:
+        frames_.push_back(Frame{kind, Role::kWalked, std::move(step), 0, 0, {}});
+        return true;
+      case Fate::kRoot:
+      case Fate::kSplitRoot: {
+        Tree& tree = NewTree(kind, fate == Fate::kSplitRoot);
+        tree.open.push_back(&tree.root);
+        frames_.push_back(Frame{kind, Role::kBuilt, std::move(step), trees_.size() - 1, 0, {}});
+        return Count(tree, 0);
+      }
+      case Fate::kAttach: {
+        size_t tree = frames_.back().tree;
+        JsonValue* value = Attach(kind, {}, false);
+        trees_[tree]->open.push_back(value);
+        frames_.push_back(Frame{kind, Role::kBuilt, std::move(step), tree, 0, {}});
+        return Count(*trees_[tree], 0);
+      }
+    }
+    return true;
+  }
+
+  bool Close() {
+    Frame frame = std::move(frames_.back());
+    frames_.pop_back();
+    if (frame.role != Role::kBuilt) return true;
+    Tree& tree = *trees_[frame.tree];
+    tree.open.pop_back();
+    if (!tree.open.empty()) return true;
+    return Deliver();
+  }
+
+  // Hands over the innermost tree, which is complete.
   bool Deliver() {
-    JsonElementPath path{top_key_, std::nullopt};
-    if (in_top_array_) path.index = index_++;
-    status_ = sink_(path, std::move(element_));
-    element_ = JsonValue();
+    std::unique_ptr<Tree> tree = std::move(trees_.back());
+    trees_.pop_back();
+    JsonElementPath path{tree->top, tree->index, tree->member, tree->member_index};
+    status_ = sink_(path, std::move(tree->root));
     return status_.ok();
   }
 
   const std::string& source_;
   const JsonStreamLimits& limits_;
   const JsonElementSink& sink_;
+  const JsonStreamShape& shape_;
   const CountingStream& stream_;
   absl::Status status_;
-  int depth_ = 0;
   bool saw_top_object_ = false;
-  bool in_top_array_ = false;
-  int64_t index_ = 0;
-  std::string top_key_;
-  std::string pending_key_;
-  std::vector<JsonValue*> stack_;  // open containers of the element being built
-  JsonValue element_;
-  uint64_t element_start_ = 0;
+  std::vector<Frame> frames_;
+  std::vector<std::unique_ptr<Tree>> trees_;
 };
 
 absl::Status Parse(CountingStream& stream, const std::string& source,
-                   const JsonStreamLimits& limits, const JsonElementSink& sink) {
-  Builder builder(source, limits, sink, stream);
+                   const JsonStreamLimits& limits, const JsonElementSink& sink,
+                   const JsonStreamShape& shape) {
+  Builder builder(source, limits, sink, shape, stream);
   rapidjson::Reader reader;
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag |
                               rapidjson::kParseNumbersAsStringsFlag |
@@ -295,7 +378,7 @@ absl::Status Parse(CountingStream& stream, const std::string& source,
 }  // namespace
 
 absl::Status StreamJsonFile(const std::string& path, const JsonStreamLimits& limits,
-                            const JsonElementSink& sink) {
+                            const JsonElementSink& sink, const JsonStreamShape& shape) {
   std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
     int error = errno;
@@ -305,15 +388,16 @@ absl::Status StreamJsonFile(const std::string& path, const JsonStreamLimits& lim
                              : absl::InvalidArgumentError(message);
   }
   auto stream = std::make_unique<CountingStream>(file, limits.max_document_bytes);
-  absl::Status status = Parse(*stream, path == "-" ? "<stdin>" : path, limits, sink);
+  absl::Status status = Parse(*stream, path == "-" ? "<stdin>" : path, limits, sink, shape);
   if (file != stdin) std::fclose(file);
   return status;
 }
 
 absl::Status StreamJsonText(std::string_view text, const std::string& source_name,
-                            const JsonStreamLimits& limits, const JsonElementSink& sink) {
+                            const JsonStreamLimits& limits, const JsonElementSink& sink,
+                            const JsonStreamShape& shape) {
   auto stream = std::make_unique<CountingStream>(text, limits.max_document_bytes);
-  return Parse(*stream, source_name, limits, sink);
+  return Parse(*stream, source_name, limits, sink, shape);
 }
 
 }  // namespace allocore::adapters::internal

@@ -4,8 +4,13 @@
 // `kubectl get -o json` list of every pod) but consist of a top-level object whose big members
 // are arrays of independent objects. The stream parses with RapidJSON's SAX reader (iterative,
 // so hostile nesting cannot overflow the stack) and hands each top-level member, or each
-// element of a top-level array, to the caller as a small tree that is freed afterwards: memory
-// stays bounded by the largest element, not by the document.
+// element of a top-level array, to the caller as a small tree that is freed afterwards.
+//
+// An element can itself hold a long list (an application's allocations, a partition's nodes):
+// JsonStreamShape names such lists, and their items are handed over one by one as well, before
+// the element, which then holds the list empty. Lists nobody reads (each node's copy of its
+// allocations) can be skipped without being built. Memory then stays bounded by the largest
+// item, not by the document.
 #ifndef ALLOCORE_ADAPTERS_SRC_JSON_STREAM_H_
 #define ALLOCORE_ADAPTERS_SRC_JSON_STREAM_H_
 
@@ -45,16 +50,36 @@ std::string_view JsonKindName(JsonValue::Kind kind);
 struct JsonStreamLimits {
   // The whole document; past it the read stops with a clear error.
   uint64_t max_document_bytes = uint64_t{4} << 30;
-  // One element handed to the caller, counted as the bytes of its text in the document.
+  // What one handed-over value holds: the bytes of its strings and numbers plus a few per value.
   uint64_t max_element_bytes = uint64_t{256} << 20;
   int max_depth = 64;  // of the document, counted from its top-level value
 };
 
+// Lists inside the elements of top-level arrays.
+struct JsonStreamShape {
+  struct List {
+    std::string top;     // a top-level array ("Applications")
+    std::string member;  // a member of its elements that holds a list ("allocations")
+  };
+  // Items handed over one by one (JsonElementPath::member set), before their element.
+  std::vector<List> split;
+  // Values never built, by path from a top-level array's element: {"nodesInfo", "[]",
+  // "allocations"} drops each node's allocations under every element of `top`.
+  struct Skip {
+    std::string top;
+    std::vector<std::string> path;  // keys, "[]" for any item of an array
+  };
+  std::vector<Skip> skip;
+};
+
 // Where a streamed value sits: `key` is the top-level member; `index` the position inside it
-// when that member is an array (each element comes on its own), else nullopt.
+// when that member is an array (each element comes on its own), else nullopt. A split list's
+// item also names the member and its position in it.
 struct JsonElementPath {
   std::string_view key;
   std::optional<int64_t> index;
+  std::string_view member;  // empty unless a split list's item
+  std::optional<int64_t> member_index;
 };
 
 using JsonElementSink = std::function<absl::Status(const JsonElementPath&, JsonValue&&)>;
@@ -64,10 +89,11 @@ using JsonElementSink = std::function<absl::Status(const JsonElementPath&, JsonV
 // PermissionDenied for an unreadable file; an error the sink returns stops the read and is
 // returned as it is.
 absl::Status StreamJsonFile(const std::string& path, const JsonStreamLimits& limits,
-                            const JsonElementSink& sink);
+                            const JsonElementSink& sink, const JsonStreamShape& shape = {});
 // The same over text in memory (tests, fuzzing); `source_name` is used in messages.
 absl::Status StreamJsonText(std::string_view text, const std::string& source_name,
-                            const JsonStreamLimits& limits, const JsonElementSink& sink);
+                            const JsonStreamLimits& limits, const JsonElementSink& sink,
+                            const JsonStreamShape& shape = {});
 
 }  // namespace allocore::adapters::internal
 

@@ -188,12 +188,58 @@ TEST(JsonStreamTest, DocumentAndElementLimits) {
   seen.clear();
   EXPECT_TRUE(Stream("{\"a\": 1}", &seen, small).ok());  // at the limit is fine
   JsonStreamLimits element;
-  element.max_element_bytes = 32;
+  element.max_element_bytes = 64;
   seen.clear();
   absl::Status status = Stream(
       "{\"items\": [{\"k\": 1}, {\"k\": \"" + std::string(64, 'x') + "\"}]}", &seen, element);
-  EXPECT_THAT(Message(status), HasSubstr("one element of \"items\" is larger than 32 bytes"));
+  EXPECT_THAT(Message(status), HasSubstr("one element of \"items\" holds more than 64 bytes"));
   EXPECT_EQ(seen.size(), 1u);  // the first, small element came through
+}
+
+// A long list inside an element comes item by item before its element, which then holds the
+// list empty; a skipped list is never built. So an application of many allocations is held
+// one allocation at a time.
+TEST(JsonStreamTest, SplitListsComeItemByItemAndSkippedOnesNotAtAll) {
+  const std::string doc =
+      R"({"Apps": [{"id": "a", "allocs": [{"k": 1}, {"k": 2}], "more": 1}],
+          "Nodes": [{"nodesInfo": [{"n": 1, "allocations": [1, 2, 3]}], "p": "x"}]})";
+  JsonStreamShape shape;
+  shape.split = {{"Apps", "allocs"}, {"Nodes", "nodesInfo"}};
+  shape.skip = {{"Nodes", {"nodesInfo", "[]", "allocations"}}};
+  std::vector<std::string> seen;
+  absl::Status status = StreamJsonText(
+      doc, "d", {},
+      [&seen](const JsonElementPath& path, JsonValue&& value) {
+        std::string what = std::string(path.key) + "[" + std::to_string(*path.index) + "]";
+        if (!path.member.empty()) {
+          what += "." + std::string(path.member) + "[" + std::to_string(*path.member_index) + "]";
+        }
+        for (size_t i = 0; i < value.keys.size(); ++i) {
+          what += " " + value.keys[i] + "=" +
+                  (value.items[i].kind == JsonValue::Kind::kArray
+                       ? "list of " + std::to_string(value.items[i].items.size())
+                       : value.items[i].text);
+        }
+        seen.push_back(what);
+        return absl::OkStatus();
+      },
+      shape);
+  ASSERT_TRUE(status.ok()) << Message(status);
+  EXPECT_THAT(seen, ::testing::ElementsAre("Apps[0].allocs[0] k=1", "Apps[0].allocs[1] k=2",
+                                           "Apps[0] id=a allocs=list of 0 more=1",
+                                           "Nodes[0].nodesInfo[0] n=1",
+                                           "Nodes[0] nodesInfo=list of 0 p=x"));
+
+  // The element limit holds each item, not the element with all its items.
+  std::string big = R"({"Apps": [{"id": "a", "allocs": [)";
+  for (int i = 0; i < 1000; ++i) big += std::string(i > 0 ? "," : "") + R"({"k": 1})";
+  big += "]}]}";
+  JsonStreamLimits small;
+  small.max_element_bytes = 256;
+  auto count = [](const JsonElementPath&, JsonValue&&) { return absl::OkStatus(); };
+  EXPECT_TRUE(StreamJsonText(big, "d", small, count, shape).ok());
+  EXPECT_THAT(Message(StreamJsonText(big, "d", small, count)),
+              HasSubstr("one element of \"Apps\" holds more than 256 bytes"));
 }
 
 TEST(JsonStreamTest, AnErrorOfTheSinkStopsTheRead) {

@@ -698,7 +698,7 @@ constexpr char kMini[] = R"({
       "submissionTime": 1796000000000000000,
       "requests": [
         {
-          "allocationKey": "ask-1",
+          "allocationKey": "ask-1", "applicationId": "app-1",
           "requestTime": 1796000001000000000,
           "resource": {"memory": 1024, "vcore": 1000},
           "pendingCount": 1,
@@ -708,7 +708,7 @@ constexpr char kMini[] = R"({
       ],
       "allocations": [
         {
-          "allocationKey": "run-1",
+          "allocationKey": "run-1", "applicationId": "app-1",
           "requestTime": 1796000000500000000,
           "allocationTime": 1796000000600000000,
           "uuid": "u-1",
