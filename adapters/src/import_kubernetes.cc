@@ -392,6 +392,7 @@ class ObjectsReader {
       record.priority = static_cast<int32_t>(**priority);
     }
     if (absl::Status s = RequiredNode(pod, &record); !s.ok()) return s;
+    NotModelled(pod, meta, record);
     absl::StatusOr<std::optional<std::string>> created =
         pod.OptionalString("metadata.creationTimestamp");
     if (!created.ok()) return created.status();
@@ -479,6 +480,55 @@ class ObjectsReader {
     if (std::optional<std::string> name = label(kUserLabel)) {
       record->user = *name;
       record->names_user = true;
+    }
+  }
+
+  // What a YuniKorn pod says that decides placement in a real cluster but that allocore does not
+  // model: each is a warning, so that nothing is lost silently.
+  void NotModelled(const FieldReader& pod, const Metadata& meta, const PodRecord& record) {
+    // The shim's own keys that the importer does not read (namespace quotas live on Namespace
+    // objects; the rest configure the shim or the admission controller).
+    static constexpr std::string_view kRead[] = {kAppIdKey,
+                                                 kQueueKey,
+                                                 kUserInfoAnnotation,
+                                                 kUserLabel,
+                                                 kTaskGroupNameAnnotation,
+                                                 kTaskGroupsAnnotation,
+                                                 kSchedulingPolicyAnnotation,
+                                                 kPlaceholderAnnotation19,
+                                                 kPlaceholderAnnotation,
+                                                 kAllowPreemptionAnnotation};
+    for (const Tags* tags : {&meta.annotations, &meta.labels}) {
+      for (const auto& [key, value] : *tags) {
+        bool ours = key.starts_with("yunikorn.apache.org/") ||
+                    key.starts_with("internal.yunikorn.apache.org/");
+        if (!ours || std::find(std::begin(kRead), std::end(kRead), key) != std::end(kRead)) {
+          continue;
+        }
+        warnings_->Add(
+            Cat(tags == &meta.annotations ? "annotation " : "label ", key, ": not modelled"),
+            record.described_as);
+      }
+    }
+    // Node selection beyond a DaemonSet's own node: allocore places on any node that fits.
+    const JsonValue* selector = pod.Find("spec.nodeSelector");
+    if (selector != nullptr && !selector->items.empty()) {
+      warnings_->Add("pod nodeSelector: not modelled (any node that fits is taken)",
+                     record.described_as);
+    }
+    // Tolerations matter only against taints, which the nodes' warning names already.
+    for (const char* field : {"spec.affinity.podAffinity", "spec.affinity.podAntiAffinity",
+                              "spec.topologySpreadConstraints"}) {
+      const JsonValue* value = pod.Find(field);
+      if (value == nullptr || (value->kind == JsonValue::Kind::kArray && value->items.empty())) {
+        continue;
+      }
+      warnings_->Add(Cat("pod ", std::string_view(field).substr(5), ": not modelled"),
+                     record.described_as);
+    }
+    if (pod.Find("spec.affinity.nodeAffinity") != nullptr && record.required_node.empty()) {
+      warnings_->Add("pod affinity.nodeAffinity: not modelled (any node that fits is taken)",
+                     record.described_as);
     }
   }
 

@@ -369,6 +369,13 @@ class DumpReader {
       warnings_->Add(Cat("application in state ", **state, ": skipped"), app.object());
       return absl::OkStatus();
     }
+    // A reservation holds a node for an ask; the next schedule makes its own (docs/import.md).
+    absl::StatusOr<std::optional<bool>> reserved = app.OptionalBool("hasReserved");
+    if (!reserved.ok()) return reserved.status();
+    if (reserved->value_or(false)) {
+      warnings_->Add("a live reservation: not imported (the next schedule reserves anew)",
+                     app.object());
+    }
     ImportedApp out;
     out.id = *id;
     out.described_as = DescribedAt(app.object(), value);

@@ -1222,6 +1222,34 @@ TEST(KubernetesRules, ALaterPodNamingAnotherQueueIsOverruledWithAWarning) {
   EXPECT_EQ(overruled.example, "pod default/other-queue");
 }
 
+// What decides placement in a real cluster but is not modelled is a warning per kind: the
+// shim's keys the importer does not read, node selectors and affinities, spread constraints.
+TEST(KubernetesRules, WhatIsNotModelledIsAWarningPerKind) {
+  std::vector<std::string> items = {
+      PodJson({.name = "quota",
+               .uid = "uid-1",
+               .labels = R"({"applicationId":"app-1"})",
+               .annotations = R"({"yunikorn.apache.org/namespace.quota":"{}",)"
+                              R"("yunikorn.apache.org/app-id":"app-1"})"}),
+      PodJson({.name = "picky",
+               .uid = "uid-2",
+               .labels = R"({"applicationId":"app-1"})",
+               .spec_more = R"("nodeSelector":{"disk":"ssd"},)"
+                            R"("affinity":{"podAntiAffinity":{"x":1}},)"
+                            R"("topologySpreadConstraints":[{"maxSkew":1}],)"
+                            R"("tolerations":[{"key":"k"}],)"}),
+  };
+  absl::StatusOr<ImportResult> imported = ImportItems(items, Semantics::kYunikorn12);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(Warning(imported->warnings, "annotation yunikorn.apache.org/namespace.quota").count, 1);
+  EXPECT_EQ(Warning(imported->warnings, "app-id: not modelled").count, 0);  // it is read
+  EXPECT_EQ(Warning(imported->warnings, "nodeSelector").count, 1);
+  EXPECT_EQ(Warning(imported->warnings, "affinity.podAntiAffinity").count, 1);
+  EXPECT_EQ(Warning(imported->warnings, "topologySpreadConstraints").count, 1);
+  EXPECT_EQ(Warning(imported->warnings, "tolerations").count, 0);  // taints are warned on nodes
+  EXPECT_EQ(Warning(imported->warnings, "nodeSelector").example, "pod default/picky");
+}
+
 TEST(KubernetesRules, UserInfoIsReadAsGoReadsIt) {
   auto pod = [](std::string name, std::string annotations, std::string labels = "{}") {
     return PodJson({.name = name,

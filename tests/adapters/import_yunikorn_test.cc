@@ -877,6 +877,17 @@ TEST(ImportYunikornTest, UnknownRelease) {
 
 // The marker of 1.2 sits on applications; a dump whose applications have all finished is 1.2
 // all the same.
+// A reservation is the scheduler's state, not the cluster's: it is named, not imported.
+TEST(ImportYunikornTest, ALiveReservationIsAWarning) {
+  std::string json =
+      With(kMini, "\"user\": \"alice\",", "\"user\": \"alice\", \"hasReserved\": true,");
+  absl::StatusOr<ImportResult> imported = ImportYunikornStateDumpText(json, "mini.json", Inline());
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_THAT(Warnings(*imported),
+              ElementsAre("a live reservation: not imported (the next schedule reserves anew) "
+                          "x1 (application app-1)"));
+}
+
 TEST(ImportYunikornTest, DumpOfFinishedApplicationsKeepsItsRelease) {
   std::string json =
       With(kMini, "\"applicationState\": \"Running\"", "\"applicationState\": \"Completed\"");
