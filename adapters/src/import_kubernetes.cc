@@ -238,44 +238,25 @@ class ObjectsReader {
 
   // A resource list of quantity strings: cpu becomes vcore in thousandths, the rest units.
   absl::StatusOr<Quantities> ResourceList(const FieldReader& object, std::string_view path) {
-    Quantities out;
-    const JsonValue* list = object.Find(path);
-    if (list == nullptr) return out;
-    if (list->kind != JsonValue::Kind::kObject) {
-      return object.ErrorAt(
-          *list, path,
-          Cat("expected an object of quantities, found ", internal::JsonKindName(list->kind)));
-    }
-    for (size_t m = 0; m < list->keys.size(); ++m) {
-      const std::string& name = list->keys[m];
-      const JsonValue& value = list->items[m];
-      std::string field = Cat(path, ".", name);
-      std::string quantity;
-      if (value.kind == JsonValue::Kind::kString || value.kind == JsonValue::Kind::kNumber) {
-        quantity = value.text;  // kubectl writes strings; a bare number reads the same
-      } else {
-        return object.ErrorAt(
-            value, field, Cat("expected a quantity, found ", internal::JsonKindName(value.kind)));
-      }
-      bool cpu = name == "cpu";
-      absl::StatusOr<internal::QuantityValue> parsed =
-          internal::ParseKubernetesQuantity(quantity, cpu);
-      if (!parsed.ok()) {
-        return object.ErrorAt(
-            value, field,
-            std::string(parsed.status().message().data(), parsed.status().message().size()));
-      }
-      if (parsed->rounded) {
-        warnings_->Add("quantity below the unit: rounded up, as the shim does",
-                       Cat(object.object(), " ", field, " ", quantity));
-      }
-      std::string type = cpu ? "vcore" : name;
-      if (std::any_of(out.begin(), out.end(), [&type](const auto& e) { return e.first == type; })) {
-        return object.ErrorAt(value, field, "listed twice");
-      }
-      out.emplace_back(std::move(type), parsed->value);
-    }
-    return out;
+    return object.Amounts(
+        path,
+        [&](const std::string& name,
+            const JsonValue& value) -> absl::StatusOr<std::pair<std::string, int64_t>> {
+          // kubectl writes strings; a bare number reads the same.
+          if (value.kind != JsonValue::Kind::kString && value.kind != JsonValue::Kind::kNumber) {
+            return absl::InvalidArgumentError(
+                Cat("expected a quantity, found ", internal::JsonKindName(value.kind)));
+          }
+          const bool cpu = name == "cpu";
+          absl::StatusOr<internal::QuantityValue> parsed =
+              internal::ParseKubernetesQuantity(value.text, cpu);
+          if (!parsed.ok()) return parsed.status();
+          if (parsed->rounded) {
+            warnings_->Add("quantity below the unit: rounded up, as the shim does",
+                           Cat(object.object(), " ", path, ".", name, " ", value.text));
+          }
+          return std::pair<std::string, int64_t>(cpu ? "vcore" : name, parsed->value);
+        });
   }
 
   absl::Status Pod(FieldReader& pod) {
@@ -703,34 +684,33 @@ class ObjectsReader {
     }
     into->emplace_back(type, amount);
   }
-  static void Max(Quantities* into, const Quantities& other) {
+  // Each type of `other` into `into` by `combine(mine, theirs)`, a type `into` lacks as is.
+  // False when `combine` says the result overflows.
+  template <typename Combine>
+  static bool Merge(Quantities* into, const Quantities& other, Combine combine) {
     for (const auto& entry : other) {
       const std::string& type = entry.first;
-      const int64_t amount = entry.second;
       auto it = std::find_if(into->begin(), into->end(),
                              [&type](const auto& e) { return e.first == type; });
       if (it == into->end()) {
-        into->emplace_back(type, amount);
-      } else {
-        it->second = std::max(it->second, amount);
+        into->push_back(entry);
+        continue;
       }
+      std::optional<int64_t> combined = combine(it->second, entry.second);
+      if (!combined) return false;
+      it->second = *combined;
     }
+    return true;
+  }
+  static void Max(Quantities* into, const Quantities& other) {
+    Merge(into, other, [](int64_t a, int64_t b) { return std::optional<int64_t>(std::max(a, b)); });
   }
   // False when a sum passes int64.
   static bool Add(Quantities* into, const Quantities& other) {
-    for (const auto& entry : other) {
-      const std::string& type = entry.first;
-      const int64_t amount = entry.second;
-      auto it = std::find_if(into->begin(), into->end(),
-                             [&type](const auto& e) { return e.first == type; });
-      if (it == into->end()) {
-        into->emplace_back(type, amount);
-      } else {
-        if (it->second > INT64_MAX - amount) return false;
-        it->second += amount;
-      }
-    }
-    return true;
+    return Merge(into, other, [](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (a > INT64_MAX - b) return std::nullopt;
+      return a + b;
+    });
   }
 
   // Pods grouped into applications. The shim takes an application's queue, user and task

@@ -125,6 +125,32 @@ absl::StatusOr<Tags> FieldReader::StringMap(std::string_view path) const {
   return out;
 }
 
+absl::StatusOr<Quantities> FieldReader::Amounts(std::string_view path,
+                                                const AmountReader& amount) const {
+  Quantities out;
+  const JsonValue* map = Find(path);
+  if (map == nullptr) return out;
+  if (map->kind != JsonValue::Kind::kObject) {
+    return ErrorAt(*map, path,
+                   Cat("expected an object of quantities, found ", JsonKindName(map->kind)));
+  }
+  for (size_t m = 0; m < map->keys.size(); ++m) {
+    const JsonValue& value = map->items[m];
+    absl::StatusOr<std::pair<std::string, int64_t>> read = amount(map->keys[m], value);
+    std::string field = Cat(path, ".", map->keys[m]);
+    if (!read.ok()) {
+      return ErrorAt(value, field,
+                     std::string(read.status().message().data(), read.status().message().size()));
+    }
+    const std::string& type = read->first;
+    if (std::any_of(out.begin(), out.end(), [&type](const auto& e) { return e.first == type; })) {
+      return ErrorAt(value, field, "listed twice");
+    }
+    out.push_back(std::move(*read));
+  }
+  return out;
+}
+
 absl::StatusOr<std::optional<int64_t>> FieldReader::IntegerOrString(std::string_view path) const {
   const JsonValue* at = Find(path);
   if (at == nullptr) return std::optional<int64_t>();

@@ -4,6 +4,7 @@
 #define ALLOCORE_ADAPTERS_SRC_IMPORT_MODEL_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -107,6 +108,12 @@ class FieldReader {
   absl::StatusOr<std::optional<bool>> OptionalBool(std::string_view path) const;
   // An object of string values ("labels"); absent: empty.
   absl::StatusOr<Tags> StringMap(std::string_view path) const;
+  // An object of resource amounts ("capacity", "status.allocatable"); absent: empty. `amount`
+  // reads one member: the type it counts as and its value, or why not (the error then names the
+  // member). A type listed twice is refused.
+  using AmountReader = std::function<absl::StatusOr<std::pair<std::string, int64_t>>(
+      const std::string& name, const JsonValue& value)>;
+  absl::StatusOr<Quantities> Amounts(std::string_view path, const AmountReader& amount) const;
   // An integer written as a number or as a decimal string (the dump's priorities).
   absl::StatusOr<std::optional<int64_t>> IntegerOrString(std::string_view path) const;
 

@@ -671,33 +671,22 @@ class DumpReader {
     }
   }
 
-  absl::StatusOr<Quantities> Resources(const FieldReader& item, std::string_view key) {
-    Quantities out;
-    const JsonValue* map = item.Find(key);
-    if (map == nullptr) return out;
-    if (map->kind != JsonValue::Kind::kObject) {
-      return item.ErrorAt(
-          *map, key,
-          Cat("expected an object of quantities, found ", internal::JsonKindName(map->kind)));
-    }
-    for (size_t m = 0; m < map->keys.size(); ++m) {
-      const std::string& name = map->keys[m];
-      const JsonValue& value = map->items[m];
-      std::optional<int64_t> amount = internal::JsonInteger(value);
-      if (!amount) {
-        return item.ErrorAt(
-            value, Cat(key, ".", name),
-            value.kind == JsonValue::Kind::kNumber
-                ? Cat(value.text, " is not a 64-bit integer")
-                : Cat("expected an integer, found ", internal::JsonKindName(value.kind)));
-      }
-      if (*amount < 0) return item.ErrorAt(value, Cat(key, ".", name), "negative");
-      if (std::any_of(out.begin(), out.end(), [&name](const auto& e) { return e.first == name; })) {
-        return item.ErrorAt(value, Cat(key, ".", name), "listed twice");
-      }
-      out.emplace_back(name, *amount);
-    }
-    return out;
+  // The dump's resources: integers in the resource manager's units.
+  static absl::StatusOr<Quantities> Resources(const FieldReader& item, std::string_view key) {
+    return item.Amounts(
+        key,
+        [](const std::string& name,
+           const JsonValue& value) -> absl::StatusOr<std::pair<std::string, int64_t>> {
+          std::optional<int64_t> amount = internal::JsonInteger(value);
+          if (!amount) {
+            return absl::InvalidArgumentError(
+                value.kind == JsonValue::Kind::kNumber
+                    ? Cat(value.text, " is not a 64-bit integer")
+                    : Cat("expected an integer, found ", internal::JsonKindName(value.kind)));
+          }
+          if (*amount < 0) return absl::InvalidArgumentError("negative");
+          return std::pair<std::string, int64_t>(name, *amount);
+        });
   }
 
   const std::string& source_;
