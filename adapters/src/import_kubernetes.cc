@@ -155,6 +155,9 @@ std::optional<int64_t> ParseRfc3339(std::string_view text) {
   int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   int64_t days = era * 146097 + doe - 719468;
   int64_t seconds = days * 86400 + *hour * 3600 + *minute * 60 + *second - offset_seconds;
+  // Unix nanoseconds in int64 reach from 1970 (earlier is refused anyway) to 2262.
+  constexpr int64_t kLastSecond = INT64_MAX / 1'000'000'000 - 1;
+  if (seconds < 0 || seconds > kLastSecond) return std::nullopt;
   return seconds * 1'000'000'000 + fraction;
 }
 
@@ -381,7 +384,7 @@ class ObjectsReader {
       std::optional<int64_t> nanos = ParseRfc3339(**created);
       if (!nanos || *nanos < 0) {
         return pod.Error("metadata.creationTimestamp",
-                         Cat("\"", **created, "\" is not an RFC 3339 time after 1970"));
+                         Cat("\"", **created, "\" is not an RFC 3339 time from 1970 to 2262"));
       }
       record.created_nanos = *nanos;
     }

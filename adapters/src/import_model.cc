@@ -277,6 +277,81 @@ class TypeBudget {
 // A day of one-second cycles: longer horizons are a workload, not a look at the next minutes.
 constexpr int64_t kMaxFollowSeconds = 86'400;
 
+// The first control character of `text` (C0 or DEL), if any. No Kubernetes or YuniKorn name
+// holds one, and a scenario file may not (its YAML would not load).
+std::optional<unsigned char> ControlCharacter(std::string_view text) {
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) return byte;
+  }
+  return std::nullopt;
+}
+
+// Every name and tag the scenario will hold, refused with the object and field when it holds a
+// control character.
+absl::Status CheckNames(const ImportedCluster& cluster, const std::string& source) {
+  auto check = [&source](std::string_view text, const std::string& object,
+                         std::string_view field) -> absl::Status {
+    std::optional<unsigned char> c = ControlCharacter(text);
+    if (!c) return absl::OkStatus();
+    constexpr char kHex[] = "0123456789ABCDEF";
+    return absl::InvalidArgumentError(Cat(source, ": ", object, ": ", field,
+                                          ": control character 0x", std::string(1, kHex[*c >> 4]),
+                                          std::string(1, kHex[*c & 15]), " in a name"));
+  };
+  auto check_tags = [&check](const Tags& tags, const std::string& object,
+                             std::string_view field) -> absl::Status {
+    for (const auto& [key, value] : tags) {
+      if (absl::Status s = check(key, object, field); !s.ok()) return s;
+      if (absl::Status s = check(value, object, field); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+  auto check_types = [&check](const Quantities& amounts, const std::string& object) {
+    for (const auto& entry : amounts) {
+      if (absl::Status s = check(entry.first, object, "resource type"); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+  for (const ImportedNode& node : cluster.nodes) {
+    for (std::string_view name : {std::string_view(node.partition), std::string_view(node.id)}) {
+      if (absl::Status s = check(name, node.described_as, "id"); !s.ok()) return s;
+    }
+    if (absl::Status s = check_tags(node.attributes, node.described_as, "attributes"); !s.ok())
+      return s;
+    if (absl::Status s = check_types(node.capacity, node.described_as); !s.ok()) return s;
+  }
+  for (const ImportedApp& app : cluster.apps) {
+    for (std::string_view name : {std::string_view(app.partition), std::string_view(app.id),
+                                  std::string_view(app.queue), std::string_view(app.user)}) {
+      if (absl::Status s = check(name, app.described_as, "id, queue or user"); !s.ok()) return s;
+    }
+    for (const std::string& group : app.groups) {
+      if (absl::Status s = check(group, app.described_as, "groups"); !s.ok()) return s;
+    }
+    if (absl::Status s = check_tags(app.tags, app.described_as, "tags"); !s.ok()) return s;
+    if (absl::Status s = check_types(app.placeholder_ask, app.described_as); !s.ok()) return s;
+  }
+  for (const ImportedPod& pod : cluster.pods) {
+    const AskSpec& ask = pod.ask;
+    for (std::string_view name :
+         {std::string_view(ask.id), std::string_view(ask.task_group),
+          std::string_view(ask.required_node), std::string_view(pod.node)}) {
+      if (absl::Status s = check(name, pod.described_as, "key, task group or node"); !s.ok())
+        return s;
+    }
+    if (absl::Status s = check_types(ask.resources, pod.described_as); !s.ok()) return s;
+  }
+  for (const ImportedForeign& foreign : cluster.foreign) {
+    const ForeignAllocationSpec& f = foreign.allocation;
+    for (std::string_view name : {std::string_view(f.id), std::string_view(f.node)}) {
+      if (absl::Status s = check(name, foreign.described_as, "key or node"); !s.ok()) return s;
+    }
+    if (absl::Status s = check_types(f.resources, foreign.described_as); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 ScenarioStep Step(StepAction action) { return ScenarioStep{std::move(action), {}, std::nullopt}; }
 
 }  // namespace
@@ -307,6 +382,8 @@ absl::StatusOr<ImportResult> BuildImportedScenario(ImportedCluster cluster,
         Cat(source_name, ": ", object, ": partition \"", partition,
             "\" is not in the config (it has: ", Join(partitions, ", "), ")"));
   };
+
+  if (absl::Status s = CheckNames(cluster, source_name); !s.ok()) return s;
 
   // Nodes: unique per partition; what pods run on must exist.
   std::set<std::pair<std::string, std::string>> node_ids;

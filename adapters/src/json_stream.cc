@@ -7,8 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include "rapidjson/error/en.h"
-#include "rapidjson/reader.h"
+#include "rapidjson_reader.h"
 #include "str_util.h"
 
 namespace allocore::adapters::internal {

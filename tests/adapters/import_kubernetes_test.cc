@@ -1685,6 +1685,16 @@ TEST(KubernetesHostile, FieldsOfTheWrongShapeNameTheirPath) {
                                              .labels = R"({"applicationId":"app"})"})})),
               HasSubstr("pod default/when: metadata.creationTimestamp: \"yesterday\" is not an "
                         "RFC 3339 time"));
+  // Times whose Unix nanoseconds int64 cannot hold (a fuzzer's find: the product overflowed).
+  for (const char* when :
+       {"1013-01-01T00:00:00Z", "2263-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}) {
+    EXPECT_THAT(ImportError(ListJson({PodJson({.name = "when",
+                                               .uid = "uid-when",
+                                               .created = when,
+                                               .labels = R"({"applicationId":"app"})"})})),
+                HasSubstr("is not an RFC 3339 time from 1970 to 2262"))
+        << when;
+  }
   EXPECT_THAT(ImportError(ListJson({NodeJson("node-1", R"(["cpu"])")})),
               HasSubstr("node node-1: status.allocatable: expected an object of quantities, "
                         "found an array"));
