@@ -882,16 +882,17 @@ class ObjectsReader {
   std::string list_kind_;
 };
 
-absl::StatusOr<ImportResult> Import(
-    const std::string& source, const ImportOptions& options,
-    const std::function<absl::Status(const internal::JsonElementSink&)>& stream) {
+absl::StatusOr<ImportResult> Import(const internal::ImportInput& input,
+                                    const ImportOptions& options) {
+  const std::string& source = input.source_name;
   ImportWarnings warnings;
   // Nothing in a list of objects says which shim would read it: the profile decides.
   Semantics semantics = options.semantics.value_or(Semantics::kYunikorn12);
   ObjectsReader reader(source, options, semantics, &warnings);
-  absl::Status status = stream([&](const JsonElementPath& path, JsonValue&& value) {
-    return reader.OnElement(path, std::move(value));
-  });
+  absl::Status status = internal::StreamImportInput(
+      input, options, {}, [&](const JsonElementPath& path, JsonValue&& value) {
+        return reader.OnElement(path, std::move(value));
+      });
   if (!status.ok()) return status;
   absl::StatusOr<ImportedCluster> cluster = reader.Finish();
   if (!cluster.ok()) return cluster.status();
@@ -903,22 +904,13 @@ absl::StatusOr<ImportResult> Import(
 
 absl::StatusOr<ImportResult> ImportKubernetesObjects(const std::string& path,
                                                      const ImportOptions& options) {
-  internal::JsonStreamLimits limits;
-  limits.max_document_bytes = options.max_document_bytes;
-  std::string source = path == "-" ? "<stdin>" : path;
-  return Import(source, options, [&](const internal::JsonElementSink& sink) {
-    return internal::StreamJsonFile(path, limits, sink);
-  });
+  return Import({path, std::nullopt, path == "-" ? "<stdin>" : path}, options);
 }
 
 absl::StatusOr<ImportResult> ImportKubernetesObjectsText(std::string_view json,
                                                          const std::string& source_name,
                                                          const ImportOptions& options) {
-  internal::JsonStreamLimits limits;
-  limits.max_document_bytes = options.max_document_bytes;
-  return Import(source_name, options, [&](const internal::JsonElementSink& sink) {
-    return internal::StreamJsonText(json, source_name, limits, sink);
-  });
+  return Import({"", json, source_name}, options);
 }
 
 }  // namespace allocore::adapters

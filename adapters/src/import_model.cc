@@ -166,6 +166,17 @@ absl::StatusOr<std::optional<int64_t>> FieldReader::IntegerOrString(std::string_
 }
 
 // ---------------------------------------------------------------------------------------------
+// The input
+
+absl::Status StreamImportInput(const ImportInput& input, const ImportOptions& options,
+                               const JsonStreamShape& shape, const JsonElementSink& sink) {
+  JsonStreamLimits limits;
+  limits.max_document_bytes = options.max_document_bytes;
+  if (input.text) return StreamJsonText(*input.text, input.source_name, limits, sink, shape);
+  return StreamJsonFile(input.path, limits, sink, shape);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The config
 
 absl::StatusOr<SchedulerConfig> LoadImportConfig(const ImportOptions& options, Semantics semantics,

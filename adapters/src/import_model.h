@@ -78,6 +78,17 @@ struct ImportedCluster {
   std::string source_version;
 };
 
+// Where an importer's document comes from: a file ("-": stdin) or text in memory.
+struct ImportInput {
+  std::string path;  // used when `text` is unset
+  std::optional<std::string_view> text;
+  std::string source_name;  // for messages: the path, "<stdin>" or the caller's name
+};
+
+// Streams the input under the options' document limit; what both importers read through.
+absl::Status StreamImportInput(const ImportInput& input, const ImportOptions& options,
+                               const JsonStreamShape& shape, const JsonElementSink& sink);
+
 // The config named by the options, loaded under `semantics`; errors and warnings formatted.
 absl::StatusOr<SchedulerConfig> LoadImportConfig(const ImportOptions& options, Semantics semantics,
                                                  std::vector<std::string>* config_warnings);

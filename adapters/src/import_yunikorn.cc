@@ -727,14 +727,15 @@ internal::JsonStreamShape DumpShape() {
   return shape;
 }
 
-absl::StatusOr<ImportResult> Import(
-    const std::string& source, const ImportOptions& options,
-    const std::function<absl::Status(const internal::JsonElementSink&)>& stream) {
+absl::StatusOr<ImportResult> Import(const internal::ImportInput& input,
+                                    const ImportOptions& options) {
+  const std::string& source = input.source_name;
   ImportWarnings warnings;
   DumpReader reader(source, &warnings);
-  absl::Status status = stream([&](const JsonElementPath& path, JsonValue&& value) {
-    return reader.OnElement(path, std::move(value));
-  });
+  absl::Status status = internal::StreamImportInput(
+      input, options, DumpShape(), [&](const JsonElementPath& path, JsonValue&& value) {
+        return reader.OnElement(path, std::move(value));
+      });
   if (!status.ok()) return status;
   absl::StatusOr<ImportedCluster> cluster = reader.Finish(options);
   if (!cluster.ok()) return cluster.status();
@@ -745,24 +746,13 @@ absl::StatusOr<ImportResult> Import(
 
 absl::StatusOr<ImportResult> ImportYunikornStateDump(const std::string& path,
                                                      const ImportOptions& options) {
-  internal::JsonStreamLimits limits;
-  limits.max_document_bytes = options.max_document_bytes;
-  std::string source = path == "-" ? "<stdin>" : path;
-  const internal::JsonStreamShape shape = DumpShape();
-  return Import(source, options, [&](const internal::JsonElementSink& sink) {
-    return internal::StreamJsonFile(path, limits, sink, shape);
-  });
+  return Import({path, std::nullopt, path == "-" ? "<stdin>" : path}, options);
 }
 
 absl::StatusOr<ImportResult> ImportYunikornStateDumpText(std::string_view json,
                                                          const std::string& source_name,
                                                          const ImportOptions& options) {
-  internal::JsonStreamLimits limits;
-  limits.max_document_bytes = options.max_document_bytes;
-  const internal::JsonStreamShape shape = DumpShape();
-  return Import(source_name, options, [&](const internal::JsonElementSink& sink) {
-    return internal::StreamJsonText(json, source_name, limits, sink, shape);
-  });
+  return Import({"", json, source_name}, options);
 }
 
 }  // namespace allocore::adapters
