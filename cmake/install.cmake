@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 set(ALLOCORE_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/allocore)
 set(ALLOCORE_INSTALLED_TARGETS allocore_kernel)
 if(ALLOCORE_BUILD_ADAPTERS)
-  list(APPEND ALLOCORE_INSTALLED_TARGETS allocore_adapters)
+  list(APPEND ALLOCORE_INSTALLED_TARGETS allocore_adapters allocore_c)
 endif()
 install(TARGETS ${ALLOCORE_INSTALLED_TARGETS} EXPORT allocoreTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -20,6 +20,8 @@ if(ALLOCORE_BUILD_ADAPTERS)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/include/allocore/adapters
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/allocore FILES_MATCHING PATTERN "*.h")
   install(FILES ${PROJECT_SOURCE_DIR}/adapters/include/allocore/c.h
+                ${PROJECT_SOURCE_DIR}/adapters/include/allocore/c_service.h
+                ${PROJECT_SOURCE_DIR}/adapters/include/allocore/c_scenario.h
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/allocore)
 endif()
 if(TARGET allocore)
@@ -62,8 +64,8 @@ install(FILES ${PROJECT_BINARY_DIR}/allocoreConfig.cmake
               ${PROJECT_BINARY_DIR}/allocoreConfigVersion.cmake
         DESTINATION ${ALLOCORE_CMAKE_INSTALL_DIR})
 
-# pkg-config files hold the prefix the files are installed under (`cmake --install --prefix`
-# included), written when installing: no relative paths for pkg-config to carry into flags.
+# pkg-config files find their prefix from where they lie (${pcfiledir}), so an install that is
+# moved or unpacked elsewhere keeps working.
 # allocore.pc also names the C++ runtime a static liballocore needs, so that a C program links
 # with `cc` (allocore-c.pc is the C ABI's entry point).
 set(ALLOCORE_PC_CXX_RUNTIME "")
@@ -79,13 +81,11 @@ set(ALLOCORE_PC_FILES allocore)
 if(ALLOCORE_BUILD_ADAPTERS)
   list(APPEND ALLOCORE_PC_FILES allocore-adapters allocore-c)
 endif()
+# lib/pkgconfig -> "../..", lib/x86_64-linux-gnu/pkgconfig -> "../../..".
+file(RELATIVE_PATH ALLOCORE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 foreach(pc ${ALLOCORE_PC_FILES})
-  configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc.in
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc
                  @ONLY)
-  install(CODE "
-    file(READ \"${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc.in\" text)
-    string(REPLACE \"%PREFIX%\" \"\${CMAKE_INSTALL_PREFIX}\" text \"\${text}\")
-    file(WRITE \"${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc\" \"\${text}\")
-    file(INSTALL \"${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc\"
-         DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\")")
+  install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endforeach()

@@ -28,8 +28,18 @@
  * invalidated by allocore_release_unused_names. Names may contain any byte, so decision
  * accessors also give the length. Indexed accessors given an index out of range (or a NULL
  * list) return "" or 0 and *_count of NULL is 0; nothing here reads out of bounds. The kernel
- * and object arguments of the other calls must not be NULL. A kernel is not thread-safe: one
- * thread at a time (KernelService in C++ is the threaded form).
+ * and object arguments of the other calls must not be NULL.
+ *
+ * Threads. A kernel is not thread-safe, and it is not tied to a thread either: calls from
+ * different OS threads are fine as long as they come one at a time (the caller serialises
+ * them: a Go program whose goroutines move between threads, behind a mutex, is correct). Two
+ * kernels share nothing and may be called at the same time. The objects a call hands out
+ * (decision lists, query results) follow the same rule. allocore_service_t
+ * (allocore/c_service.h) is the form for many threads at once.
+ *
+ * Strings with a length. Every *_n call takes (pointer, length) pairs instead of NUL-terminated
+ * strings, so a caller whose strings are not NUL-terminated (Go, Rust, Python's bytes) passes
+ * its own bytes without a copy; the pointer may be NULL when the length is 0.
  *
  * Example (designated initializers that leave fields out draw GCC's -Wextra warning
  * -Wmissing-field-initializers; the fields left out are zero, which is what they mean, so
@@ -115,8 +125,10 @@ enum { ALLOCORE_FOREIGN_DEFAULT = 0, ALLOCORE_FOREIGN_STATIC = 1 };
 /* Error codes: absl's (and gRPC's) canonical status codes, whose values never change. */
 typedef enum allocore_error_code_t {
   ALLOCORE_OK = 0,
+  ALLOCORE_ERR_CANCELLED = 1,           /* a service closed while the call waited */
   ALLOCORE_ERR_UNKNOWN = 2,             /* a message allocore did not write */
   ALLOCORE_ERR_INVALID_ARGUMENT = 3,    /* a bad value: negative seq, zero resources, bad YAML */
+  ALLOCORE_ERR_DEADLINE_EXCEEDED = 4,   /* a wait whose timeout passed first */
   ALLOCORE_ERR_NOT_FOUND = 5,           /* unknown partition, application, ask, node, seq */
   ALLOCORE_ERR_ALREADY_EXISTS = 6,      /* a node or application id already known */
   ALLOCORE_ERR_PERMISSION_DENIED = 7,   /* a file the call must read (allocore_kernel_restart) */
@@ -254,6 +266,9 @@ ALLOCORE_EXPORT void allocore_ask_set_placeholder(allocore_ask_t* ask, unsigned 
 ALLOCORE_EXPORT void allocore_ask_set_required_node(allocore_ask_t* ask, const char* node);
 ALLOCORE_EXPORT void allocore_ask_set_allow_preemption(allocore_ask_t* ask, unsigned char allow);
 ALLOCORE_EXPORT void allocore_ask_set_originator(allocore_ask_t* ask, unsigned char originator);
+/* The pod's creation time in ms on the kernel's logical clock (>= 0; unset: the time the kernel
+ * receives the ask). yunikorn-1.9 orders asks of equal priority by it. */
+ALLOCORE_EXPORT void allocore_ask_set_creation_time(allocore_ask_t* ask, int64_t millis);
 
 ALLOCORE_EXPORT void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
                                       allocore_decisions_t* out, char** errptr);
@@ -271,6 +286,44 @@ ALLOCORE_EXPORT void allocore_release_allocation_seq(allocore_kernel_t* kernel,
                                                      const char* partition, const char* app,
                                                      const char* ask, const char* node, int64_t seq,
                                                      allocore_decisions_t* out, char** errptr);
+
+/* --- strings with a length (see "Strings with a length" above) ---------------------------- */
+ALLOCORE_EXPORT allocore_node_t* allocore_node_create_n(const char* id, size_t id_len);
+ALLOCORE_EXPORT allocore_app_t* allocore_app_create_n(const char* id, size_t id_len,
+                                                      const char* user, size_t user_len);
+ALLOCORE_EXPORT void allocore_app_set_queue_n(allocore_app_t* app, const char* queue,
+                                              size_t queue_len);
+ALLOCORE_EXPORT allocore_ask_t* allocore_ask_create_n(const char* app, size_t app_len,
+                                                      const char* id, size_t id_len);
+ALLOCORE_EXPORT void allocore_ask_add_resource_n(allocore_ask_t* ask, const char* type,
+                                                 size_t type_len, int64_t value);
+ALLOCORE_EXPORT void allocore_node_add_capacity_n(allocore_node_t* node, const char* type,
+                                                  size_t type_len, int64_t value);
+ALLOCORE_EXPORT void allocore_remove_node_n(allocore_kernel_t* kernel, const char* partition,
+                                            const char* id, size_t id_len,
+                                            allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT void allocore_remove_app_n(allocore_kernel_t* kernel, const char* partition,
+                                           const char* id, size_t id_len, allocore_decisions_t* out,
+                                           char** errptr);
+ALLOCORE_EXPORT void allocore_remove_ask_n(allocore_kernel_t* kernel, const char* partition,
+                                           const char* app, size_t app_len, const char* ask,
+                                           size_t ask_len, allocore_decisions_t* out,
+                                           char** errptr);
+/* seq 0: the oldest live allocation of the ask; node NULL (or length 0): on any node. */
+ALLOCORE_EXPORT void allocore_release_allocation_n(allocore_kernel_t* kernel, const char* partition,
+                                                   const char* app, size_t app_len, const char* ask,
+                                                   size_t ask_len, const char* node,
+                                                   size_t node_len, int64_t seq,
+                                                   allocore_decisions_t* out, char** errptr);
+ALLOCORE_EXPORT allocore_handle_t allocore_find_app_n(const allocore_kernel_t* kernel,
+                                                      const char* partition, const char* id,
+                                                      size_t id_len, char** errptr);
+ALLOCORE_EXPORT allocore_handle_t allocore_find_ask_n(const allocore_kernel_t* kernel,
+                                                      allocore_handle_t app, const char* id,
+                                                      size_t id_len, char** errptr);
+ALLOCORE_EXPORT allocore_handle_t allocore_find_node_n(const allocore_kernel_t* kernel,
+                                                       const char* partition, const char* id,
+                                                       size_t id_len, char** errptr);
 
 /* --- a manager's lifecycle: restart, in-place resize, other schedulers' pods --------------
  * Resources are given as `count` parallel entries of `types` and `values` (kernel units:
@@ -385,6 +438,77 @@ ALLOCORE_EXPORT allocore_handle_t
 allocore_decision_ask_handle(const allocore_decisions_t* decisions, size_t i);
 ALLOCORE_EXPORT allocore_handle_t
 allocore_decision_node_handle(const allocore_decisions_t* decisions, size_t i);
+
+/* Decisions in bulk: one call copies a range of decisions into caller-owned records, their
+ * names into one caller-owned byte buffer, for callers to whom every call costs (cgo, Python).
+ * A name is a (offset, length) span of `names`; names are not NUL-terminated. */
+typedef struct allocore_span_t {
+  uint32_t offset;
+  uint32_t len;
+} allocore_span_t;
+
+typedef struct allocore_decision_record_t {
+  int32_t type;     /* ALLOCORE_ALLOCATION, ... */
+  int32_t priority; /* as allocore_decision_priority */
+  int64_t seq;      /* as allocore_decision_seq */
+  int64_t count;    /* as allocore_decision_count */
+  uint8_t placeholder;
+  uint8_t release_reason; /* ALLOCORE_RELEASE_* (ALLOCORE_RELEASE, ALLOCORE_ASK_REMOVED) */
+  uint8_t from_state;     /* ALLOCORE_STATE_* (ALLOCORE_APP_STATE) */
+  uint8_t to_state;
+  uint32_t reserved; /* 0 */
+  allocore_handle_t app_handle;
+  allocore_handle_t ask_handle;
+  allocore_handle_t node_handle;
+  allocore_span_t partition;
+  allocore_span_t queue;
+  allocore_span_t app;
+  allocore_span_t ask;
+  allocore_span_t node;
+  allocore_span_t reason; /* ALLOCORE_APP_REJECTED */
+  allocore_span_t replaces;
+  allocore_span_t by_app;
+  allocore_span_t by_ask;
+  allocore_span_t by_queue;
+} allocore_decision_record_t;
+
+/* Release reasons and application states as numbers (their names: the *_name calls). */
+enum {
+  ALLOCORE_RELEASE_RELEASED = 0,
+  ALLOCORE_RELEASE_REMOVED = 1,
+  ALLOCORE_RELEASE_REPLACED = 2,
+  ALLOCORE_RELEASE_PREEMPTED = 3,
+  ALLOCORE_RELEASE_TIMEOUT = 4,
+  ALLOCORE_RELEASE_QUOTA = 5
+};
+enum {
+  ALLOCORE_STATE_NEW = 0,
+  ALLOCORE_STATE_ACCEPTED = 1,
+  ALLOCORE_STATE_STARTING = 2,
+  ALLOCORE_STATE_RUNNING = 3,
+  ALLOCORE_STATE_COMPLETING = 4,
+  ALLOCORE_STATE_COMPLETED = 5,
+  ALLOCORE_STATE_FAILING = 6,
+  ALLOCORE_STATE_FAILED = 7,
+  ALLOCORE_STATE_REJECTED = 8,
+  ALLOCORE_STATE_EXPIRED = 9,
+  ALLOCORE_STATE_RESUMING = 10
+};
+/* "released", ..., and "New", "Accepted", ...; "" out of range. */
+ALLOCORE_EXPORT const char* allocore_release_reason_name(int reason);
+ALLOCORE_EXPORT const char* allocore_app_state_name(int state);
+
+/* Copies decisions first, first + 1, ... into records[0 .. max_records) and their names into
+ * names[0 .. names_capacity), and returns how many records it wrote: it stops at the end of the
+ * list, at max_records, or before the first decision whose names do not fit in what is left of
+ * `names` (*names_used: the bytes written). A caller loops with first += the result. A
+ * decision whose names alone exceed names_capacity (or 4 GiB) is an error: 0 records,
+ * OUT_OF_RANGE in *errptr. first past the end: 0, no error. */
+ALLOCORE_EXPORT size_t allocore_decisions_export(const allocore_decisions_t* decisions,
+                                                 size_t first, allocore_decision_record_t* records,
+                                                 size_t max_records, char* names,
+                                                 size_t names_capacity, size_t* names_used,
+                                                 char** errptr);
 
 /* --- queries ----------------------------------------------------------------------------- */
 ALLOCORE_EXPORT size_t allocore_partition_count(const allocore_kernel_t* kernel);

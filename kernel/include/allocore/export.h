@@ -1,5 +1,6 @@
-// allocore/export.h — marks the public API. The libraries are built with hidden symbols, so
-// that a shared build exports exactly what the public headers declare.
+/* allocore/export.h — marks the public API. The libraries are built with hidden symbols, so
+ * that a shared build exports exactly what the public headers declare. C-compatible (C89 and
+ * later). */
 #ifndef ALLOCORE_EXPORT_H_
 #define ALLOCORE_EXPORT_H_
 
@@ -9,4 +10,4 @@
 #define ALLOCORE_EXPORT
 #endif
 
-#endif  // ALLOCORE_EXPORT_H_
+#endif /* ALLOCORE_EXPORT_H_ */

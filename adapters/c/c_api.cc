@@ -18,206 +18,9 @@
 #include "allocore/c.h"
 #include "allocore/events.h"
 #include "allocore/kernel.h"
+#include "c_internal.h"
 
-struct allocore_kernel_t {
-  std::unique_ptr<allocore::Kernel> kernel;
-  std::vector<std::string> partition_names;  // for allocore_partition_name
-  // A log holds a kernel's whole history: recording starts before the first change, with the
-  // config the kernel was created with.
-  allocore::SchedulerConfig created_with;
-  bool changed = false;                                         // a state-changing call was made
-  std::unique_ptr<allocore::adapters::EventRecorder> recorder;  // null: not recording
-};
-
-struct allocore_decisions_t {
-  std::vector<allocore::Decision> decisions;
-};
-
-struct allocore_node_t {
-  allocore::NodeUpdate spec;  // the optional fields say what an update changes
-};
-
-struct allocore_app_t {
-  allocore::AppSpec spec;
-};
-
-struct allocore_ask_t {
-  allocore::AskSpec spec;
-};
-
-struct allocore_queues_t {
-  std::vector<allocore::QueueInfo> queues;
-  const allocore::ResourceTypes* types;
-};
-
-struct allocore_nodes_t {
-  std::vector<allocore::NodeInfo> nodes;
-  const allocore::ResourceTypes* types;
-};
-
-struct allocore_allocations_t {
-  std::vector<allocore::AllocationInfo> allocations;
-  const allocore::ResourceTypes* types;
-};
-
-struct allocore_apps_t {
-  std::vector<allocore::AppInfo> apps;
-  const allocore::ResourceTypes* types;
-};
-
-struct allocore_app_info_t {
-  allocore::AppInfo info;
-  const allocore::ResourceTypes* types;
-};
-
-struct allocore_explanations_t {
-  std::vector<allocore::PendingExplanation> explanations;
-};
-
-struct allocore_probe_t {
-  allocore::ProbeResult result;
-};
-
-namespace {
-
-using allocore::Decision;
-
-// Every message reads "CODE: call: text" (CODE as absl::StatusCodeToString spells it), so a
-// caller can print it as it is or branch on allocore_error_code(). `call` defaults to the C
-// function that reports (GCC and clang give the caller's name).
-void SetError(char** errptr, absl::StatusCode code, std::string_view message,
-              const char* call = __builtin_FUNCTION()) {
-  if (errptr == nullptr) return;
-  std::string text = absl::StatusCodeToString(code);
-  text.append(": ").append(call).append(": ").append(message);
-  std::free(*errptr);
-  *errptr = static_cast<char*>(std::malloc(text.size() + 1));
-  if (*errptr == nullptr) return;
-  std::memcpy(*errptr, text.data(), text.size());
-  (*errptr)[text.size()] = '\0';
-}
-void InvalidArgument(char** errptr, std::string_view message,
-                     const char* call = __builtin_FUNCTION()) {
-  SetError(errptr, absl::StatusCode::kInvalidArgument, message, call);
-}
-
-// True when `status` is OK; otherwise reports it.
-bool Ok(const absl::Status& status, char** errptr, const char* call = __builtin_FUNCTION()) {
-  if (status.ok()) return true;
-  SetError(errptr, status.code(), std::string(status.message()), call);
-  return false;
-}
-
-std::string Partition(const char* partition) {
-  return partition == nullptr ? std::string(allocore::kDefaultPartition) : std::string(partition);
-}
-
-std::string_view Text(const char* s) { return s == nullptr ? std::string_view() : s; }
-
-// Runs a kernel call that appends decisions, into the caller's list or a scratch one.
-template <typename Call>
-void WithOut(allocore_decisions_t* out, char** errptr, Call&& call,
-             const char* name = __builtin_FUNCTION()) {
-  std::vector<Decision> scratch;
-  std::vector<Decision>* target = out != nullptr ? &out->decisions : &scratch;
-  (void)Ok(call(target), errptr, name);
-}
-
-// A state-changing call: while the kernel records, the call as an Event through the recorder
-// (which records it when the kernel accepts it); otherwise `direct`, without building the value.
-template <typename MakeEvent, typename Direct>
-absl::Status Change(allocore_kernel_t* kernel, std::vector<Decision>* target,
-                    MakeEvent&& make_event, Direct&& direct) {
-  kernel->changed = true;
-  if (kernel->recorder) return kernel->recorder->Apply(*kernel->kernel, make_event(), target);
-  return direct();
-}
-
-const Decision* At(const allocore_decisions_t* d, size_t i) {
-  return d != nullptr && i < d->decisions.size() ? &d->decisions[i] : nullptr;
-}
-
-// A name as C sees it: interned names are whole std::strings, so their characters end in a
-// NUL; an empty view may have no storage at all.
-const char* Name(std::string_view name, size_t* len) {
-  if (len != nullptr) *len = name.size();
-  return name.empty() ? "" : name.data();
-}
-
-int64_t Quantity(const allocore::Resource* resource, const allocore::ResourceTypes* types,
-                 const char* type, unsigned char* present) {
-  if (present != nullptr) *present = 0;
-  if (resource == nullptr || types == nullptr || type == nullptr) return 0;
-  int id = types->Find(type);
-  if (id < 0 || !resource->Has(id)) return 0;
-  if (present != nullptr) *present = 1;
-  return resource->Get(id);
-}
-
-absl::StatusOr<allocore::SchedulerConfig> ConfigFromYaml(const char* yaml, size_t len,
-                                                         const char* source_name,
-                                                         allocore::Semantics semantics) {
-  std::string name = source_name != nullptr ? source_name : "queues.yaml";
-  allocore::adapters::ConfigLoadResult loaded = allocore::adapters::LoadConfigText(
-      yaml == nullptr ? std::string_view() : std::string_view(yaml, len), name, semantics);
-  if (!loaded.config) {
-    std::string message;
-    for (const allocore::ConfigError& e : loaded.errors) {
-      if (e.warning) continue;
-      if (!message.empty()) message += "\n";
-      message += e.ToString(name);
-    }
-    return absl::InvalidArgumentError(message);
-  }
-  return *std::move(loaded.config);
-}
-
-constexpr allocore_handle_t kNoHandle = {0, 0, ALLOCORE_NO_HANDLE, 0};
-
-template <typename Tag>
-allocore_handle_t ToC(const allocore::EntityHandle<Tag>& h) {
-  return {h.partition.index, h.partition.serial, h.slot, h.generation};
-}
-
-template <typename Handle>
-Handle FromC(allocore_handle_t h) {
-  Handle handle;
-  handle.partition = {.index = h.partition_index, .serial = h.partition_serial};
-  handle.slot = h.slot;
-  handle.generation = h.generation;
-  return handle;
-}
-
-template <typename Handle>
-allocore_handle_t HandleOrError(const absl::StatusOr<Handle>& found, char** errptr,
-                                const char* call = __builtin_FUNCTION()) {
-  return Ok(found.status(), errptr, call) ? ToC(*found) : kNoHandle;
-}
-
-// `count` entries of parallel arrays; nullopt (with the error set) when the arrays are missing.
-std::optional<allocore::Quantities> QuantityArrays(const char* const* types, const int64_t* values,
-                                                   size_t count, char** errptr,
-                                                   const char* call = __builtin_FUNCTION()) {
-  if (count > 0 && (types == nullptr || values == nullptr)) {
-    InvalidArgument(errptr, "types and values must not be NULL when count > 0", call);
-    return std::nullopt;
-  }
-  if (count > allocore::ApiLimits::kMaxQuantityEntries) {
-    InvalidArgument(
-        errptr,
-        absl::StrCat(count, " resource entries is over the limit of ",
-                     allocore::ApiLimits::kMaxQuantityEntries, " (ApiLimits::kMaxQuantityEntries)"),
-        call);
-    return std::nullopt;
-  }
-  allocore::Quantities quantities;
-  quantities.reserve(count);
-  for (size_t i = 0; i < count; ++i)
-    quantities.emplace_back(std::string(Text(types[i])), values[i]);
-  return quantities;
-}
-
-}  // namespace
+using namespace allocore::c_abi;  // NOLINT(google-build-using-namespace): the ABI's own helpers
 
 extern "C" {
 
@@ -325,16 +128,16 @@ void allocore_update_config(allocore_kernel_t* kernel, const char* yaml, size_t 
 
 // --- snapshots and forks -----------------------------------------------------------------
 
-namespace {
+}  // extern "C"
 
-allocore_kernel_t* Wrap(std::unique_ptr<allocore::Kernel> kernel) {
+allocore_kernel_t* allocore::c_abi::WrapKernel(std::unique_ptr<allocore::Kernel> kernel) {
   auto* handle = new allocore_kernel_t;
   handle->kernel = std::move(kernel);
   handle->partition_names = handle->kernel->PartitionNames();
   return handle;
 }
 
-}  // namespace
+extern "C" {
 
 char* allocore_kernel_snapshot(const allocore_kernel_t* kernel, size_t* len, char** errptr) {
   try {
@@ -359,7 +162,7 @@ allocore_kernel_t* allocore_kernel_restore(const char* snapshot, size_t len, cha
     auto kernel = allocore::Kernel::Restore(
         std::string_view(snapshot == nullptr ? "" : snapshot, snapshot == nullptr ? 0 : len));
     if (!Ok(kernel.status(), errptr)) return nullptr;
-    return Wrap(*std::move(kernel));
+    return WrapKernel(*std::move(kernel));
   } catch (const std::bad_alloc&) {
     SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
     return nullptr;
@@ -382,7 +185,7 @@ allocore_kernel_t* allocore_kernel_restart(const char* dir, allocore_restart_inf
                .replayed_events = report.replayed_events,
                .torn_tail_events = report.torn_tail_events};
     }
-    return Wrap(*std::move(kernel));
+    return WrapKernel(*std::move(kernel));
   } catch (const std::bad_alloc&) {
     SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
     return nullptr;
@@ -393,7 +196,7 @@ allocore_kernel_t* allocore_kernel_fork(const allocore_kernel_t* kernel, char** 
   try {
     auto fork = kernel->kernel->Fork();
     if (!Ok(fork.status(), errptr)) return nullptr;
-    return Wrap(*std::move(fork));
+    return WrapKernel(*std::move(fork));
   } catch (const std::bad_alloc&) {
     SetError(errptr, absl::StatusCode::kResourceExhausted, "out of memory");
     return nullptr;
@@ -403,8 +206,11 @@ allocore_kernel_t* allocore_kernel_fork(const allocore_kernel_t* kernel, char** 
 // --- nodes ---------------------------------------------------------------------------------
 
 allocore_node_t* allocore_node_create(const char* id) {
+  return allocore_node_create_n(id, id == nullptr ? 0 : std::strlen(id));
+}
+allocore_node_t* allocore_node_create_n(const char* id, size_t id_len) {
   auto* node = new allocore_node_t;
-  node->spec.id = std::string(Text(id));
+  node->spec.id = std::string(Text(id, id_len));
   return node;
 }
 void allocore_node_destroy(allocore_node_t* node) { delete node; }
@@ -412,8 +218,12 @@ void allocore_node_set_partition(allocore_node_t* node, const char* partition) {
   node->spec.partition = Partition(partition);
 }
 void allocore_node_add_capacity(allocore_node_t* node, const char* type, int64_t value) {
+  allocore_node_add_capacity_n(node, type, type == nullptr ? 0 : std::strlen(type), value);
+}
+void allocore_node_add_capacity_n(allocore_node_t* node, const char* type, size_t type_len,
+                                  int64_t value) {
   if (!node->spec.capacity) node->spec.capacity.emplace();
-  node->spec.capacity->emplace_back(std::string(Text(type)), value);
+  node->spec.capacity->emplace_back(std::string(Text(type, type_len)), value);
 }
 void allocore_node_clear_capacity(allocore_node_t* node) { node->spec.capacity.emplace(); }
 void allocore_node_add_occupied(allocore_node_t* node, const char* type, int64_t value) {
@@ -449,25 +259,44 @@ void allocore_update_node(allocore_kernel_t* kernel, const allocore_node_t* node
   });
 }
 
+namespace {
+void RemoveNode(allocore_kernel_t* kernel, const char* partition, std::string_view id,
+                allocore_decisions_t* out, char** errptr, const char* call) {
+  WithOut(
+      out, errptr,
+      [&](std::vector<Decision>* target) {
+        return Change(
+            kernel, target,
+            [&] {
+              return allocore::Event(allocore::RemoveNodeEvent{.partition = Partition(partition),
+                                                               .id = std::string(id)});
+            },
+            [&] { return kernel->kernel->RemoveNode(Partition(partition), id, target); });
+      },
+      call);
+}
+}  // namespace
+
 void allocore_remove_node(allocore_kernel_t* kernel, const char* partition, const char* id,
                           allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target,
-        [&] {
-          return allocore::Event(allocore::RemoveNodeEvent{.partition = Partition(partition),
-                                                           .id = std::string(Text(id))});
-        },
-        [&] { return kernel->kernel->RemoveNode(Partition(partition), Text(id), target); });
-  });
+  RemoveNode(kernel, partition, Text(id), out, errptr, __func__);
+}
+void allocore_remove_node_n(allocore_kernel_t* kernel, const char* partition, const char* id,
+                            size_t id_len, allocore_decisions_t* out, char** errptr) {
+  RemoveNode(kernel, partition, Text(id, id_len), out, errptr, __func__);
 }
 
 // --- applications --------------------------------------------------------------------------
 
 allocore_app_t* allocore_app_create(const char* id, const char* user) {
+  return allocore_app_create_n(id, id == nullptr ? 0 : std::strlen(id), user,
+                               user == nullptr ? 0 : std::strlen(user));
+}
+allocore_app_t* allocore_app_create_n(const char* id, size_t id_len, const char* user,
+                                      size_t user_len) {
   auto* app = new allocore_app_t;
-  app->spec.id = std::string(Text(id));
-  app->spec.user = std::string(Text(user));
+  app->spec.id = std::string(Text(id, id_len));
+  app->spec.user = std::string(Text(user, user_len));
   return app;
 }
 void allocore_app_destroy(allocore_app_t* app) { delete app; }
@@ -476,6 +305,9 @@ void allocore_app_set_partition(allocore_app_t* app, const char* partition) {
 }
 void allocore_app_set_queue(allocore_app_t* app, const char* queue) {
   app->spec.queue = std::string(Text(queue));
+}
+void allocore_app_set_queue_n(allocore_app_t* app, const char* queue, size_t queue_len) {
+  app->spec.queue = std::string(Text(queue, queue_len));
 }
 void allocore_app_add_group(allocore_app_t* app, const char* group) {
   app->spec.groups.emplace_back(Text(group));
@@ -502,25 +334,44 @@ void allocore_add_app(allocore_kernel_t* kernel, const allocore_app_t* app,
   });
 }
 
+namespace {
+void RemoveApp(allocore_kernel_t* kernel, const char* partition, std::string_view id,
+               allocore_decisions_t* out, char** errptr, const char* call) {
+  WithOut(
+      out, errptr,
+      [&](std::vector<Decision>* target) {
+        return Change(
+            kernel, target,
+            [&] {
+              return allocore::Event(allocore::RemoveApplicationEvent{
+                  .partition = Partition(partition), .id = std::string(id)});
+            },
+            [&] { return kernel->kernel->RemoveApplication(Partition(partition), id, target); });
+      },
+      call);
+}
+}  // namespace
+
 void allocore_remove_app(allocore_kernel_t* kernel, const char* partition, const char* id,
                          allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target,
-        [&] {
-          return allocore::Event(allocore::RemoveApplicationEvent{.partition = Partition(partition),
-                                                                  .id = std::string(Text(id))});
-        },
-        [&] { return kernel->kernel->RemoveApplication(Partition(partition), Text(id), target); });
-  });
+  RemoveApp(kernel, partition, Text(id), out, errptr, __func__);
+}
+void allocore_remove_app_n(allocore_kernel_t* kernel, const char* partition, const char* id,
+                           size_t id_len, allocore_decisions_t* out, char** errptr) {
+  RemoveApp(kernel, partition, Text(id, id_len), out, errptr, __func__);
 }
 
 // --- asks ----------------------------------------------------------------------------------
 
 allocore_ask_t* allocore_ask_create(const char* app, const char* id) {
+  return allocore_ask_create_n(app, app == nullptr ? 0 : std::strlen(app), id,
+                               id == nullptr ? 0 : std::strlen(id));
+}
+allocore_ask_t* allocore_ask_create_n(const char* app, size_t app_len, const char* id,
+                                      size_t id_len) {
   auto* ask = new allocore_ask_t;
-  ask->spec.app = std::string(Text(app));
-  ask->spec.id = std::string(Text(id));
+  ask->spec.app = std::string(Text(app, app_len));
+  ask->spec.id = std::string(Text(id, id_len));
   return ask;
 }
 void allocore_ask_destroy(allocore_ask_t* ask) { delete ask; }
@@ -529,6 +380,10 @@ void allocore_ask_set_partition(allocore_ask_t* ask, const char* partition) {
 }
 void allocore_ask_add_resource(allocore_ask_t* ask, const char* type, int64_t value) {
   ask->spec.resources.emplace_back(std::string(Text(type)), value);
+}
+void allocore_ask_add_resource_n(allocore_ask_t* ask, const char* type, size_t type_len,
+                                 int64_t value) {
+  ask->spec.resources.emplace_back(std::string(Text(type, type_len)), value);
 }
 void allocore_ask_set_priority(allocore_ask_t* ask, int32_t priority) {
   ask->spec.priority = priority;
@@ -549,6 +404,9 @@ void allocore_ask_set_allow_preemption(allocore_ask_t* ask, unsigned char allow)
 void allocore_ask_set_originator(allocore_ask_t* ask, unsigned char originator) {
   ask->spec.originator = originator != 0;
 }
+void allocore_ask_set_creation_time(allocore_ask_t* ask, int64_t millis) {
+  ask->spec.creation_time_millis = millis;
+}
 
 void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
                       allocore_decisions_t* out, char** errptr) {
@@ -559,20 +417,70 @@ void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
   });
 }
 
+namespace {
+void RemoveAsk(allocore_kernel_t* kernel, const char* partition, std::string_view app,
+               std::string_view ask, allocore_decisions_t* out, char** errptr, const char* call) {
+  WithOut(
+      out, errptr,
+      [&](std::vector<Decision>* target) {
+        return Change(
+            kernel, target,
+            [&] {
+              return allocore::Event(allocore::RemoveAskEvent{.partition = Partition(partition),
+                                                              .app = std::string(app),
+                                                              .ask = std::string(ask)});
+            },
+            [&] { return kernel->kernel->RemoveAsk(Partition(partition), app, ask, target); });
+      },
+      call);
+}
+
+// seq 0: the oldest live allocation of the ask.
+void Release(allocore_kernel_t* kernel, const char* partition, std::string_view app,
+             std::string_view ask, std::string_view node, int64_t seq, allocore_decisions_t* out,
+             char** errptr, const char* call) {
+  WithOut(
+      out, errptr,
+      [&](std::vector<Decision>* target) {
+        return Change(
+            kernel, target,
+            [&] {
+              return allocore::Event(allocore::ReleaseEvent{.partition = Partition(partition),
+                                                            .app = std::string(app),
+                                                            .ask = std::string(ask),
+                                                            .node = std::string(node),
+                                                            .seq = seq});
+            },
+            [&] {
+              return seq > 0 ? kernel->kernel->ReleaseAllocation(Partition(partition), app, ask,
+                                                                 node, seq, target)
+                             : kernel->kernel->ReleaseAllocation(Partition(partition), app, ask,
+                                                                 node, target);
+            });
+      },
+      call);
+}
+}  // namespace
+
 void allocore_remove_ask(allocore_kernel_t* kernel, const char* partition, const char* app,
                          const char* ask, allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target,
-        [&] {
-          return allocore::Event(allocore::RemoveAskEvent{.partition = Partition(partition),
-                                                          .app = std::string(Text(app)),
-                                                          .ask = std::string(Text(ask))});
-        },
-        [&] {
-          return kernel->kernel->RemoveAsk(Partition(partition), Text(app), Text(ask), target);
-        });
-  });
+  RemoveAsk(kernel, partition, Text(app), Text(ask), out, errptr, __func__);
+}
+void allocore_remove_ask_n(allocore_kernel_t* kernel, const char* partition, const char* app,
+                           size_t app_len, const char* ask, size_t ask_len,
+                           allocore_decisions_t* out, char** errptr) {
+  RemoveAsk(kernel, partition, Text(app, app_len), Text(ask, ask_len), out, errptr, __func__);
+}
+void allocore_release_allocation_n(allocore_kernel_t* kernel, const char* partition,
+                                   const char* app, size_t app_len, const char* ask, size_t ask_len,
+                                   const char* node, size_t node_len, int64_t seq,
+                                   allocore_decisions_t* out, char** errptr) {
+  if (seq < 0) {
+    InvalidArgument(errptr, absl::StrCat("seq must be >= 0 (0: the oldest allocation), got ", seq));
+    return;
+  }
+  Release(kernel, partition, Text(app, app_len), Text(ask, ask_len), Text(node, node_len), seq, out,
+          errptr, __func__);
 }
 
 void allocore_release_allocation(allocore_kernel_t* kernel, const char* partition, const char* app,
@@ -785,7 +693,12 @@ void allocore_check_consistency(const allocore_kernel_t* kernel, char** errptr) 
 
 allocore_decisions_t* allocore_decisions_create(void) { return new allocore_decisions_t; }
 void allocore_decisions_destroy(allocore_decisions_t* decisions) { delete decisions; }
-void allocore_decisions_clear(allocore_decisions_t* decisions) { decisions->decisions.clear(); }
+void allocore_decisions_clear(allocore_decisions_t* decisions) {
+  decisions->decisions.clear();
+  decisions->owned_index.clear();
+  decisions->owned_names.clear();
+  decisions->owned_quota.clear();
+}
 size_t allocore_decisions_count(const allocore_decisions_t* decisions) {
   return decisions == nullptr ? 0 : decisions->decisions.size();
 }
@@ -1163,6 +1076,23 @@ allocore_handle_t allocore_find_node(const allocore_kernel_t* kernel, const char
   auto p = kernel->kernel->FindPartition(Partition(partition));
   if (!Ok(p.status(), errptr)) return kNoHandle;
   return HandleOrError(kernel->kernel->FindNode(*p, Text(id)), errptr);
+}
+allocore_handle_t allocore_find_app_n(const allocore_kernel_t* kernel, const char* partition,
+                                      const char* id, size_t id_len, char** errptr) {
+  auto p = kernel->kernel->FindPartition(Partition(partition));
+  if (!Ok(p.status(), errptr)) return kNoHandle;
+  return HandleOrError(kernel->kernel->FindApplication(*p, Text(id, id_len)), errptr);
+}
+allocore_handle_t allocore_find_ask_n(const allocore_kernel_t* kernel, allocore_handle_t app,
+                                      const char* id, size_t id_len, char** errptr) {
+  return HandleOrError(kernel->kernel->FindAsk(FromC<allocore::AppHandle>(app), Text(id, id_len)),
+                       errptr);
+}
+allocore_handle_t allocore_find_node_n(const allocore_kernel_t* kernel, const char* partition,
+                                       const char* id, size_t id_len, char** errptr) {
+  auto p = kernel->kernel->FindPartition(Partition(partition));
+  if (!Ok(p.status(), errptr)) return kNoHandle;
+  return HandleOrError(kernel->kernel->FindNode(*p, Text(id, id_len)), errptr);
 }
 int allocore_resource_type_id(allocore_kernel_t* kernel, const char* name, char** errptr) {
   absl::StatusOr<int> id = kernel->kernel->ResourceTypeId(Text(name));
