@@ -181,6 +181,10 @@ int64_t allocore_run_error_step(const allocore_run_t* run, size_t i) {
 const char* allocore_run_error_message(const allocore_run_t* run, size_t i) {
   return run == nullptr || i >= run->errors.size() ? "" : run->errors[i].message.c_str();
 }
+int allocore_run_error_code(const allocore_run_t* run, size_t i) {
+  return run == nullptr || i >= run->errors.size() ? ALLOCORE_OK
+                                                   : static_cast<int>(run->errors[i].code);
+}
 allocore_kernel_t* allocore_run_take_kernel(allocore_run_t* run) {
   if (run == nullptr || run->kernel == nullptr) return nullptr;
   return allocore::c_abi::WrapKernel(std::move(run->kernel));

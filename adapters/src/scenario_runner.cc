@@ -229,7 +229,8 @@ class Runner {
       Record record{.type = RecordType::kError, .step = step_, .message = message};
       ++result_.records;
       if (observer_) observer_->OnRecord(record, *kernel_);
-      result_.errors.push_back({.step = step_, .message = std::move(message)});
+      result_.errors.push_back(
+          {.step = step_, .message = std::move(message), .code = status.code()});
       return;
     }
     if (digesting_) digest_.Add(out_);

@@ -299,6 +299,26 @@ TEST(CScenarioTest, RunPackAndReportAFile) {
   allocore_free(json);
 }
 
+TEST(CScenarioTest, RefusedStepsKeepTheirStepMessageAndCode) {
+  const std::string scenario =
+      std::string(ALLOCORE_SOURCE_DIR) + "/tests/scenarios/refused-calls.yaml";
+  Error err;
+  allocore_run_t* run = allocore_run_file(scenario.c_str(), nullptr, err.ptr());
+  ASSERT_NE(run, nullptr) << err.text();
+  ASSERT_GT(allocore_run_error_count(run), 0u);
+  bool not_found = false;
+  for (size_t i = 0; i < allocore_run_error_count(run); ++i) {
+    EXPECT_GE(allocore_run_error_step(run, i), 0);  // 0: a node of the `nodes:` list
+    EXPECT_NE(allocore_run_error_code(run, i), ALLOCORE_OK);
+    EXPECT_NE(allocore_run_error_code(run, i), ALLOCORE_ERR_UNKNOWN)
+        << allocore_run_error_message(run, i);
+    not_found = not_found || allocore_run_error_code(run, i) == ALLOCORE_ERR_NOT_FOUND;
+  }
+  EXPECT_TRUE(not_found);
+  EXPECT_EQ(allocore_run_error_code(run, 999999), ALLOCORE_OK);
+  allocore_run_destroy(run);
+}
+
 TEST(CScenarioTest, BadInputsNameTheFileAndWriteNothing) {
   Error err;
   EXPECT_EQ(allocore_run_file("/nonexistent/x.yaml", nullptr, err.ptr()), nullptr);

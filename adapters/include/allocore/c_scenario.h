@@ -45,6 +45,8 @@ ALLOCORE_EXPORT int64_t allocore_run_steps(const allocore_run_t* run);
 ALLOCORE_EXPORT size_t allocore_run_error_count(const allocore_run_t* run);
 ALLOCORE_EXPORT int64_t allocore_run_error_step(const allocore_run_t* run, size_t i);
 ALLOCORE_EXPORT const char* allocore_run_error_message(const allocore_run_t* run, size_t i);
+/* The refusal's code (allocore_error_code_t), as the kernel call returned it. */
+ALLOCORE_EXPORT int allocore_run_error_code(const allocore_run_t* run, size_t i);
 /* The kernel in its final state, handed over to the caller (destroy it with
  * allocore_kernel_destroy); NULL when already taken. For queries: explain, list, fork. */
 ALLOCORE_EXPORT allocore_kernel_t* allocore_run_take_kernel(allocore_run_t* run);

@@ -328,6 +328,7 @@ struct ActualAllocation {
 struct ErrorRecord {
   int64_t step = 0;
   std::string message;
+  absl::StatusCode code = absl::StatusCode::kUnknown;  // the refusal's status code
 };
 
 struct RunResult {
