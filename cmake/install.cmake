@@ -48,6 +48,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/docs/scenario-format.md ${PROJECT_SOURCE_DIR
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/report/plot_report.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/allocore)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/adapters)
+# The Go package's source (a Go program points its go.mod at it: `replace allocore.dev/allocore
+# => <prefix>/share/allocore/go`) and both bindings' documents.
+if(ALLOCORE_BUILD_ADAPTERS)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/go/ DESTINATION ${CMAKE_INSTALL_DATADIR}/allocore/go
+          PATTERN "run_tests.sh" EXCLUDE)
+  install(FILES ${PROJECT_SOURCE_DIR}/bindings/go/README.md
+          DESTINATION ${CMAKE_INSTALL_DOCDIR}/bindings/go)
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/bench/README.md ${PROJECT_SOURCE_DIR}/bench/RESULTS.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/bench/plots DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)

@@ -55,9 +55,10 @@ namespace {
 
 using allocore::Decision;
 
+// As the per-decision accessors give them (an invalid handle's slot is ALLOCORE_NO_HANDLE).
 template <typename Tag>
 allocore_handle_t HandleOf(const allocore::EntityHandle<Tag>& handle) {
-  return handle.valid() ? allocore::c_abi::ToC(handle) : allocore::c_abi::kNoHandle;
+  return allocore::c_abi::ToC(handle);
 }
 
 // Where the next name goes; false when it does not fit.
@@ -146,6 +147,8 @@ size_t allocore_decisions_export(const allocore_decisions_t* decisions, size_t f
     const size_t size = NamesSize(d);
     if (size > capacity - writer.used()) {
       if (written == 0) {
+        // What the first decision needs, so the caller can size the buffer and try again.
+        if (names_used != nullptr) *names_used = size;
         allocore::c_abi::SetError(
             errptr, absl::StatusCode::kOutOfRange,
             absl::StrCat("decision ", i, " has ", size, " bytes of names; the names buffer holds ",
@@ -156,7 +159,7 @@ size_t allocore_decisions_export(const allocore_decisions_t* decisions, size_t f
     Fill(d, writer, &records[written]);
     ++written;
   }
-  if (names_used != nullptr) *names_used = writer.used();
+  if (written > 0 && names_used != nullptr) *names_used = writer.used();
   return written;
 }
 

@@ -60,9 +60,8 @@ using allocore::c_abi::SetError;
 using allocore::c_abi::Text;
 using allocore::c_abi::ToC;
 
-allocore_handle_t HandleOf(const auto& handle) {
-  return handle.valid() ? ToC(handle) : allocore::c_abi::kNoHandle;
-}
+// As decisions give them (an invalid handle's slot is ALLOCORE_NO_HANDLE).
+allocore_handle_t HandleOf(const auto& handle) { return ToC(handle); }
 
 std::unique_ptr<allocore_batch_t> Own(const KernelService::Batch& batch) {
   auto owned = std::make_unique<allocore_batch_t>();
@@ -381,6 +380,26 @@ allocore_handle_t allocore_service_find_node(const allocore_service_t* service,
                                              char** errptr) {
   return allocore::c_abi::HandleOrError(
       service->service->FindNode(Partition(partition), Text(id, id_len)), errptr);
+}
+allocore_handle_t allocore_service_find_ask(const allocore_service_t* service,
+                                            allocore_handle_t app, const char* id, size_t id_len,
+                                            char** errptr) {
+  return allocore::c_abi::HandleOrError(
+      service->service->FindAsk(allocore::c_abi::FromC<allocore::AppHandle>(app), Text(id, id_len)),
+      errptr);
+}
+uint64_t allocore_service_recover_allocation(allocore_service_t* service, const allocore_ask_t* ask,
+                                             const char* node, size_t node_len, char** errptr) {
+  return Submit(service,
+                allocore::RecoverSpec{.ask = ask->spec, .node = std::string(Text(node, node_len))},
+                errptr, __func__);
+}
+size_t allocore_snapshot_resource_type_count(const allocore_snapshot_t* snapshot) {
+  return snapshot == nullptr ? 0 : snapshot->snapshot->resource_types.size();
+}
+const char* allocore_snapshot_resource_type_name(const allocore_snapshot_t* snapshot, size_t i) {
+  if (snapshot == nullptr || i >= snapshot->snapshot->resource_types.size()) return "";
+  return snapshot->snapshot->resource_types[i].c_str();
 }
 void allocore_service_record_check(const allocore_service_t* service, char** errptr) {
   (void)Ok(service->service->recording_status(), errptr);

@@ -201,7 +201,7 @@ TEST(CAbiExportTest, NamesThatCannotFitAreAnErrorAndAnEmptyRangeIsNot) {
             0u);
   EXPECT_EQ(err.code(), ALLOCORE_ERR_OUT_OF_RANGE) << err.text();
   EXPECT_THAT(err.text(), HasSubstr("bytes of names"));
-  EXPECT_EQ(used, 0u);
+  EXPECT_GT(used, sizeof names);  // what the first decision needs
   err.Reset();
   EXPECT_EQ(allocore_decisions_export(out, allocore_decisions_count(out), &record, 1, names,
                                       sizeof names, &used, err.ptr()),

@@ -201,8 +201,9 @@ TEST(CServiceTest, WaitsSnapshotsLookupsAndTheirRefusals) {
   }
   EXPECT_TRUE(found);
   allocore_queues_destroy(queues);
-  EXPECT_EQ(allocore_snapshot_queues(allocore_service_snapshot(service), "nope", err.ptr()),
-            nullptr);
+  snapshot = allocore_service_snapshot(service);
+  EXPECT_EQ(allocore_snapshot_queues(snapshot, "nope", err.ptr()), nullptr);
+  allocore_snapshot_destroy(snapshot);
   EXPECT_EQ(err.code(), ALLOCORE_ERR_NOT_FOUND);
   err.Reset();
 
@@ -213,6 +214,35 @@ TEST(CServiceTest, WaitsSnapshotsLookupsAndTheirRefusals) {
   EXPECT_EQ(err.code(), ALLOCORE_ERR_NOT_FOUND);
   err.Reset();
   EXPECT_GE(allocore_service_resource_type_id(service, "memory", err.ptr()), 0) << err.text();
+  EXPECT_NE(allocore_service_find_ask(service, app, "ask-2", 5, err.ptr()).slot, ALLOCORE_NO_HANDLE)
+      << err.text();
+  EXPECT_EQ(allocore_service_find_ask(service, app, "ask-9", 5, err.ptr()).slot,
+            ALLOCORE_NO_HANDLE);
+  EXPECT_EQ(err.code(), ALLOCORE_ERR_NOT_FOUND);
+  err.Reset();
+  snapshot = allocore_service_snapshot(service);
+  bool memory_named = false;
+  for (size_t t = 0; t < allocore_snapshot_resource_type_count(snapshot); ++t) {
+    memory_named =
+        memory_named || std::string(allocore_snapshot_resource_type_name(snapshot, t)) == "memory";
+  }
+  EXPECT_TRUE(memory_named);
+  EXPECT_STREQ(allocore_snapshot_resource_type_name(snapshot, 99), "");
+  allocore_snapshot_destroy(snapshot);
+
+  // A pod found running after a restart: recovered through the service, counted in its queue.
+  allocore_ask_t* running = allocore_ask_create("app-1", "was-running");
+  allocore_ask_add_resource(running, "memory", 2);
+  const uint64_t recovered =
+      allocore_service_recover_allocation(service, running, "node-1", 6, err.ptr());
+  allocore_ask_destroy(running);
+  ASSERT_GT(recovered, 0u) << err.text();
+  snapshot = allocore_service_wait_applied(service, recovered, -1, err.ptr());
+  ASSERT_NE(snapshot, nullptr) << err.text();
+  int64_t live = 0;
+  allocore_snapshot_usage(snapshot, nullptr, nullptr, &live);
+  EXPECT_EQ(live, 4);
+  allocore_snapshot_destroy(snapshot);
 
   // A refused event is in its batch's receipts, not an error of the submit.
   const uint64_t refused = allocore_service_remove_app(service, nullptr, "ghost", 5, err.ptr());

@@ -1,9 +1,10 @@
 /* allocore/c.h — the kernel from C (and from any language with a C FFI).
  *
- * Opaque types, plain C values, no C++ across the boundary. Part of allocore::adapters
- * (liballocore_adapters), because a kernel is created from a YuniKorn queues.yaml text. Link
- * a C program with `cc prog.c $(pkg-config --cflags --libs allocore-c)`: that package brings
- * the C++ runtime the libraries need.
+ * Opaque types, plain C values, no C++ across the boundary. In liballocore_c.so (CMake target
+ * allocore::c), a shared library that exports these functions alone and keeps its C++
+ * dependencies inside. Link a C program with `cc prog.c $(pkg-config --cflags --libs
+ * allocore-c)`; cgo takes the same flags (`#cgo pkg-config: allocore-c`). The Go package on
+ * it: share/doc/allocore/bindings/go/README.md.
  *
  * Errors. A call that can fail takes `char** errptr`. On failure it stores a message allocated
  * with malloc in *errptr (freeing a message already there) and, as every refused call of the
@@ -503,7 +504,8 @@ ALLOCORE_EXPORT const char* allocore_app_state_name(int state);
  * list, at max_records, or before the first decision whose names do not fit in what is left of
  * `names` (*names_used: the bytes written). A caller loops with first += the result. A
  * decision whose names alone exceed names_capacity (or 4 GiB) is an error: 0 records,
- * OUT_OF_RANGE in *errptr. first past the end: 0, no error. */
+ * OUT_OF_RANGE in *errptr, and *names_used the size it needs. first past the end: 0, no
+ * error. Handles read as allocore_decision_*_handle gives them. */
 ALLOCORE_EXPORT size_t allocore_decisions_export(const allocore_decisions_t* decisions,
                                                  size_t first, allocore_decision_record_t* records,
                                                  size_t max_records, char* names,

@@ -92,6 +92,11 @@ ALLOCORE_EXPORT uint64_t allocore_service_release(allocore_service_t* service,
                                                   size_t app_len, const char* ask, size_t ask_len,
                                                   const char* node, size_t node_len, int64_t seq,
                                                   char** errptr);
+/* A pod found running on `node` after a restart (allocore_recover_allocation of c.h). */
+ALLOCORE_EXPORT uint64_t allocore_service_recover_allocation(allocore_service_t* service,
+                                                             const allocore_ask_t* ask,
+                                                             const char* node, size_t node_len,
+                                                             char** errptr);
 ALLOCORE_EXPORT uint64_t allocore_service_advance(allocore_service_t* service, int64_t millis,
                                                   char** errptr);
 ALLOCORE_EXPORT uint64_t allocore_service_update_config(allocore_service_t* service,
@@ -101,7 +106,10 @@ ALLOCORE_EXPORT uint64_t allocore_service_update_config(allocore_service_t* serv
 /* --- applied batches --------------------------------------------------------------------- */
 /* The oldest applied batch not yet taken. timeout_millis 0: do not wait (NULL and no error when
  * none is ready); > 0: wait at most that long (NULL, DEADLINE_EXCEEDED); < 0: wait until one
- * is ready. NULL with CANCELLED once the service is closed and every batch was taken. */
+ * is ready. NULL with CANCELLED once the service is closed and every batch was taken, and with
+ * FAILED_PRECONDITION when the service discards its batches. A batch is handed out as soon as
+ * it is applied, just before the snapshot that shows it is published: a reader that needs that
+ * snapshot waits for it with allocore_service_wait_applied(last_seq). */
 ALLOCORE_EXPORT allocore_batch_t* allocore_service_next_batch(allocore_service_t* service,
                                                               int64_t timeout_millis,
                                                               char** errptr);
@@ -153,6 +161,10 @@ ALLOCORE_EXPORT void allocore_snapshot_usage(const allocore_snapshot_t* snapshot
 ALLOCORE_EXPORT allocore_queues_t* allocore_snapshot_queues(const allocore_snapshot_t* snapshot,
                                                             const char* partition, char** errptr);
 /* The last state of an application ("Running", ...); NULL, NOT_FOUND, when unknown. */
+/* The resource type names by type id, as the kernel knew them at the snapshot. */
+ALLOCORE_EXPORT size_t allocore_snapshot_resource_type_count(const allocore_snapshot_t* snapshot);
+ALLOCORE_EXPORT const char* allocore_snapshot_resource_type_name(
+    const allocore_snapshot_t* snapshot, size_t i);
 ALLOCORE_EXPORT const char* allocore_snapshot_app_state(const allocore_snapshot_t* snapshot,
                                                         const char* partition, const char* id,
                                                         size_t id_len, char** errptr);
@@ -163,6 +175,9 @@ ALLOCORE_EXPORT int allocore_service_resource_type_id(allocore_service_t* servic
                                                       char** errptr);
 ALLOCORE_EXPORT allocore_handle_t allocore_service_find_app(const allocore_service_t* service,
                                                             const char* partition, const char* id,
+                                                            size_t id_len, char** errptr);
+ALLOCORE_EXPORT allocore_handle_t allocore_service_find_ask(const allocore_service_t* service,
+                                                            allocore_handle_t app, const char* id,
                                                             size_t id_len, char** errptr);
 ALLOCORE_EXPORT allocore_handle_t allocore_service_find_node(const allocore_service_t* service,
                                                              const char* partition, const char* id,

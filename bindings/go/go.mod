@@ -1,0 +1,3 @@
+module allocore.dev/allocore
+
+go 1.19
