@@ -55,6 +55,8 @@ if(ALLOCORE_BUILD_ADAPTERS)
           PATTERN "run_tests.sh" EXCLUDE)
   install(FILES ${PROJECT_SOURCE_DIR}/bindings/go/README.md
           DESTINATION ${CMAKE_INSTALL_DOCDIR}/bindings/go)
+  install(FILES ${PROJECT_SOURCE_DIR}/bindings/python/README.md
+          DESTINATION ${CMAKE_INSTALL_DOCDIR}/bindings/python)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/bench/README.md ${PROJECT_SOURCE_DIR}/bench/RESULTS.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)

@@ -3,8 +3,9 @@
  * Opaque types, plain C values, no C++ across the boundary. In liballocore_c.so (CMake target
  * allocore::c), a shared library that exports these functions alone and keeps its C++
  * dependencies inside. Link a C program with `cc prog.c $(pkg-config --cflags --libs
- * allocore-c)`; cgo takes the same flags (`#cgo pkg-config: allocore-c`). The Go package on
- * it: share/doc/allocore/bindings/go/README.md.
+ * allocore-c)`; cgo takes the same flags (`#cgo pkg-config: allocore-c`). The Go and Python
+ * packages on it: share/doc/allocore/bindings/go/README.md,
+ * share/doc/allocore/bindings/python/README.md.
  *
  * Errors. A call that can fail takes `char** errptr`. On failure it stores a message allocated
  * with malloc in *errptr (freeing a message already there) and, as every refused call of the
