@@ -44,27 +44,16 @@ int allocore_error_code(const char* err) {
 allocore_kernel_t* allocore_kernel_create(const char* yaml, size_t len, const char* source_name,
                                           const allocore_options_t* options, char** errptr) {
   try {
-    allocore::KernelOptions kernel_options;
-    if (options != nullptr) {
-      kernel_options.max_applications = options->max_applications;
-      kernel_options.max_asks = options->max_asks;
-      kernel_options.max_live_allocations = options->max_live_allocations;
-      if (options->semantics != nullptr && options->semantics[0] != '\0') {
-        std::optional<allocore::Semantics> semantics = allocore::ParseSemantics(options->semantics);
-        if (!semantics) {
-          InvalidArgument(errptr,
-                          absl::StrCat("unknown semantics '", options->semantics,
-                                       "' (known: ", std::string(allocore::SemanticsNames()), ")"));
-          return nullptr;
-        }
-        kernel_options.semantics = *semantics;
-      }
-    }
+    const allocore_options_t none{};
+    const allocore_options_t& given = options != nullptr ? *options : none;
+    absl::StatusOr<allocore::KernelOptions> kernel_options = KernelOptionsOf(
+        given.max_applications, given.max_asks, given.max_live_allocations, given.semantics);
+    if (!Ok(kernel_options.status(), errptr)) return nullptr;
     absl::StatusOr<allocore::SchedulerConfig> config =
-        ConfigFromYaml(yaml, len, source_name, kernel_options.semantics);
+        ConfigFromYaml(yaml, len, source_name, kernel_options->semantics);
     if (!Ok(config.status(), errptr)) return nullptr;
     std::optional<allocore::SchedulerConfig> config_copy = *config;
-    auto kernel = allocore::Kernel::Create(*std::move(config), kernel_options);
+    auto kernel = allocore::Kernel::Create(*std::move(config), *kernel_options);
     if (!Ok(kernel.status(), errptr)) return nullptr;
     auto* handle = new allocore_kernel_t;
     handle->kernel = *std::move(kernel);

@@ -198,6 +198,33 @@ inline absl::StatusOr<allocore::SchedulerConfig> ConfigFromYaml(const char* yaml
   return *std::move(loaded.config);
 }
 
+// A release a C caller names (NULL or "": the scenario's or the default); InvalidArgument
+// naming the known ones otherwise.
+inline absl::StatusOr<std::optional<allocore::Semantics>> SemanticsArg(const char* name) {
+  if (name == nullptr || name[0] == '\0') return std::nullopt;
+  std::optional<allocore::Semantics> semantics = allocore::ParseSemantics(name);
+  if (!semantics) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown semantics '", name, "' (known: ", std::string(allocore::SemanticsNames()), ")"));
+  }
+  return semantics;
+}
+
+// The kernel's caps and release as allocore_options_t and allocore_service_options_t give them.
+inline absl::StatusOr<allocore::KernelOptions> KernelOptionsOf(int64_t max_applications,
+                                                               int64_t max_asks,
+                                                               int64_t max_live_allocations,
+                                                               const char* semantics) {
+  absl::StatusOr<std::optional<allocore::Semantics>> release = SemanticsArg(semantics);
+  if (!release.ok()) return release.status();
+  allocore::KernelOptions options;
+  options.max_applications = max_applications;
+  options.max_asks = max_asks;
+  options.max_live_allocations = max_live_allocations;
+  if (*release) options.semantics = **release;
+  return options;
+}
+
 inline constexpr allocore_handle_t kNoHandle = {0, 0, ALLOCORE_NO_HANDLE, 0};
 
 template <typename Tag>

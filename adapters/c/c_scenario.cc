@@ -55,15 +55,11 @@ struct OpenedScenario {
 
 absl::StatusOr<OpenedScenario> Open(const char* path, const allocore_run_options_t* options) {
   if (path == nullptr || path[0] == '\0') return absl::InvalidArgumentError("a path is required");
+  absl::StatusOr<std::optional<allocore::Semantics>> semantics =
+      allocore::c_abi::SemanticsArg(options != nullptr ? options->semantics : nullptr);
+  if (!semantics.ok()) return semantics.status();
   adapters::ScenarioLoadOptions load_options;
-  if (options != nullptr && options->semantics != nullptr && options->semantics[0] != '\0') {
-    load_options.semantics = allocore::ParseSemantics(options->semantics);
-    if (!load_options.semantics) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown semantics '", options->semantics,
-                       "' (known: ", std::string(allocore::SemanticsNames()), ")"));
-    }
-  }
+  load_options.semantics = *semantics;
   absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream =
       adapters::ScenarioStream::Open(path, adapters::kStreamAboveBytes, load_options);
   if (!stream.ok()) return stream.status();
@@ -196,15 +192,11 @@ void allocore_pack_file(const char* scenario_path, const char* log_path, const c
     InvalidArgument(errptr, "a scenario path and a log path are required");
     return;
   }
+  absl::StatusOr<std::optional<allocore::Semantics>> release =
+      allocore::c_abi::SemanticsArg(semantics);
+  if (!Ok(release.status(), errptr)) return;
   adapters::ScenarioLoadOptions load_options;
-  if (semantics != nullptr && semantics[0] != '\0') {
-    load_options.semantics = allocore::ParseSemantics(semantics);
-    if (!load_options.semantics) {
-      InvalidArgument(errptr, absl::StrCat("unknown semantics '", semantics, "' (known: ",
-                                           std::string(allocore::SemanticsNames()), ")"));
-      return;
-    }
-  }
+  load_options.semantics = *release;
   absl::StatusOr<adapters::Scenario> scenario =
       adapters::LoadScenarioFile(scenario_path, load_options);
   if (!Ok(scenario.status(), errptr)) return;

@@ -127,31 +127,20 @@ allocore_service_t* allocore_service_create(const char* yaml, size_t len, const 
                                             const allocore_service_options_t* options,
                                             char** errptr) {
   try {
-    allocore::KernelOptions kernel_options;
+    const allocore_service_options_t none{};
+    const allocore_service_options_t& given = options != nullptr ? *options : none;
+    absl::StatusOr<allocore::KernelOptions> kernel_options = allocore::c_abi::KernelOptionsOf(
+        given.max_applications, given.max_asks, given.max_live_allocations, given.semantics);
+    if (!Ok(kernel_options.status(), errptr)) return nullptr;
     KernelService::Options service_options;
+    service_options.max_batch = given.max_batch;
+    service_options.max_queued = given.max_queued;
+    if (given.record_path != nullptr) service_options.record_path = given.record_path;
+    service_options.snapshot_inventory = given.snapshot_inventory != 0;
     auto service = std::make_unique<allocore_service_t>();
-    if (options != nullptr) {
-      kernel_options.max_applications = options->max_applications;
-      kernel_options.max_asks = options->max_asks;
-      kernel_options.max_live_allocations = options->max_live_allocations;
-      if (options->semantics != nullptr && options->semantics[0] != '\0') {
-        std::optional<allocore::Semantics> semantics = allocore::ParseSemantics(options->semantics);
-        if (!semantics) {
-          InvalidArgument(errptr,
-                          absl::StrCat("unknown semantics '", options->semantics,
-                                       "' (known: ", std::string(allocore::SemanticsNames()), ")"));
-          return nullptr;
-        }
-        kernel_options.semantics = *semantics;
-      }
-      service_options.max_batch = options->max_batch;
-      service_options.max_queued = options->max_queued;
-      if (options->record_path != nullptr) service_options.record_path = options->record_path;
-      service_options.snapshot_inventory = options->snapshot_inventory != 0;
-      service->discard_batches = options->discard_batches != 0;
-    }
+    service->discard_batches = given.discard_batches != 0;
     absl::StatusOr<allocore::SchedulerConfig> config =
-        allocore::c_abi::ConfigFromYaml(yaml, len, source_name, kernel_options.semantics);
+        allocore::c_abi::ConfigFromYaml(yaml, len, source_name, kernel_options->semantics);
     if (!Ok(config.status(), errptr)) return nullptr;
     allocore_service_t* raw = service.get();
     KernelService::BatchSink sink = [raw](const KernelService::Batch& batch) {
@@ -162,7 +151,7 @@ allocore_service_t* allocore_service_create(const char* yaml, size_t len, const 
       raw->batch_ready.notify_all();
     };
     absl::StatusOr<std::unique_ptr<KernelService>> created = KernelService::Create(
-        *std::move(config), kernel_options, std::move(sink), std::move(service_options));
+        *std::move(config), *kernel_options, std::move(sink), std::move(service_options));
     if (!Ok(created.status(), errptr)) return nullptr;
     service->service = *std::move(created);
     service->service->Start();

@@ -17,40 +17,23 @@
 #include "allocore/c_service.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/c_abi.h"
 
 namespace {
 
+using Error = test_support::CError;
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
-
-constexpr std::string_view kTwoLeaves =
-    R"(partitions: [{name: default, queues: [{name: root, submitacl: "*", queues: [{name: a}, {name: b}]}]}])";
-
-// An error message owned by the test.
-class Error {
- public:
-  ~Error() { allocore_free(text_); }
-  char** ptr() { return &text_; }
-  bool set() const { return text_ != nullptr; }
-  int code() const { return allocore_error_code(text_); }
-  std::string text() const { return text_ == nullptr ? "" : text_; }
-  void Reset() {
-    allocore_free(text_);
-    text_ = nullptr;
-  }
-
- private:
-  char* text_ = nullptr;
-};
 
 allocore_kernel_t* NewKernel(const char* semantics = nullptr) {
   Error err;
   allocore_options_t options{};
   options.semantics = semantics;
   allocore_kernel_t* kernel =
-      allocore_kernel_create(kTwoLeaves.data(), kTwoLeaves.size(), "two.yaml", &options, err.ptr());
+      allocore_kernel_create(test_support::kTwoLeavesYaml.data(),
+                             test_support::kTwoLeavesYaml.size(), "two.yaml", &options, err.ptr());
   EXPECT_FALSE(err.set()) << err.text();
   return kernel;
 }

@@ -17,30 +17,13 @@
 #include "allocore/c_service.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/c_abi.h"
 
 namespace {
 
+using Error = test_support::CError;
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-
-constexpr std::string_view kLeaves =
-    R"(partitions: [{name: default, queues: [{name: root, submitacl: "*", queues: [{name: a}, {name: b}]}]}])";
-
-class Error {
- public:
-  ~Error() { allocore_free(text_); }
-  char** ptr() { return &text_; }
-  bool set() const { return text_ != nullptr; }
-  int code() const { return allocore_error_code(text_); }
-  std::string text() const { return text_ == nullptr ? "" : text_; }
-  void Reset() {
-    allocore_free(text_);
-    text_ = nullptr;
-  }
-
- private:
-  char* text_ = nullptr;
-};
 
 fs::path TempPath(const std::string& name) {
   return fs::temp_directory_path() /
@@ -50,8 +33,9 @@ fs::path TempPath(const std::string& name) {
 
 allocore_service_t* NewService(const allocore_service_options_t* options) {
   Error err;
-  allocore_service_t* service =
-      allocore_service_create(kLeaves.data(), kLeaves.size(), "leaves.yaml", options, err.ptr());
+  allocore_service_t* service = allocore_service_create(test_support::kTwoLeavesYaml.data(),
+                                                        test_support::kTwoLeavesYaml.size(),
+                                                        "leaves.yaml", options, err.ptr());
   EXPECT_FALSE(err.set()) << err.text();
   return service;
 }
@@ -269,8 +253,10 @@ TEST(CServiceTest, OptionsAreChecked) {
   Error err;
   allocore_service_options_t options{};
   options.semantics = "yunikorn-0.1";
-  EXPECT_EQ(allocore_service_create(kLeaves.data(), kLeaves.size(), "q.yaml", &options, err.ptr()),
-            nullptr);
+  EXPECT_EQ(
+      allocore_service_create(test_support::kTwoLeavesYaml.data(),
+                              test_support::kTwoLeavesYaml.size(), "q.yaml", &options, err.ptr()),
+      nullptr);
   EXPECT_EQ(err.code(), ALLOCORE_ERR_INVALID_ARGUMENT);
   err.Reset();
   EXPECT_EQ(allocore_service_create("partitions: [", 13, "broken.yaml", nullptr, err.ptr()),
