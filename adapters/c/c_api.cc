@@ -251,18 +251,15 @@ void allocore_update_node(allocore_kernel_t* kernel, const allocore_node_t* node
 namespace {
 void RemoveNode(allocore_kernel_t* kernel, const char* partition, std::string_view id,
                 allocore_decisions_t* out, char** errptr, const char* call) {
-  WithOut(
-      out, errptr,
-      [&](std::vector<Decision>* target) {
-        return Change(
-            kernel, target,
-            [&] {
-              return allocore::Event(allocore::RemoveNodeEvent{.partition = Partition(partition),
-                                                               .id = std::string(id)});
-            },
-            [&] { return kernel->kernel->RemoveNode(Partition(partition), id, target); });
+  ChangeInto(
+      kernel, out, errptr, call,
+      [&] {
+        return allocore::Event(
+            allocore::RemoveNodeEvent{.partition = Partition(partition), .id = std::string(id)});
       },
-      call);
+      [&](std::vector<Decision>* target) {
+        return kernel->kernel->RemoveNode(Partition(partition), id, target);
+      });
 }
 }  // namespace
 
@@ -326,18 +323,15 @@ void allocore_add_app(allocore_kernel_t* kernel, const allocore_app_t* app,
 namespace {
 void RemoveApp(allocore_kernel_t* kernel, const char* partition, std::string_view id,
                allocore_decisions_t* out, char** errptr, const char* call) {
-  WithOut(
-      out, errptr,
-      [&](std::vector<Decision>* target) {
-        return Change(
-            kernel, target,
-            [&] {
-              return allocore::Event(allocore::RemoveApplicationEvent{
-                  .partition = Partition(partition), .id = std::string(id)});
-            },
-            [&] { return kernel->kernel->RemoveApplication(Partition(partition), id, target); });
+  ChangeInto(
+      kernel, out, errptr, call,
+      [&] {
+        return allocore::Event(allocore::RemoveApplicationEvent{.partition = Partition(partition),
+                                                                .id = std::string(id)});
       },
-      call);
+      [&](std::vector<Decision>* target) {
+        return kernel->kernel->RemoveApplication(Partition(partition), id, target);
+      });
 }
 }  // namespace
 
@@ -409,45 +403,36 @@ void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
 namespace {
 void RemoveAsk(allocore_kernel_t* kernel, const char* partition, std::string_view app,
                std::string_view ask, allocore_decisions_t* out, char** errptr, const char* call) {
-  WithOut(
-      out, errptr,
-      [&](std::vector<Decision>* target) {
-        return Change(
-            kernel, target,
-            [&] {
-              return allocore::Event(allocore::RemoveAskEvent{.partition = Partition(partition),
-                                                              .app = std::string(app),
-                                                              .ask = std::string(ask)});
-            },
-            [&] { return kernel->kernel->RemoveAsk(Partition(partition), app, ask, target); });
+  ChangeInto(
+      kernel, out, errptr, call,
+      [&] {
+        return allocore::Event(allocore::RemoveAskEvent{
+            .partition = Partition(partition), .app = std::string(app), .ask = std::string(ask)});
       },
-      call);
+      [&](std::vector<Decision>* target) {
+        return kernel->kernel->RemoveAsk(Partition(partition), app, ask, target);
+      });
 }
 
 // seq 0: the oldest live allocation of the ask.
 void Release(allocore_kernel_t* kernel, const char* partition, std::string_view app,
              std::string_view ask, std::string_view node, int64_t seq, allocore_decisions_t* out,
              char** errptr, const char* call) {
-  WithOut(
-      out, errptr,
-      [&](std::vector<Decision>* target) {
-        return Change(
-            kernel, target,
-            [&] {
-              return allocore::Event(allocore::ReleaseEvent{.partition = Partition(partition),
-                                                            .app = std::string(app),
-                                                            .ask = std::string(ask),
-                                                            .node = std::string(node),
-                                                            .seq = seq});
-            },
-            [&] {
-              return seq > 0 ? kernel->kernel->ReleaseAllocation(Partition(partition), app, ask,
-                                                                 node, seq, target)
-                             : kernel->kernel->ReleaseAllocation(Partition(partition), app, ask,
-                                                                 node, target);
-            });
+  ChangeInto(
+      kernel, out, errptr, call,
+      [&] {
+        return allocore::Event(allocore::ReleaseEvent{.partition = Partition(partition),
+                                                      .app = std::string(app),
+                                                      .ask = std::string(ask),
+                                                      .node = std::string(node),
+                                                      .seq = seq});
       },
-      call);
+      [&](std::vector<Decision>* target) {
+        return seq > 0 ? kernel->kernel->ReleaseAllocation(Partition(partition), app, ask, node,
+                                                           seq, target)
+                       : kernel->kernel->ReleaseAllocation(Partition(partition), app, ask, node,
+                                                           target);
+      });
 }
 }  // namespace
 

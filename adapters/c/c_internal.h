@@ -159,6 +159,19 @@ absl::Status Change(allocore_kernel_t* kernel, std::vector<Decision>* target,
   return direct();
 }
 
+// Change into the caller's decisions (WithOut), for the calls by name: `direct(target)` is the
+// kernel call, `make_event()` the same call as an Event for the recorder.
+template <typename MakeEvent, typename Direct>
+void ChangeInto(allocore_kernel_t* kernel, allocore_decisions_t* out, char** errptr,
+                const char* call, MakeEvent&& make_event, Direct&& direct) {
+  WithOut(
+      out, errptr,
+      [&](std::vector<Decision>* target) {
+        return Change(kernel, target, make_event, [&] { return direct(target); });
+      },
+      call);
+}
+
 inline const Decision* At(const allocore_decisions_t* d, size_t i) {
   return d != nullptr && i < d->decisions.size() ? &d->decisions[i] : nullptr;
 }

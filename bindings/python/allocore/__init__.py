@@ -24,23 +24,9 @@ and the long ones (schedule, fork, snapshot, run, report) release the GIL.
 
 from __future__ import annotations
 
-from ._errors import (
-    ERRORS_BY_CODE,
-    AlreadyExistsError,
-    CancelledError,
-    ClosedError,
-    DataLossError,
-    DeadlineExceededError,
-    Error,
-    FailedPreconditionError,
-    InternalError,
-    InvalidArgumentError,
-    NotFoundError,
-    OutOfRangeError,
-    PermissionDeniedError,
-    ResourceExhaustedError,
-    UnknownError,
-)
+from . import _errors
+from ._errors import *  # noqa: F401,F403 (the error classes, listed once in _errors.__all__)
+from ._errors import ERRORS_BY_CODE, ClosedError, Error
 from ._types import APP_STATES, RELEASE_REASONS, Decision, DecisionType, Handle, RunError
 from . import _native
 
@@ -76,18 +62,4 @@ __all__ = [
     "SEMANTICS",
     "RELEASE_REASONS",
     "APP_STATES",
-    "Error",
-    "CancelledError",
-    "UnknownError",
-    "InvalidArgumentError",
-    "DeadlineExceededError",
-    "NotFoundError",
-    "AlreadyExistsError",
-    "PermissionDeniedError",
-    "ResourceExhaustedError",
-    "FailedPreconditionError",
-    "OutOfRangeError",
-    "InternalError",
-    "DataLossError",
-    "ClosedError",
-]
+] + [name for name in _errors.__all__ if name != "ERRORS_BY_CODE"]
