@@ -226,26 +226,18 @@ void allocore_node_set_schedulable(allocore_node_t* node, unsigned char schedula
 
 void allocore_add_node(allocore_kernel_t* kernel, const allocore_node_t* node,
                        allocore_decisions_t* out, char** errptr) {
-  allocore::NodeSpec spec;
-  spec.partition = node->spec.partition;
-  spec.id = node->spec.id;
-  spec.capacity = node->spec.capacity.value_or(allocore::Quantities{});
-  spec.occupied = node->spec.occupied.value_or(allocore::Quantities{});
-  spec.schedulable = node->spec.schedulable.value_or(true);
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target, [&] { return allocore::Event(spec); },
-        [&] { return kernel->kernel->AddNode(spec, target); });
+  const allocore::NodeSpec spec = NodeToAdd(*node);
+  ApplyInto(kernel, out, errptr, spec, [&](allocore::Kernel& k, std::vector<Decision>* target) {
+    return k.AddNode(spec, target);
   });
 }
 
 void allocore_update_node(allocore_kernel_t* kernel, const allocore_node_t* node,
                           allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target, [&] { return allocore::Event(node->spec); },
-        [&] { return kernel->kernel->UpdateNode(node->spec, target); });
-  });
+  ApplyInto(kernel, out, errptr, node->spec,
+            [&](allocore::Kernel& k, std::vector<Decision>* target) {
+              return k.UpdateNode(node->spec, target);
+            });
 }
 
 namespace {
@@ -313,11 +305,10 @@ void allocore_app_add_placeholder_ask(allocore_app_t* app, const char* type, int
 
 void allocore_add_app(allocore_kernel_t* kernel, const allocore_app_t* app,
                       allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target, [&] { return allocore::Event(app->spec); },
-        [&] { return kernel->kernel->AddApplication(app->spec, target); });
-  });
+  ApplyInto(kernel, out, errptr, app->spec,
+            [&](allocore::Kernel& k, std::vector<Decision>* target) {
+              return k.AddApplication(app->spec, target);
+            });
 }
 
 namespace {
@@ -393,11 +384,10 @@ void allocore_ask_set_creation_time(allocore_ask_t* ask, int64_t millis) {
 
 void allocore_add_ask(allocore_kernel_t* kernel, const allocore_ask_t* ask,
                       allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target, [&] { return allocore::Event(ask->spec); },
-        [&] { return kernel->kernel->AddAsk(ask->spec, target); });
-  });
+  ApplyInto(kernel, out, errptr, ask->spec,
+            [&](allocore::Kernel& k, std::vector<Decision>* target) {
+              return k.AddAsk(ask->spec, target);
+            });
 }
 
 namespace {
@@ -460,20 +450,7 @@ void allocore_release_allocation_n(allocore_kernel_t* kernel, const char* partit
 void allocore_release_allocation(allocore_kernel_t* kernel, const char* partition, const char* app,
                                  const char* ask, const char* node, allocore_decisions_t* out,
                                  char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target,
-        [&] {
-          return allocore::Event(allocore::ReleaseEvent{.partition = Partition(partition),
-                                                        .app = std::string(Text(app)),
-                                                        .ask = std::string(Text(ask)),
-                                                        .node = std::string(Text(node))});
-        },
-        [&] {
-          return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask),
-                                                   Text(node), target);
-        });
-  });
+  Release(kernel, partition, Text(app), Text(ask), Text(node), /*seq=*/0, out, errptr, __func__);
 }
 
 void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* partition,
@@ -483,32 +460,16 @@ void allocore_release_allocation_seq(allocore_kernel_t* kernel, const char* part
     InvalidArgument(errptr, absl::StrCat("seq must be > 0, got ", seq));
     return;
   }
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target,
-        [&] {
-          return allocore::Event(allocore::ReleaseEvent{.partition = Partition(partition),
-                                                        .app = std::string(Text(app)),
-                                                        .ask = std::string(Text(ask)),
-                                                        .node = std::string(Text(node)),
-                                                        .seq = seq});
-        },
-        [&] {
-          return kernel->kernel->ReleaseAllocation(Partition(partition), Text(app), Text(ask),
-                                                   Text(node), seq, target);
-        });
-  });
+  Release(kernel, partition, Text(app), Text(ask), Text(node), seq, out, errptr, __func__);
 }
 
 // --- a manager's lifecycle -----------------------------------------------------------------
 
 void allocore_recover_allocation(allocore_kernel_t* kernel, const allocore_ask_t* ask,
                                  const char* node, allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    allocore::RecoverSpec spec{.ask = ask->spec, .node = std::string(Text(node))};
-    return Change(
-        kernel, target, [&] { return allocore::Event(spec); },
-        [&] { return kernel->kernel->RecoverAllocation(spec, target); });
+  const allocore::RecoverSpec spec{.ask = ask->spec, .node = std::string(Text(node))};
+  ApplyInto(kernel, out, errptr, spec, [&](allocore::Kernel& k, std::vector<Decision>* target) {
+    return k.RecoverAllocation(spec, target);
   });
 }
 
@@ -518,15 +479,13 @@ void allocore_update_allocation(allocore_kernel_t* kernel, const char* partition
                                 char** errptr) {
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    allocore::AllocationUpdate update{.partition = Partition(partition),
-                                      .app = std::string(Text(app)),
-                                      .ask = std::string(Text(ask)),
-                                      .node = std::string(Text(node)),
-                                      .resources = *std::move(resources)};
-    return Change(
-        kernel, target, [&] { return allocore::Event(update); },
-        [&] { return kernel->kernel->UpdateAllocation(update, target); });
+  const allocore::AllocationUpdate update{.partition = Partition(partition),
+                                          .app = std::string(Text(app)),
+                                          .ask = std::string(Text(ask)),
+                                          .node = std::string(Text(node)),
+                                          .resources = *std::move(resources)};
+  ApplyInto(kernel, out, errptr, update, [&](allocore::Kernel& k, std::vector<Decision>* target) {
+    return k.UpdateAllocation(update, target);
   });
 }
 
@@ -535,14 +494,12 @@ void allocore_update_ask(allocore_kernel_t* kernel, const char* partition, const
                          size_t count, allocore_decisions_t* out, char** errptr) {
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    allocore::AskUpdate update{.partition = Partition(partition),
-                               .app = std::string(Text(app)),
-                               .id = std::string(Text(ask)),
-                               .resources = *std::move(resources)};
-    return Change(
-        kernel, target, [&] { return allocore::Event(update); },
-        [&] { return kernel->kernel->UpdateAsk(update, target); });
+  const allocore::AskUpdate update{.partition = Partition(partition),
+                                   .app = std::string(Text(app)),
+                                   .id = std::string(Text(ask)),
+                                   .resources = *std::move(resources)};
+  ApplyInto(kernel, out, errptr, update, [&](allocore::Kernel& k, std::vector<Decision>* target) {
+    return k.UpdateAsk(update, target);
   });
 }
 
@@ -557,17 +514,15 @@ void allocore_add_foreign(allocore_kernel_t* kernel, const char* partition, cons
   }
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    allocore::ForeignAllocationSpec spec{.partition = Partition(partition),
-                                         .id = std::string(Text(id)),
-                                         .node = std::string(Text(node)),
-                                         .resources = *std::move(resources),
-                                         .kind = kind == ALLOCORE_FOREIGN_STATIC
-                                                     ? allocore::ForeignKind::kStatic
-                                                     : allocore::ForeignKind::kDefault};
-    return Change(
-        kernel, target, [&] { return allocore::Event(spec); },
-        [&] { return kernel->kernel->AddForeignAllocation(spec, target); });
+  const allocore::ForeignAllocationSpec spec{.partition = Partition(partition),
+                                             .id = std::string(Text(id)),
+                                             .node = std::string(Text(node)),
+                                             .resources = *std::move(resources),
+                                             .kind = kind == ALLOCORE_FOREIGN_STATIC
+                                                         ? allocore::ForeignKind::kStatic
+                                                         : allocore::ForeignKind::kDefault};
+  ApplyInto(kernel, out, errptr, spec, [&](allocore::Kernel& k, std::vector<Decision>* target) {
+    return k.AddForeignAllocation(spec, target);
   });
 }
 
@@ -576,41 +531,36 @@ void allocore_update_foreign(allocore_kernel_t* kernel, const char* partition, c
                              size_t count, allocore_decisions_t* out, char** errptr) {
   std::optional<allocore::Quantities> resources = QuantityArrays(types, values, count, errptr);
   if (!resources) return;
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    allocore::ForeignAllocationUpdate update{.partition = Partition(partition),
-                                             .id = std::string(Text(id)),
-                                             .node = std::string(Text(node)),
-                                             .resources = *std::move(resources)};
-    return Change(
-        kernel, target, [&] { return allocore::Event(update); },
-        [&] { return kernel->kernel->UpdateForeignAllocation(update, target); });
+  const allocore::ForeignAllocationUpdate update{.partition = Partition(partition),
+                                                 .id = std::string(Text(id)),
+                                                 .node = std::string(Text(node)),
+                                                 .resources = *std::move(resources)};
+  ApplyInto(kernel, out, errptr, update, [&](allocore::Kernel& k, std::vector<Decision>* target) {
+    return k.UpdateForeignAllocation(update, target);
   });
 }
 
 void allocore_remove_foreign(allocore_kernel_t* kernel, const char* partition, const char* id,
                              allocore_decisions_t* out, char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target,
-        [&] {
-          return allocore::Event(allocore::RemoveForeignAllocationEvent{
-              .partition = Partition(partition), .id = std::string(Text(id))});
-        },
-        [&] {
-          return kernel->kernel->RemoveForeignAllocation(Partition(partition), Text(id), target);
-        });
-  });
+  ChangeInto(
+      kernel, out, errptr, __func__,
+      [&] {
+        return allocore::Event(allocore::RemoveForeignAllocationEvent{
+            .partition = Partition(partition), .id = std::string(Text(id))});
+      },
+      [&](std::vector<Decision>* target) {
+        return kernel->kernel->RemoveForeignAllocation(Partition(partition), Text(id), target);
+      });
 }
 
 // --- clock and scheduling ------------------------------------------------------------------
 
 void allocore_advance(allocore_kernel_t* kernel, int64_t millis, allocore_decisions_t* out,
                       char** errptr) {
-  WithOut(out, errptr, [&](std::vector<Decision>* target) {
-    return Change(
-        kernel, target, [&] { return allocore::Event(allocore::AdvanceEvent{millis}); },
-        [&] { return kernel->kernel->Advance(millis, target); });
-  });
+  ApplyInto(kernel, out, errptr, allocore::AdvanceEvent{millis},
+            [&](allocore::Kernel& k, std::vector<Decision>* target) {
+              return k.Advance(millis, target);
+            });
 }
 
 int64_t allocore_now_millis(const allocore_kernel_t* kernel) {

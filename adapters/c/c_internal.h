@@ -47,6 +47,17 @@ struct allocore_node_t {
   allocore::NodeUpdate spec;  // the optional fields say what an update changes
 };
 
+// A node to add: what the update form leaves out takes the defaults of a new node.
+inline allocore::NodeSpec NodeToAdd(const allocore_node_t& node) {
+  allocore::NodeSpec spec;
+  spec.partition = node.spec.partition;
+  spec.id = node.spec.id;
+  spec.capacity = node.spec.capacity.value_or(allocore::Quantities{});
+  spec.occupied = node.spec.occupied.value_or(allocore::Quantities{});
+  spec.schedulable = node.spec.schedulable.value_or(true);
+  return spec;
+}
+
 struct allocore_app_t {
   allocore::AppSpec spec;
 };
@@ -170,6 +181,16 @@ void ChangeInto(allocore_kernel_t* kernel, allocore_decisions_t* out, char** err
         return Change(kernel, target, make_event, [&] { return direct(target); });
       },
       call);
+}
+
+// A state-changing call whose recorded event is `spec` itself: `call(kernel, target)` is the
+// kernel call.
+template <typename Spec, typename Call>
+void ApplyInto(allocore_kernel_t* kernel, allocore_decisions_t* out, char** errptr,
+               const Spec& spec, Call&& call, const char* name = __builtin_FUNCTION()) {
+  ChangeInto(
+      kernel, out, errptr, name, [&] { return allocore::Event(spec); },
+      [&](std::vector<Decision>* target) { return call(*kernel->kernel, target); });
 }
 
 inline const Decision* At(const allocore_decisions_t* d, size_t i) {

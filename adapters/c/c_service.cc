@@ -172,13 +172,7 @@ void allocore_service_destroy(allocore_service_t* service) {
 
 uint64_t allocore_service_add_node(allocore_service_t* service, const allocore_node_t* node,
                                    char** errptr) {
-  allocore::NodeSpec spec;
-  spec.partition = node->spec.partition;
-  spec.id = node->spec.id;
-  spec.capacity = node->spec.capacity.value_or(allocore::Quantities{});
-  spec.occupied = node->spec.occupied.value_or(allocore::Quantities{});
-  spec.schedulable = node->spec.schedulable.value_or(true);
-  return Submit(service, std::move(spec), errptr, __func__);
+  return Submit(service, NodeToAdd(*node), errptr, __func__);
 }
 uint64_t allocore_service_update_node(allocore_service_t* service, const allocore_node_t* node,
                                       char** errptr) {
