@@ -1,14 +1,36 @@
 #include "acl.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "name_rules.h"
 
 namespace allocore::internal {
-Acl Acl::Parse(std::string_view text) {
+namespace {
+
+Acl::Problem SyntaxProblem(absl::string_view text, absl::string_view trimmed) {
+  Acl::Problem problem;
+  if (!trimmed.empty() && trimmed != "*") {
+    std::vector<absl::string_view> fields =
+        absl::StrSplit(trimmed, absl::ByAnyChar(" \t\n\v\f\r"), absl::SkipEmpty());
+    if (fields.size() > 2) return {.kind = Acl::Problem::Kind::kManyFields, .parts = fields.size()};
+  }
+  const auto parts = static_cast<size_t>(std::count(text.begin(), text.end(), ' ')) + 1;
+  if (!text.empty() && parts > 2) {
+    problem = {.kind = Acl::Problem::Kind::kManyParts, .parts = parts};
+  }
+  return problem;
+}
+
+}  // namespace
+
+Acl Acl::Parse(std::string_view text, Problem* problem) {
   Acl acl;
   absl::string_view trimmed =
       absl::StripAsciiWhitespace(absl::string_view(text.data(), text.size()));
+  if (problem != nullptr) *problem = SyntaxProblem({text.data(), text.size()}, trimmed);
   if (trimmed == "*") {
     acl.all_users_ = true;
     return acl;

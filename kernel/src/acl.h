@@ -7,6 +7,8 @@
 #ifndef ALLOCORE_KERNEL_SRC_ACL_H_
 #define ALLOCORE_KERNEL_SRC_ACL_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,9 +19,22 @@ namespace allocore::internal {
 
 class Acl {
  public:
+  // What makes a string no ACL. YuniKorn refuses such a config; the validator reports it.
+  struct Problem {
+    enum class Kind : uint8_t {
+      kNone,
+      kManyFields,  // more than two whitespace-separated fields
+      kManyParts,   // more than two parts split on single spaces (doubled or edge spaces)
+    };
+    Kind kind = Kind::kNone;
+    size_t parts = 0;  // how many fields or parts
+  };
+
   Acl() = default;
-  // Lenient: the validator has already refused strings this cannot represent.
-  static Acl Parse(std::string_view text);
+  // The one reader of an ACL's text, for the validator (`problem`) and the kernel alike. With a
+  // problem the result is what the lenient reading makes of it; the kernel never sees one (the
+  // validator refuses the config).
+  static Acl Parse(std::string_view text, Problem* problem = nullptr);
 
   bool Allows(std::string_view user, const std::vector<std::string_view>& groups) const;
   bool allows_all() const { return all_users_ || all_groups_; }

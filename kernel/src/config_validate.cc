@@ -61,7 +61,7 @@ void Validator::ValidatePartition(PartitionConfig& partition) {
     CheckLimitHierarchy(root, root.limits.empty() ? partition.limits : root.limits, "root", 1,
                         CarriedLimits{});
   }
-  for (const PlacementRuleConfig& rule : partition.placement_rules) CheckRule(rule, 0);
+  CheckRules(partition.placement_rules);
   const QueueConfig* applied_to = nullptr;
   if (partition.queues_present && partition.queues.front().limits.empty()) {
     applied_to = &partition.queues.front();
@@ -174,7 +174,7 @@ void Validator::CheckQueue(const QueueConfig& queue, const std::string& path, in
 
 void Validator::CheckProperties(const QueueConfig& queue, const PropertyMap& properties,
                                 std::string_view field, const std::string& path) {
-  for (const PropertyFallback& fallback : PropertyFallbacks(properties)) {
+  for (const PropertyFallback& fallback : ParseProperties(properties, semantics_).fallbacks) {
     std::string key_field = Cat(field, ".", fallback.key);
     std::string message =
         fallback.unknown_key
@@ -191,30 +191,21 @@ void Validator::CheckProperties(const QueueConfig& queue, const PropertyMap& pro
 
 void Validator::CheckAcl(const QueueConfig& queue, const std::string& path, std::string_view field,
                          const std::string& acl) {
-  absl::string_view trimmed = absl::StripAsciiWhitespace(acl);
-  if (trimmed.empty() && acl.empty()) return;
-  SourceLocation location = FieldLocation(queue.field_locations, field, queue.location);
+  internal::Acl::Problem problem;
+  (void)internal::Acl::Parse(acl, &problem);
+  using Kind = internal::Acl::Problem::Kind;
+  if (problem.kind == Kind::kNone) return;
   constexpr std::string_view kForm =
       "an ACL is '*', empty, or 'users groups': comma-separated user and group lists "
       "separated by exactly one space (' groups' for groups only)";
-  if (!trimmed.empty() && trimmed != "*") {
-    std::vector<absl::string_view> fields =
-        absl::StrSplit(trimmed, absl::ByAnyChar(" \t\n\v\f\r"), absl::SkipEmpty());
-    if (fields.size() > 2) {
-      Report(location, path, field,
-             Cat("multiple spaces found in ACL: ", Quote(acl), " has ", fields.size(),
-                 " space-separated parts; ", kForm));
-      return;
-    }
-  }
-  size_t parts = static_cast<size_t>(std::count(acl.begin(), acl.end(), ' ')) + 1;
-  if (parts > 2) {
-    Report(location, path, field,
-           Cat(field, " ", Quote(acl), " has ", parts,
-               " parts when split on single spaces (double, leading-and-trailing or trailing "
-               "spaces); ",
-               kForm));
-  }
+  Report(FieldLocation(queue.field_locations, field, queue.location), path, field,
+         problem.kind == Kind::kManyFields
+             ? Cat("multiple spaces found in ACL: ", Quote(acl), " has ", problem.parts,
+                   " space-separated parts; ", kForm)
+             : Cat(field, " ", Quote(acl), " has ", problem.parts,
+                   " parts when split on single spaces (double, leading-and-trailing or trailing "
+                   "spaces); ",
+                   kForm));
 }
 
 void Validator::CheckTemplate(const QueueConfig& queue, const std::string& path) {
@@ -269,73 +260,14 @@ void Validator::CheckMaxApplications(const QueueConfig& queue, const std::string
   }
 }
 
-void Validator::CheckRule(const PlacementRuleConfig& rule, int depth) {
-  auto at = [&](std::string_view field) {
-    return FieldLocation(rule.field_locations, field, rule.location);
-  };
-  std::string prefix = depth == 0 ? "placement rule" : "parent placement rule";
-  if (depth > 64) {
-    Report(rule.location, "", "parent",
-           "placement rule parents are nested more than 64 deep; use fewer parent rules");
-    return;
-  }
-  if (rule.parent.size() > 1) {
-    Report(at("parent"), "", "parent",
-           Cat(prefix, " ", Quote(rule.name), " has ", rule.parent.size(),
-               " parent rules; at most one is allowed"));
-  }
-  for (const PlacementRuleConfig& parent : rule.parent) CheckRule(parent, depth + 1);
-
-  std::string name = Lower(rule.name);
-  if (!IsValidRuleName(rule.name)) {
-    Report(at("name"), "", "name",
-           Cat("invalid ", prefix, " name ", Quote(rule.name),
-               ": a rule name starts with a letter or '_' followed by letters, digits "
-               "or '_' (known rules: provided, user, tag, fixed, recovery)"));
-  } else if (name != "provided" && name != "user" && name != "tag" && name != "fixed" &&
-             name != "recovery") {
-    Report(at("name"), "", "name",
-           Cat("unknown ", prefix, " ", Quote(rule.name),
-               ": known rules are provided, user, tag, fixed and recovery "
-               "(case-insensitive)"));
-  }
-  if ((name == "tag" || name == "fixed") && rule.value.empty()) {
-    Report(rule.location, "", "value",
-           Cat(prefix, " ", Quote(rule.name), " requires a `value` (",
-               name == "tag" ? "the application tag that names the queue" : "the queue name", ")"));
-  }
-  if (name == "fixed" && Lower(rule.value).starts_with("root") && !rule.parent.empty()) {
-    Report(at("parent"), "", "parent",
-           Cat(prefix, " 'fixed' with the fully qualified value ", Quote(rule.value),
-               " cannot have a parent rule: remove the parent rule or use an "
-               "unqualified value (values starting with 'root' are qualified)"));
-  }
-  const FilterConfig& filter = rule.filter;
-  std::string type = Lower(filter.type);
-  if (!type.empty() && type != "allow" && type != "deny") {
-    Report(at("filter.type"), "", "filter.type",
-           Cat("invalid filter type ", Quote(filter.type), " in ", prefix, " ", Quote(rule.name),
-               ": use allow or deny (empty means allow)"));
-  }
-  if (filter.users.size() == 1) {
-    const std::string& user = filter.users.front();
-    if (!IsValidUserName(user, charset_) &&
-        !(internal::IsRegexpFilterEntry(user) && IsValidRegexp(user))) {
-      Report(at("filter.users"), "", "filter.users",
-             Cat("invalid filter user ", Quote(user), " in ", prefix, " ", Quote(rule.name),
-                 ": a single entry must be a user name (", internal::UserNameRule(charset_),
-                 ") or a valid regular expression"));
-    }
-  }
-  if (filter.groups.size() == 1) {
-    const std::string& group = filter.groups.front();
-    if (!IsValidGroupName(group, charset_) &&
-        !(internal::IsRegexpFilterEntry(group) && IsValidRegexp(group))) {
-      Report(at("filter.groups"), "", "filter.groups",
-             Cat("invalid filter group ", Quote(group), " in ", prefix, " ", Quote(rule.name),
-                 ": a single entry must be a group name (", internal::GroupNameRule(charset_),
-                 ") or a valid regular expression"));
-    }
+void Validator::CheckRules(const std::vector<PlacementRuleConfig>& rules) {
+  std::vector<internal::RuleProblem> problems;
+  (void)internal::PlacementRules::Build(rules, charset_, &problems);
+  for (internal::RuleProblem& problem : problems) {
+    const PlacementRuleConfig& rule = *problem.rule;
+    Report(problem.at_rule ? rule.location
+                           : FieldLocation(rule.field_locations, problem.field, rule.location),
+           "", problem.field, std::move(problem.message));
   }
 }
 

@@ -21,10 +21,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "acl.h"
 #include "allocore/config.h"
 #include "allocore/resource.h"
 #include "field_location.h"
 #include "go_regexp.h"
+#include "message.h"
 #include "name_rules.h"
 #include "placement.h"
 #include "queue_properties.h"
@@ -35,11 +37,8 @@ using internal::FieldLocation;
 using internal::IsValidGroupName;
 using internal::IsValidQueueName;
 using internal::IsValidUserName;
+using internal::ParseProperties;
 using internal::PropertyFallback;
-using internal::PropertyFallbacks;
-
-// Longest name quoted in a message; longer ones are shortened with "...".
-inline constexpr size_t kMaxQuotedLength = 80;
 
 // absl::StrCat for std::string_view too (Debian's absl::string_view is its own type).
 template <typename T>
@@ -117,27 +116,7 @@ inline OptionalResource PermissiveMinOfOptional(const OptionalResource& a,
 // ---- Names and patterns ----------------------------------------------------------------------
 inline std::string Lower(std::string_view s) { return absl::AsciiStrToLower({s.data(), s.size()}); }
 
-// 'name' for messages, shortened when very long.
-inline std::string Quote(std::string_view s) {
-  if (s.size() <= kMaxQuotedLength) return Cat("'", s, "'");
-  size_t cut = kMaxQuotedLength;
-  // Do not cut inside a UTF-8 sequence.
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return Cat("'", s.substr(0, cut), "...' (", s.size(), " bytes)");
-}
-
-inline bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-inline bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
-
-// ^[_a-zA-Z][a-zA-Z0-9_]*$
-inline bool IsValidRuleName(std::string_view s) {
-  if (s.empty() || !(IsAsciiAlpha(s[0]) || s[0] == '_')) return false;
-  return std::all_of(s.begin() + 1, s.end(),
-                     [](char c) { return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_'; });
-}
-
-// Go's regexp.Compile accepts it (RE2 decides: the same syntax).
-inline bool IsValidRegexp(std::string_view s) { return internal::GoRegexp::Compile(s).ok(); }
+using internal::Quote;
 
 // ---- The validator ---------------------------------------------------------------------------
 class Validator {
@@ -329,7 +308,8 @@ class Validator {
   void CheckMaxApplications(const QueueConfig& queue, const std::string& path, int depth);
 
   // §2.4.6 plus the rule-construction errors of §2.6.
-  void CheckRule(const PlacementRuleConfig& rule, int depth);
+  // Placement rules, read by the kernel's own reader (PlacementRules::Build).
+  void CheckRules(const std::vector<PlacementRuleConfig>& rules);
 
   // §2.4.9.
   void CheckNodeSortPolicy(const PartitionConfig& partition);

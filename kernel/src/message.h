@@ -28,6 +28,16 @@ std::string Cat(const Args&... args) {
   return out;
 }
 
+// 'name' for messages, shortened when very long (a config may hold names of megabytes).
+inline std::string Quote(std::string_view s) {
+  constexpr size_t kMaxQuotedLength = 80;
+  if (s.size() <= kMaxQuotedLength) return Cat("'", s, "'");
+  size_t cut = kMaxQuotedLength;
+  // Do not cut inside a UTF-8 sequence.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return Cat("'", s.substr(0, cut), "...' (", s.size(), " bytes)");
+}
+
 // "1m30s", "250ms": the logical clock's milliseconds as a Go duration would print them.
 inline std::string FormatMillis(int64_t ms) {
   if (ms < 1'000) return Cat(ms, "ms");

@@ -121,6 +121,7 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
   const std::optional<Resource> old_max =
       max_before != nullptr ? std::optional<Resource>(*max_before) : std::nullopt;
   const int64_t old_quota_delay = queue_side_[q].quota_delay_ms;
+  ParsedProperties parsed;
   {
     Queue& queue = queues_[q];
     QueueSide& queue_side = queue_side_[q];
@@ -128,9 +129,9 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     queue.sibling_order = order;
     if (queue.state == QueueState::kDraining) queue.state = QueueState::kActive;
     queue_side.properties = MergeProperties(parent_properties, config.properties);
-    queue.props = ParseQueueProperties(queue_side.properties, context_->profile->semantics);
-    queue_side.backoff =
-        ParseUnschedAskBackoff(queue_side.properties, context_->profile->semantics);
+    parsed = ParseProperties(queue_side.properties, context_->profile->semantics);
+    queue.props = parsed.queue;
+    queue_side.backoff = parsed.backoff;
     queue.guaranteed = *guaranteed;
     queue.max = *max;
     queue.max_apps = config.max_applications;
@@ -140,8 +141,7 @@ absl::Status Partition::ApplyQueueConfig(const QueueConfig& config, uint32_t par
     queue.leaf = ConfiguredAsLeaf(config, parent == kNoSlot) && queue.children.empty();
   }
   // YuniKorn sets the delay, and moves the start time, only where the key is present.
-  if (std::optional<int64_t> delay =
-          ParseQuotaPreemptionDelay(queue_side_[q].properties, context_->profile->semantics)) {
+  if (const std::optional<int64_t> delay = parsed.quota_delay_ms) {
     queue_side_[q].quota_delay_ms = *delay;
     QuotaConfigChanged(q, old_max, old_quota_delay);
   } else {
@@ -364,9 +364,10 @@ absl::StatusOr<uint32_t> Partition::CreateDynamicQueues(std::string_view path) {
         if (key == "application.sort.policy") queue_side.properties.emplace_back(key, value);
       }
     }
-    queue.props = ParseQueueProperties(queue_side.properties, context_->profile->semantics);
-    queue_side.backoff =
-        ParseUnschedAskBackoff(queue_side.properties, context_->profile->semantics);
+    const ParsedProperties parsed =
+        ParseProperties(queue_side.properties, context_->profile->semantics);
+    queue.props = parsed.queue;
+    queue_side.backoff = parsed.backoff;
   }
   return q;
 }

@@ -102,12 +102,22 @@ struct RulePlacement {
   std::string queue;
 };
 
+// What makes a placement rule's config no rule YuniKorn accepts.
+struct RuleProblem {
+  const PlacementRuleConfig* rule = nullptr;
+  std::string_view field;  // "name", "value", "parent", "filter.type", ...
+  bool at_rule = false;    // about the rule as a whole: reported where the rule starts
+  std::string message;
+};
+
 class PlacementRules {
  public:
-  // Fails for an unknown rule name, tag/fixed without value, or a qualified fixed value with a
-  // parent rule (the validator reports the same conditions with locations).
+  // The one reader of placement rules, for the validator and the kernel alike: every problem
+  // goes to `problems` (the validator reports each at its field); the rules are built only when
+  // there is none (else the first problem is the error).
   static absl::StatusOr<PlacementRules> Build(const std::vector<PlacementRuleConfig>& configs,
-                                              NameCharset charset);
+                                              NameCharset charset,
+                                              std::vector<RuleProblem>* problems = nullptr);
 
   bool empty() const { return rules_.empty(); }
   const std::vector<std::shared_ptr<PlacementRule>>& rules() const { return rules_; }

@@ -68,99 +68,212 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
-// The queue properties YuniKorn defines, with the values each understands (checked the way
-// ParseQueueProperties and MergeProperties read them) and the default otherwise.
-struct KnownProperty {
-  std::string_view key;
-  std::array<std::string_view, 3> values;  // all empty: any value is read
-  bool case_insensitive;
-  std::string_view fallback;  // what an unknown value means
+// The queue properties YuniKorn defines, with the values each understands and the default
+// otherwise. ParseProperties reads each of them once: the value it applies and whether
+// YuniKorn understands it come from the same parse.
+enum class PropertyKey : uint8_t {
+  kSortPolicy,
+  kSortPriority,
+  kPriorityPolicy,
+  kPriorityOffset,
+  kPreemptionPolicy,
+  kPreemptionDelay,
+  kBackoff,
+  kBackoffDelay,
+  kQuotaPreemptionDelay,
 };
 
-constexpr KnownProperty kKnownProperties[] = {
-    {"application.sort.policy", {"fifo", "fair", "stateaware"}, false, "fifo"},
-    {"application.sort.priority", {"enabled", "disabled", ""}, true, "enabled"},
-    {"priority.policy", {"default", "fence", ""}, true, "default"},
-    {"priority.offset", {"", "", ""}, false, "0"},
-    {"preemption.policy", {"default", "fence", "disabled"}, true, "default"},
-    {"preemption.delay", {"", "", ""}, false, "30s"},
-    // YuniKorn 1.8-1.9 (read by the yunikorn-1.9 profile; v1.2.0 ignores them).
-    {"application.unschedasks.backoff", {"", "", ""}, false, "0"},
-    {"application.unschedasks.backoff.delay", {"", "", ""}, false, "30s"},
-    {"quota.preemption.delay", {"", "", ""}, false, "0"},
+struct KnownProperty {
+  std::string_view key;
+  PropertyKey id;
+  std::array<std::string_view, 3> values;  // all empty: the value has a syntax (expected)
+  bool case_insensitive;
+  std::string_view expected;  // for a value with a syntax: what would be understood
+  std::string_view fallback;  // what a value not understood counts as
 };
+
+constexpr std::string_view kDurationSyntax = "a positive Go duration such as 30s or 1m30s";
+
+constexpr KnownProperty kKnownProperties[] = {
+    {"application.sort.policy",
+     PropertyKey::kSortPolicy,
+     {"fifo", "fair", "stateaware"},
+     false,
+     "",
+     "fifo"},
+    {"application.sort.priority",
+     PropertyKey::kSortPriority,
+     {"enabled", "disabled", ""},
+     true,
+     "",
+     "enabled"},
+    {"priority.policy",
+     PropertyKey::kPriorityPolicy,
+     {"default", "fence", ""},
+     true,
+     "",
+     "default"},
+    {"priority.offset", PropertyKey::kPriorityOffset, {"", "", ""}, false, "a 32-bit integer", "0"},
+    {"preemption.policy",
+     PropertyKey::kPreemptionPolicy,
+     {"default", "fence", "disabled"},
+     true,
+     "",
+     "default"},
+    {"preemption.delay",
+     PropertyKey::kPreemptionDelay,
+     {"", "", ""},
+     false,
+     kDurationSyntax,
+     "30s"},
+    // YuniKorn 1.8-1.9 (applied by the yunikorn-1.9 profile; v1.2.0 ignores them).
+    {"application.unschedasks.backoff",
+     PropertyKey::kBackoff,
+     {"", "", ""},
+     false,
+     "an unsigned 64-bit integer",
+     "0"},
+    {"application.unschedasks.backoff.delay",
+     PropertyKey::kBackoffDelay,
+     {"", "", ""},
+     false,
+     kDurationSyntax,
+     "30s"},
+    {"quota.preemption.delay",
+     PropertyKey::kQuotaPreemptionDelay,
+     {"", "", ""},
+     false,
+     kDurationSyntax,
+     "0"},
+};
+
+// A Go duration rounded up to the millisecond (exact on a millisecond clock), when it parses
+// and is positive: what YuniKorn's convertDelay keeps.
+std::optional<int64_t> DelayMillis(std::string_view value) {
+  std::optional<int64_t> nanos = ParseGoDuration(value);
+  constexpr int64_t kNanosPerMs = 1'000'000;
+  if (!nanos || *nanos <= 0) return std::nullopt;
+  return (*nanos - 1) / kNanosPerMs + 1;
+}
+
+bool IsOneOf(const KnownProperty& known, std::string_view value) {
+  return std::any_of(known.values.begin(), known.values.end(), [&](std::string_view accepted) {
+    return !accepted.empty() &&
+           (known.case_insensitive ? EqualsIgnoreCase(value, accepted) : value == accepted);
+  });
+}
+
+// Applies one known property to `out`; false when YuniKorn does not understand the value (it
+// then reads the default, which is what `out` is left holding or is given).
+bool ApplyProperty(const KnownProperty& known, std::string_view value, Semantics semantics,
+                   ParsedProperties* out) {
+  QueueProperties& queue = out->queue;
+  const bool v19 = semantics == Semantics::kYunikorn19;  // YUNIKORN-3115 and -3133 are 1.8+
+  switch (known.id) {
+    case PropertyKey::kSortPolicy:
+      if (value == "fair") {
+        queue.sort_policy = AppSortPolicy::kFair;
+      } else if (value == "stateaware") {
+        // 1.6+ read the deprecated stateaware policy as fifo (YUNIKORN-2483).
+        queue.sort_policy = v19 ? AppSortPolicy::kFifo : AppSortPolicy::kStateAware;
+      } else {
+        queue.sort_policy = AppSortPolicy::kFifo;
+      }
+      return IsOneOf(known, value);
+    case PropertyKey::kSortPriority:
+      queue.priority_sort_enabled = !EqualsIgnoreCase(value, "disabled");
+      return IsOneOf(known, value);
+    case PropertyKey::kPriorityPolicy:
+      queue.fenced = EqualsIgnoreCase(value, "fence");
+      return IsOneOf(known, value);
+    case PropertyKey::kPriorityOffset: {
+      int32_t offset = 0;
+      const bool understood = ParseInt32Strict(value, &offset);
+      queue.offset = understood ? offset : 0;
+      return understood;
+    }
+    case PropertyKey::kPreemptionPolicy:
+      queue.preemption_policy = EqualsIgnoreCase(value, "fence")      ? PreemptionPolicy::kFence
+                                : EqualsIgnoreCase(value, "disabled") ? PreemptionPolicy::kDisabled
+                                                                      : PreemptionPolicy::kDefault;
+      return IsOneOf(known, value);
+    case PropertyKey::kPreemptionDelay: {
+      const std::optional<int64_t> millis = DelayMillis(value);
+      queue.preemption_delay_ms = millis.value_or(kDefaultPreemptionDelayMs);
+      return millis.has_value();
+    }
+    case PropertyKey::kBackoff: {
+      const std::optional<uint64_t> asks = ParseUint64Strict(value);
+      if (v19) out->backoff.asks = asks.value_or(0);
+      return asks.has_value();
+    }
+    case PropertyKey::kBackoffDelay: {
+      const std::optional<int64_t> millis = DelayMillis(value);
+      if (v19) out->backoff.delay_ms = millis.value_or(kDefaultUnschedAskBackoffDelayMs);
+      return millis.has_value();
+    }
+    case PropertyKey::kQuotaPreemptionDelay: {
+      const std::optional<int64_t> millis = DelayMillis(value);
+      if (v19) out->quota_delay_ms = millis.value_or(0);
+      return millis.has_value();
+    }
+  }
+  return false;
+}
+
+// "fifo, fair or stateaware" for a property with a list of values, else its syntax.
+std::string Expected(const KnownProperty& known) {
+  if (!known.expected.empty()) return std::string(known.expected);
+  std::string out;
+  size_t count = 0;
+  for (std::string_view accepted : known.values) count += accepted.empty() ? 0 : 1;
+  for (size_t i = 0; i < count; ++i) {
+    out += i == 0 ? "" : i + 1 == count ? " or " : ", ";
+    out += known.values[i];
+  }
+  return out;
+}
+
+PropertyFallback UnknownKey(std::string_view key) {
+  PropertyFallback finding;
+  finding.key = std::string(key);
+  finding.unknown_key = true;
+  size_t best = key.size() / 4 + 2;  // close enough to be a typo
+  // A key twice as long as any known one is no typo of it (and a hostile key of megabytes
+  // must not cost a quadratic distance).
+  constexpr size_t kLongestTypo = 2 * std::string_view("application.sort.priority").size();
+  if (key.size() > kLongestTypo) return finding;
+  for (const KnownProperty& k : kKnownProperties) {
+    size_t distance = EditDistance(key, k.key);
+    if (distance <= best) {
+      best = distance;
+      finding.nearest_key = std::string(k.key);
+    }
+  }
+  return finding;
+}
 
 }  // namespace
 
-std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties) {
-  std::vector<PropertyFallback> out;
+ParsedProperties ParseProperties(const PropertyMap& properties, Semantics semantics) {
+  ParsedProperties out;
   for (const auto& [key, value] : properties) {
     const KnownProperty* known = nullptr;
     for (const KnownProperty& k : kKnownProperties) {
       if (k.key == key) known = &k;
     }
     if (known == nullptr) {
-      PropertyFallback& finding = out.emplace_back();
-      finding.key = key;
-      finding.unknown_key = true;
-      size_t best = key.size() / 4 + 2;  // close enough to be a typo
-      // A key twice as long as any known one is no typo of it (and a hostile key of megabytes
-      // must not cost a quadratic distance).
-      constexpr size_t kLongestTypo = 2 * std::string_view("application.sort.priority").size();
-      for (const KnownProperty& k : kKnownProperties) {
-        if (key.size() > kLongestTypo) break;
-        size_t distance = EditDistance(key, k.key);
-        if (distance <= best) {
-          best = distance;
-          finding.nearest_key = std::string(k.key);
-        }
-      }
+      out.fallbacks.push_back(UnknownKey(key));
       continue;
     }
-    bool understood = true;
-    if (key == "priority.offset") {
-      int32_t offset = 0;
-      understood = ParseInt32Strict(value, &offset);
-    } else if (key == "preemption.delay" || key == "application.unschedasks.backoff.delay" ||
-               key == "quota.preemption.delay") {
-      std::optional<int64_t> nanos = ParseGoDuration(value);
-      understood = nanos && *nanos > 0;
-    } else if (key == "application.unschedasks.backoff") {
-      understood = ParseUint64Strict(value).has_value();
-    } else if (!known->values[0].empty()) {
-      understood = false;
-      for (std::string_view accepted : known->values) {
-        if (accepted.empty()) continue;
-        if (known->case_insensitive ? EqualsIgnoreCase(value, accepted) : value == accepted) {
-          understood = true;
-        }
-      }
-    }
-    if (understood) continue;
-    std::string expected;
-    if (key == "priority.offset") {
-      expected = "a 32-bit integer";
-    } else if (key == "preemption.delay" || key == "application.unschedasks.backoff.delay" ||
-               key == "quota.preemption.delay") {
-      expected = "a positive Go duration such as 30s or 1m30s";
-    } else if (key == "application.unschedasks.backoff") {
-      expected = "an unsigned 64-bit integer";
-    } else {
-      size_t count = 0;
-      for (std::string_view accepted : known->values) count += accepted.empty() ? 0 : 1;
-      for (size_t i = 0; i < count; ++i) {
-        expected += std::string(i == 0           ? ""
-                                : i + 1 == count ? " or "
-                                                 : ", ") +
-                    std::string(known->values[i]);
-      }
-    }
-    PropertyFallback& finding = out.emplace_back();
+    if (ApplyProperty(*known, value, semantics, &out)) continue;
+    PropertyFallback& finding = out.fallbacks.emplace_back();
     finding.key = key;
     finding.value = value;
-    finding.expected = std::move(expected);
+    finding.expected = Expected(*known);
     finding.fallback = std::string(known->fallback);
   }
+  out.queue.unsched_ask_backoff_on = out.backoff.asks > 0;
   return out;
 }
 
@@ -174,73 +287,6 @@ std::string_view AppSortPolicyName(AppSortPolicy policy) {
       return "stateaware";
   }
   return "fifo";
-}
-
-namespace {
-
-// A Go duration rounded up to the millisecond (exact on a millisecond clock); `fallback` when
-// it does not parse or is not positive, as YuniKorn's convertDelay.
-int64_t DelayMillis(std::string_view value, int64_t fallback) {
-  std::optional<int64_t> nanos = ParseGoDuration(value);
-  constexpr int64_t kNanosPerMs = 1'000'000;
-  return nanos && *nanos > 0 ? (*nanos - 1) / kNanosPerMs + 1 : fallback;
-}
-
-}  // namespace
-
-QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics semantics) {
-  QueueProperties out;
-  for (const auto& [key, value] : properties) {
-    if (key == "application.sort.policy") {
-      if (value == "fair") {
-        out.sort_policy = AppSortPolicy::kFair;
-      } else if (value == "stateaware") {
-        // 1.6+ read the deprecated stateaware policy as fifo (YUNIKORN-2483).
-        out.sort_policy =
-            semantics == Semantics::kYunikorn12 ? AppSortPolicy::kStateAware : AppSortPolicy::kFifo;
-      } else {
-        out.sort_policy = AppSortPolicy::kFifo;
-      }
-    } else if (key == "application.sort.priority") {
-      out.priority_sort_enabled = !EqualsIgnoreCase(value, "disabled");
-    } else if (key == "priority.policy") {
-      out.fenced = EqualsIgnoreCase(value, "fence");
-    } else if (key == "priority.offset") {
-      int32_t offset = 0;
-      out.offset = ParseInt32Strict(value, &offset) ? offset : 0;
-    } else if (key == "preemption.policy") {
-      out.preemption_policy = EqualsIgnoreCase(value, "fence")      ? PreemptionPolicy::kFence
-                              : EqualsIgnoreCase(value, "disabled") ? PreemptionPolicy::kDisabled
-                                                                    : PreemptionPolicy::kDefault;
-    } else if (key == "preemption.delay") {
-      out.preemption_delay_ms = DelayMillis(value, kDefaultPreemptionDelayMs);
-    }
-  }
-  out.unsched_ask_backoff_on = ParseUnschedAskBackoff(properties, semantics).asks > 0;
-  return out;
-}
-
-UnschedAskBackoff ParseUnschedAskBackoff(const PropertyMap& properties, Semantics semantics) {
-  UnschedAskBackoff out;
-  if (semantics != Semantics::kYunikorn19) return out;  // YUNIKORN-3115 is 1.8+
-  for (const auto& [key, value] : properties) {
-    if (key == "application.unschedasks.backoff") {
-      out.asks = ParseUint64Strict(value).value_or(0);
-    } else if (key == "application.unschedasks.backoff.delay") {
-      out.delay_ms = DelayMillis(value, kDefaultUnschedAskBackoffDelayMs);
-    }
-  }
-  return out;
-}
-
-std::optional<int64_t> ParseQuotaPreemptionDelay(const PropertyMap& properties,
-                                                 Semantics semantics) {
-  if (semantics != Semantics::kYunikorn19) return std::nullopt;  // YUNIKORN-3133 is 1.8+
-  std::optional<int64_t> delay_ms;
-  for (const auto& [key, value] : properties) {
-    if (key == "quota.preemption.delay") delay_ms = DelayMillis(value, 0);
-  }
-  return delay_ms;
 }
 
 PropertyMap MergeProperties(const PropertyMap& parent, const PropertyMap& own) {
@@ -283,7 +329,8 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
   queue.depth = depth;
   queue.leaf = ConfiguredAsLeaf(config, depth == 0);
   queue.properties = MergeProperties(parent_properties, config.properties);
-  QueueProperties parsed = ParseQueueProperties(queue.properties, semantics);
+  const ParsedProperties all = ParseProperties(queue.properties, semantics);
+  const QueueProperties& parsed = all.queue;
   if (queue.leaf) queue.app_sort_policy = std::string(AppSortPolicyName(parsed.sort_policy));
   queue.priority_sort_enabled = parsed.priority_sort_enabled;
   queue.priority_fenced = parsed.fenced;
@@ -292,11 +339,9 @@ void AddEffective(const QueueConfig& config, const PropertyMap& parent_propertie
                             : parsed.preemption_policy == PreemptionPolicy::kDisabled ? "disabled"
                                                                                       : "default";
   queue.preemption_delay_millis = parsed.preemption_delay_ms;
-  const UnschedAskBackoff backoff = ParseUnschedAskBackoff(queue.properties, semantics);
-  queue.unsched_ask_backoff = backoff.asks;
-  queue.unsched_ask_backoff_delay_millis = backoff.delay_ms;
-  queue.quota_preemption_delay_millis =
-      ParseQuotaPreemptionDelay(queue.properties, semantics).value_or(0);
+  queue.unsched_ask_backoff = all.backoff.asks;
+  queue.unsched_ask_backoff_delay_millis = all.backoff.delay_ms;
+  queue.quota_preemption_delay_millis = all.quota_delay_ms.value_or(0);
   const PropertyMap merged = queue.properties;
   const std::string path = queue.path;
   out->push_back(std::move(queue));

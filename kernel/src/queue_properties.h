@@ -32,7 +32,8 @@ struct QueueProperties {
   int32_t offset = 0;
   PreemptionPolicy preemption_policy = PreemptionPolicy::kDefault;
   // application.unschedasks.backoff is set above 0 (yunikorn-1.9): the values are in
-  // UnschedAskBackoff, kept beside the queue (this struct is part of the walk's hot record).
+  // ParsedProperties::backoff, kept beside the queue (this struct is part of the walk's hot
+  // record).
   bool unsched_ask_backoff_on = false;
   // preemption.delay rounded up to the millisecond (exact on a millisecond clock); read on
   // leaves only, as YuniKorn does.
@@ -45,20 +46,10 @@ struct UnschedAskBackoff {
   uint64_t asks = 0;
   int64_t delay_ms = kDefaultUnschedAskBackoffDelayMs;
 };
-UnschedAskBackoff ParseUnschedAskBackoff(const PropertyMap& properties, Semantics semantics);
 
-// yunikorn-1.9 (YUNIKORN-3133): quota.preemption.delay in milliseconds, 0 when it does not
-// parse or is not positive (quota-change preemption off); nullopt when the key is absent (the
-// queue's start time is then left as it is) or under yunikorn-1.2.
-std::optional<int64_t> ParseQuotaPreemptionDelay(const PropertyMap& properties,
-                                                 Semantics semantics);
-
-// Under yunikorn-1.9, `stateaware` reads as fifo.
-QueueProperties ParseQueueProperties(const PropertyMap& properties, Semantics semantics);
-
-// What YuniKorn (and so ParseQueueProperties) silently ignores or reads as a default: a key it
-// does not know (with the nearest known key, when one is close), or a value it does not
-// understand (with the default it falls back to). One finding per such property.
+// What YuniKorn silently ignores or reads as a default: a key it does not know (with the
+// nearest known key, when one is close), or a value it does not understand (with the default
+// it falls back to). One finding per such property.
 struct PropertyFallback {
   std::string key;
   bool unknown_key = false;
@@ -67,7 +58,19 @@ struct PropertyFallback {
   std::string expected;     // what would be understood ("fifo, fair or stateaware"),
   std::string fallback;     // and what the value counts as
 };
-std::vector<PropertyFallback> PropertyFallbacks(const PropertyMap& properties);
+
+// Everything the kernel and the validator read of one queue's properties, from one pass over
+// them: the kernel applies the values, the validator reports the fallbacks.
+struct ParsedProperties {
+  QueueProperties queue;  // the walk's part (`stateaware` reads as fifo under yunikorn-1.9)
+  UnschedAskBackoff backoff;
+  // yunikorn-1.9 (YUNIKORN-3133): quota.preemption.delay in milliseconds, 0 when it does not
+  // parse or is not positive (quota-change preemption off); nullopt when the key is absent (the
+  // queue's start time is then left as it is) or under yunikorn-1.2.
+  std::optional<int64_t> quota_delay_ms;
+  std::vector<PropertyFallback> fallbacks;
+};
+ParsedProperties ParseProperties(const PropertyMap& properties, Semantics semantics);
 
 // The properties a configured child starts from: the parent's, filtered for inheritance
 // (priority.policy and priority.offset reset, preemption.policy kept only when disabled),
