@@ -33,11 +33,9 @@ type goChurn struct {
 	buf    []Decision // reused by the Append forms
 }
 
+// newGoChurn builds the workload's steady state (its kernel is closed when the test ends).
 func newGoChurn(tb testing.TB) *goChurn {
-	k, err := NewKernel(cbench.Config(), Options{SourceName: "churn.yaml"})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	k := newTestKernel(tb, cbench.Config, Options{SourceName: "churn.yaml"})
 	g := &goChurn{k: k, rng: cbench.NewRng()}
 	for s := int64(1); s <= 4; s++ {
 		g.shapes[s] = Resources{"memory": 10 * s, "vcore": 1000 * s}
@@ -108,6 +106,15 @@ func (g *goChurn) take(ds []Decision) {
 	}
 }
 
+// steps runs n steps.
+func (g *goChurn) steps(tb testing.TB, n int) {
+	for i := 0; i < n; i++ {
+		if err := g.step(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 func (g *goChurn) step() error {
 	if g.head < len(g.ring) {
 		r := g.ring[g.head]
@@ -141,65 +148,53 @@ func (g *goChurn) step() error {
 	return nil
 }
 
+// newCChurn is the C churn workload, closed when the test ends.
+func newCChurn(tb testing.TB) *cbench.Churn {
+	c, err := cbench.NewChurn(churnNodes, churnApps, churnPending, churnLive)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(c.Close)
+	return c
+}
+
 // BenchmarkChurn: one op is a churn step (release by seq + add ask + Schedule(1) + reading
 // the allocation), from Go and from C in the same process.
 func BenchmarkChurn(b *testing.B) {
-	b.Run("C", func(b *testing.B) {
-		c, err := cbench.NewChurn(churnNodes, churnApps, churnPending, churnLive)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
-		b.ResetTimer()
-		if _, err := c.Run(b.N, false); err != nil {
-			b.Fatal(err)
-		}
-	})
-	b.Run("C/schedule-only", func(b *testing.B) {
-		c, err := cbench.NewChurn(churnNodes, churnApps, churnPending, churnLive)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
-		b.ResetTimer()
-		ns, err := c.Run(b.N, true)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(ns)/float64(b.N), "schedule-ns/op")
-	})
-	b.Run("Go", func(b *testing.B) {
-		g := newGoChurn(b)
-		defer g.k.Close()
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if err := g.step(); err != nil {
+	// fromC runs the C churn; scheduleOnly reports the time in allocore_schedule alone.
+	fromC := func(scheduleOnly bool) func(b *testing.B) {
+		return func(b *testing.B) {
+			c := newCChurn(b)
+			b.ResetTimer()
+			ns, err := c.Run(b.N, scheduleOnly)
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-	b.Run("Go/append", func(b *testing.B) {
-		g := newGoChurn(b)
-		g.reuse = true
-		defer g.k.Close()
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if err := g.step(); err != nil {
-				b.Fatal(err)
+			if scheduleOnly {
+				b.ReportMetric(float64(ns)/float64(b.N), "schedule-ns/op")
 			}
 		}
-	})
+	}
+	// fromGo runs the Go churn; reuse reads decisions with the Append forms.
+	fromGo := func(reuse bool) func(b *testing.B) {
+		return func(b *testing.B) {
+			g := newGoChurn(b)
+			g.reuse = reuse
+			b.ReportAllocs()
+			b.ResetTimer()
+			g.steps(b, b.N)
+		}
+	}
+	b.Run("C", fromC(false))
+	b.Run("C/schedule-only", fromC(true))
+	b.Run("Go", fromGo(false))
+	b.Run("Go/append", fromGo(true))
 }
 
 // readList builds a kernel whose last call made n allocation decisions (and a few app state
 // changes), for the reading benchmarks.
 func readList(tb testing.TB, n int) *Kernel {
-	k, err := NewKernel(cbench.Config(), Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	k := newTestKernel(tb, cbench.Config, Options{})
 	if _, err := k.AddNode(Node{ID: "node-0", Capacity: Resources{"vcore": 1 << 40}}); err != nil {
 		tb.Fatal(err)
 	}
@@ -312,11 +307,7 @@ func TestChurnGoMatchesC(t *testing.T) {
 		t.Skip("builds churn workloads")
 	}
 	const steps = 2000
-	c, err := cbench.NewChurn(churnNodes, churnApps, churnPending, churnLive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newCChurn(t)
 	if _, err := c.Run(steps, false); err != nil {
 		t.Fatal(err)
 	}
@@ -324,11 +315,7 @@ func TestChurnGoMatchesC(t *testing.T) {
 	for _, reuse := range []bool{false, true} {
 		g := newGoChurn(t)
 		g.reuse = reuse
-		for i := 0; i < steps; i++ {
-			if err := g.step(); err != nil {
-				t.Fatal(err)
-			}
-		}
+		g.steps(t, steps)
 		u, _ := g.k.Usage()
 		if u.LiveAllocations != churnLive {
 			t.Fatalf("reuse %v: the Go churn holds %d live allocations, want %d", reuse, u.LiveAllocations, churnLive)

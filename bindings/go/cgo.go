@@ -9,11 +9,69 @@ import "C"
 
 import (
 	"strings"
+	"sync"
 	"unsafe"
 )
 
 // Version is the version of the linked liballocore_c ("MAJOR.MINOR.PATCH").
 func Version() string { return C.GoString(C.allocore_version()) }
+
+// owner is what a call's C object belongs to (a Kernel, a Service, a Snapshot): it holds the
+// lock a call needs and an encoder for the call's strings.
+type owner interface {
+	// acquire takes the lock (ErrClosed, without it, once the C object is destroyed) and an
+	// encoder; release lets both go. Holding the lock keeps the owner and its C object alive.
+	acquire(op string) (*encoder, error)
+	release(e *encoder)
+}
+
+// invoke runs call with o's lock held, after pack (nil: the call has no strings) put the call's
+// strings in the encoder: a string the C ABI cannot take fails the call before it reaches C.
+func invoke[R any](o owner, op string, pack func(*encoder), call func(*encoder) (R, error)) (R, error) {
+	var none R
+	e, err := o.acquire(op)
+	if err != nil {
+		return none, err
+	}
+	defer o.release(e)
+	if pack != nil {
+		pack(e)
+		if e.err != nil {
+			return none, withOp(e.err, op)
+		}
+	}
+	return call(e)
+}
+
+// check is invoke for a C call that reports nothing but an error.
+func check(o owner, op string, pack func(*encoder), call func(e *encoder, cerr **C.char)) error {
+	_, err := invoke(o, op, pack, func(e *encoder) (struct{}, error) {
+		var cerr *C.char
+		call(e, &cerr)
+		return struct{}{}, failed(op, cerr)
+	})
+	return err
+}
+
+// lockOpen takes l, or returns ErrClosed (without l) when open, asked with l held, says that
+// the C object is destroyed.
+func lockOpen(op string, l sync.Locker, open func() bool) error {
+	l.Lock()
+	if !open() {
+		l.Unlock()
+		return closedError(op)
+	}
+	return nil
+}
+
+func withOp(err error, op string) error {
+	if e, ok := err.(*Error); ok {
+		c := *e
+		c.Op = op
+		return &c
+	}
+	return err
+}
 
 // noHandle is ALLOCORE_NO_HANDLE.
 const noHandle = ^uint32(0)
@@ -27,7 +85,9 @@ type encoder struct {
 	res  []C.gocore_res
 	strs []C.gocore_str
 	keys []string
-	err  error // the first string refused (a NUL where C wants a NUL-terminated string)
+	// The resource type names the call packs (a Service notes them for Snapshot.Queues).
+	types []string
+	err   error // the first string refused (a NUL where C wants a NUL-terminated string)
 }
 
 func (e *encoder) reset() {
@@ -36,6 +96,10 @@ func (e *encoder) reset() {
 	e.buf = append(e.buf[:0], 0)
 	e.res = e.res[:0]
 	e.strs = e.strs[:0]
+	for i := range e.types {
+		e.types[i] = "" // keep no caller's strings alive
+	}
+	e.types = e.types[:0]
 	e.err = nil
 }
 
@@ -83,6 +147,7 @@ func (e *encoder) resources(r Resources, nulFree bool) (first, count C.uint32_t)
 		}
 		e.res = append(e.res, C.gocore_res{_type: span, value: C.int64_t(r[name])})
 	}
+	e.types = append(e.types, keys...)
 	for i := range keys {
 		keys[i] = "" // keep no caller's strings alive
 	}

@@ -1,21 +1,17 @@
 package allocore
 
 import (
+	_ "embed"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 )
 
-const internalQueues = `partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: batch
-          - name: web
-`
+// internalQueues is the tests' configuration (kernel_test.go's queues).
+//
+//go:embed testdata/queues.yaml
+var internalQueues string
 
 const quotaQueues = `partitions:
   - name: default
@@ -47,6 +43,17 @@ const preemptionQueues = `partitions:
                 resources: {max: {pods: 10}, guaranteed: {pods: 5}}
 `
 
+// newTestKernel is a kernel of the configuration yaml, closed when the test ends.
+func newTestKernel(tb testing.TB, yaml string, opts Options) *Kernel {
+	tb.Helper()
+	k, err := NewKernel(yaml, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { k.Close() })
+	return k
+}
+
 // smallFrames makes decision chunks tiny for the kernels a test creates: every list takes
 // several export calls, and the names buffer has to grow.
 func smallFrames(t *testing.T, records, names int) {
@@ -63,6 +70,19 @@ type compare struct {
 	types   map[DecisionType]int
 	reasons map[ReleaseReason]int
 	total   int
+}
+
+// newCompare is a compare on a new kernel of the configuration yaml.
+func newCompare(t *testing.T, yaml string, opts Options) (*Kernel, *compare) {
+	k := newTestKernel(t, yaml, opts)
+	return k, &compare{t: t, k: k, types: map[DecisionType]int{}, reasons: map[ReleaseReason]int{}}
+}
+
+// on is a compare on a new kernel of the configuration yaml that counts into c's tallies.
+func (c *compare) on(yaml string, opts Options) (*Kernel, *compare) {
+	k, other := newCompare(c.t, yaml, opts)
+	other.types, other.reasons = c.types, c.reasons
+	return k, other
 }
 
 // check("Call")(k.Call(...)) compares the decisions of one call.
@@ -128,12 +148,7 @@ func TestBulkDecisionsEqualAccessors(t *testing.T) {
 }
 
 func bulkScenario(t *testing.T) {
-	k, err := NewKernel(internalQueues, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
-	c := &compare{t: t, k: k, types: map[DecisionType]int{}, reasons: map[ReleaseReason]int{}}
+	k, c := newCompare(t, internalQueues, Options{})
 	long := strings.Repeat("x", 1000) // names near ApiLimits' 1024 bytes
 	app := "app-" + long
 
@@ -201,12 +216,7 @@ func bulkScenario(t *testing.T) {
 	c.check("Advance")(k.Advance(3600_000))
 
 	// yunikorn-1.9's quota preemption (and recovered allocations), on a second kernel.
-	q, err := NewKernel(quotaQueues, Options{Semantics: YuniKorn19})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	qc := &compare{t: t, k: q, types: c.types, reasons: c.reasons}
+	q, qc := c.on(quotaQueues, Options{Semantics: YuniKorn19})
 	qc.check("AddNode")(q.AddNode(Node{ID: "node-1", Capacity: Resources{"memory": 100}}))
 	qc.check("AddApp")(q.AddApp(App{ID: "app-1", User: "u", Queue: "root.a"}))
 	qc.check("Recover")(q.RecoverAllocation(Ask{App: "app-1", ID: "big", Resources: Resources{"memory": 10}}, "node-1"))
@@ -224,12 +234,7 @@ func bulkScenario(t *testing.T) {
 	}
 
 	// General preemption, on a third kernel.
-	p, err := NewKernel(preemptionQueues, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	pc := &compare{t: t, k: p, types: c.types, reasons: c.reasons}
+	p, pc := c.on(preemptionQueues, Options{})
 	pc.check("AddNode")(p.AddNode(Node{ID: "node-1", Capacity: Resources{"pods": 20}}))
 	pc.check("AddApp")(p.AddApp(App{ID: "app-1", User: "u1", Queue: "root.normal.queue-1"}))
 	pc.check("AddAsk")(p.AddAsk(Ask{App: "app-1", ID: "pod", Resources: Resources{"pods": 1}, Count: 10}))
@@ -269,11 +274,7 @@ func filter(ds []Decision, typ DecisionType) []Decision {
 
 // Names of one chunk share one string: reading costs one allocation per chunk, not per name.
 func TestBulkNamesShareOneString(t *testing.T) {
-	k, err := NewKernel(internalQueues, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
+	k := newTestKernel(t, internalQueues, Options{})
 	if _, err := k.AddNode(Node{ID: "n", Capacity: Resources{"vcore": 1 << 30}}); err != nil {
 		t.Fatal(err)
 	}

@@ -146,12 +146,36 @@ func errorFrom(op string, cerr *C.char) *Error {
 	return e
 }
 
-// freeCode frees a C message and gives its code, for errors a loop handles itself.
-func freeCode(cerr *C.char) Code {
-	code := Code(C.allocore_error_code(cerr))
-	C.allocore_free(unsafe.Pointer(cerr))
-	return code
+// failed is the error of a C call that reports one through cerr, nil when it did not.
+func failed(op string, cerr *C.char) error {
+	if cerr != nil {
+		return errorFrom(op, cerr)
+	}
+	return nil
 }
+
+// made is what a C call that makes an object returned: the object, or the call's error (an
+// object returned along with an error is destroyed).
+func made[T any](op string, p *T, cerr *C.char, destroy func(*T)) (*T, error) {
+	if p == nil || cerr != nil {
+		if p != nil {
+			destroy(p)
+		}
+		return nil, errorFrom(op, cerr)
+	}
+	return p, nil
+}
+
+// found is the handle a lookup returned, or its error.
+func found(op string, r C.gocore_find_result) (Handle, error) {
+	if r.err != nil {
+		return Handle{}, errorFrom(op, r.err)
+	}
+	return handleOf(r.handle), nil
+}
+
+// freeBytes frees what the C ABI allocated for the caller (allocore_free).
+func freeBytes(p *C.char) { C.allocore_free(unsafe.Pointer(p)) }
 
 func closedError(op string) error {
 	return &Error{Code: CodeFailedPrecondition, Op: op, Message: "closed", closed: true}

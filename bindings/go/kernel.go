@@ -38,13 +38,7 @@ func NewKernel(queuesYAML string, opts Options) (*Kernel, error) {
 	r := C.gocore_kernel_create(yaml, n, e.bufPtr(), source, semantics,
 		C.int64_t(opts.MaxApplications), C.int64_t(opts.MaxAsks), C.int64_t(opts.MaxLiveAllocations))
 	runtime.KeepAlive(queuesYAML)
-	if r.err != nil {
-		if r.kernel != nil {
-			C.allocore_kernel_destroy(r.kernel)
-		}
-		return nil, errorFrom("NewKernel", r.err)
-	}
-	return wrapKernel(r.kernel), nil
+	return wrapKernel(made("NewKernel", r.kernel, r.err, destroyKernel))
 }
 
 // Restore makes a kernel from the bytes of Kernel.Snapshot; it decides exactly as the
@@ -54,16 +48,7 @@ func Restore(snapshot []byte) (*Kernel, error) {
 	p, n := goBytes(snapshot)
 	k := C.allocore_kernel_restore(p, n, &cerr)
 	runtime.KeepAlive(snapshot)
-	if k == nil || cerr != nil {
-		if k != nil {
-			C.allocore_kernel_destroy(k)
-		}
-		if cerr == nil {
-			return nil, &Error{Code: CodeInternal, Op: "Restore", Message: "no kernel and no error"}
-		}
-		return nil, errorFrom("Restore", cerr)
-	}
-	return wrapKernel(k), nil
+	return wrapKernel(made("Restore", k, cerr, destroyKernel))
 }
 
 // RestartInfo says what Restart recovered.
@@ -82,22 +67,25 @@ func Restart(dir string) (*Kernel, RestartInfo, error) {
 	cdir := C.CString(dir)
 	defer C.free(unsafe.Pointer(cdir))
 	k := C.allocore_kernel_restart(cdir, &info, &cerr)
-	if k == nil || cerr != nil {
-		if k != nil {
-			C.allocore_kernel_destroy(k)
-		}
-		return nil, RestartInfo{}, errorFrom("Restart", cerr)
+	kernel, err := wrapKernel(made("Restart", k, cerr, destroyKernel))
+	if err != nil {
+		return nil, RestartInfo{}, err
 	}
-	return wrapKernel(k), RestartInfo{int64(info.recovered_seq), int64(info.snapshot_seq),
+	return kernel, RestartInfo{int64(info.recovered_seq), int64(info.snapshot_seq),
 		int64(info.replayed_events), int64(info.torn_tail_events)}, nil
 }
 
-func wrapKernel(k *C.allocore_kernel_t) *Kernel {
+// wrapKernel is the Kernel of a C kernel a call made, or that call's error.
+func wrapKernel(k *C.allocore_kernel_t, err error) (*Kernel, error) {
+	if err != nil {
+		return nil, err
+	}
 	kernel := &Kernel{k: k, f: newFrame()}
-	kernel.enc.reset()
 	runtime.SetFinalizer(kernel, (*Kernel).Close)
-	return kernel
+	return kernel, nil
 }
+
+func destroyKernel(k *C.allocore_kernel_t) { C.allocore_kernel_destroy(k) }
 
 // Close destroys the kernel (stopping a recording as allocore_kernel_record_stop would). It is
 // idempotent; every later call returns ErrClosed.
@@ -118,25 +106,50 @@ func (k *Kernel) Close() error {
 // The caller defers k.mu.Unlock(), which also keeps k (and its C kernel) alive through the
 // call.
 func (k *Kernel) lock(op string) error {
-	k.mu.Lock()
-	if k.k == nil {
-		k.mu.Unlock()
-		return closedError(op)
+	return lockOpen(op, &k.mu, func() bool { return k.k != nil })
+}
+
+// acquire is lock, with the kernel's encoder: one call at a time uses both.
+func (k *Kernel) acquire(op string) (*encoder, error) {
+	if err := k.lock(op); err != nil {
+		return nil, err
 	}
 	k.enc.reset()
-	return nil
+	return &k.enc, nil
 }
 
-// done turns a shim call's result into the call's decisions.
-func (k *Kernel) done(op string, cerr *C.char) ([]Decision, error) {
-	return k.doneAppend(op, cerr, nil)
-}
+func (k *Kernel) release(*encoder) { k.mu.Unlock() }
 
-// doneAppend is done, appending to dst (on an error dst is returned as it was).
-func (k *Kernel) doneAppend(op string, cerr *C.char, dst []Decision) ([]Decision, error) {
-	if cerr != nil {
-		return dst, errorFrom(op, cerr)
+// run makes the kernel call `code` (one cgo call) with the arguments pack puts in the encoder
+// and appends its decisions to dst (returned as it was on an error); result is the call's
+// integer result (Schedule's allocations). text is UpdateConfig's YAML.
+func (k *Kernel) run(op string, code C.int, text string, dst []Decision, pack func(*encoder)) (ds []Decision, result int64, err error) {
+	ds, err = invoke(k, op, pack, func(e *encoder) ([]Decision, error) {
+		p, n := goString(text)
+		cerr := C.gocore_kernel_call(code, cptr(unsafe.Pointer(k.k)), cptr(unsafe.Pointer(k.f)), e.bufPtr(), &e.call,
+			e.strsPtr(), e.resPtr(), p, n)
+		runtime.KeepAlive(text)
+		if cerr != nil {
+			return dst, errorFrom(op, cerr)
+		}
+		result = int64(k.f.ret)
+		return k.decisions(op, dst)
+	})
+	if err != nil {
+		return dst, 0, err
 	}
+	return ds, result, nil
+}
+
+// decide is run for the calls whose result is their decisions.
+func (k *Kernel) decide(op string, code C.int, dst []Decision, pack func(*encoder)) ([]Decision, error) {
+	ds, _, err := k.run(op, code, "", dst, pack)
+	return ds, err
+}
+
+// decisions appends the decisions of the last call to dst (on an error dst is returned as it
+// was).
+func (k *Kernel) decisions(op string, dst []Decision) ([]Decision, error) {
 	base := len(dst)
 	ds, err := collect(op, k.f, k.f.out, dst)
 	if err != nil {
@@ -146,13 +159,19 @@ func (k *Kernel) doneAppend(op string, cerr *C.char, dst []Decision) ([]Decision
 	return ds, nil
 }
 
-func withOp(err error, op string) error {
-	if e, ok := err.(*Error); ok {
-		c := *e
-		c.Op = op
-		return &c
-	}
-	return err
+// named packs the arguments of a call that names an application or a node.
+func (e *encoder) named(partition, id string) {
+	e.call.partition, e.call.id = e.cstr("partition", partition), e.str(id)
+}
+
+// askNamed packs the arguments of a call that names an ask.
+func (e *encoder) askNamed(partition, app, ask string) {
+	e.call.partition, e.call.app, e.call.ask = e.cstr("partition", partition), e.str(app), e.str(ask)
+}
+
+func (e *encoder) release(r *Release) {
+	e.askNamed(r.Partition, r.App, r.Ask)
+	e.call.node, e.call.seq = e.str(r.Node), C.int64_t(r.Seq)
 }
 
 func (e *encoder) node(n *Node) {
@@ -224,72 +243,29 @@ func (e *encoder) ask(a *Ask) {
 	}
 }
 
-// call makes the kernel call `code` with the arguments packed in k.enc (one cgo call) and
-// appends its decisions to dst. text is UpdateConfig's YAML.
-func (k *Kernel) call(op string, code C.int, text string, dst []Decision) ([]Decision, error) {
-	if k.enc.err != nil {
-		return dst, withOp(k.enc.err, op)
-	}
-	p, n := goString(text)
-	cerr := C.gocore_kernel_call(code, cptr(unsafe.Pointer(k.k)), cptr(unsafe.Pointer(k.f)), k.enc.bufPtr(), &k.enc.call,
-		k.enc.strsPtr(), k.enc.resPtr(), p, n)
-	runtime.KeepAlive(text)
-	return k.doneAppend(op, cerr, dst)
-}
-
 // AddNode adds a node.
 func (k *Kernel) AddNode(n Node) ([]Decision, error) {
-	const op = "Kernel.AddNode"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.node(&n)
-	return k.call(op, C.GOCORE_ADD_NODE, "", nil)
+	return k.decide("Kernel.AddNode", C.GOCORE_ADD_NODE, nil, func(e *encoder) { e.node(&n) })
 }
 
 // UpdateNode changes what n sets of a known node (see Node).
 func (k *Kernel) UpdateNode(n Node) ([]Decision, error) {
-	const op = "Kernel.UpdateNode"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.node(&n)
-	return k.call(op, C.GOCORE_UPDATE_NODE, "", nil)
+	return k.decide("Kernel.UpdateNode", C.GOCORE_UPDATE_NODE, nil, func(e *encoder) { e.node(&n) })
 }
 
 // RemoveNode removes a node ("" partition: the default one), releasing its allocations.
 func (k *Kernel) RemoveNode(partition, id string) ([]Decision, error) {
-	const op = "Kernel.RemoveNode"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.call.partition, k.enc.call.id = k.enc.cstr("partition", partition), k.enc.str(id)
-	return k.call(op, C.GOCORE_REMOVE_NODE, "", nil)
+	return k.decide("Kernel.RemoveNode", C.GOCORE_REMOVE_NODE, nil, func(e *encoder) { e.named(partition, id) })
 }
 
 // AddApp submits an application. A refused admission is a DecisionAppRejected, not an error.
 func (k *Kernel) AddApp(a App) ([]Decision, error) {
-	const op = "Kernel.AddApp"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.app(&a)
-	return k.call(op, C.GOCORE_ADD_APP, "", nil)
+	return k.decide("Kernel.AddApp", C.GOCORE_ADD_APP, nil, func(e *encoder) { e.app(&a) })
 }
 
 // RemoveApp removes an application with its asks and allocations.
 func (k *Kernel) RemoveApp(partition, id string) ([]Decision, error) {
-	const op = "Kernel.RemoveApp"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.call.partition, k.enc.call.id = k.enc.cstr("partition", partition), k.enc.str(id)
-	return k.call(op, C.GOCORE_REMOVE_APP, "", nil)
+	return k.decide("Kernel.RemoveApp", C.GOCORE_REMOVE_APP, nil, func(e *encoder) { e.named(partition, id) })
 }
 
 // AddAsk adds an ask to an application.
@@ -298,39 +274,22 @@ func (k *Kernel) AddAsk(a Ask) ([]Decision, error) { return k.AppendAddAsk(nil, 
 // AppendAddAsk is AddAsk appending the decisions to dst, which a caller may reuse from call
 // to call so that reading decisions allocates nothing but one string of names per call.
 func (k *Kernel) AppendAddAsk(dst []Decision, a Ask) ([]Decision, error) {
-	const op = "Kernel.AddAsk"
-	if err := k.lock(op); err != nil {
-		return dst, err
-	}
-	defer k.mu.Unlock()
-	k.enc.ask(&a)
-	return k.call(op, C.GOCORE_ADD_ASK, "", dst)
+	return k.decide("Kernel.AddAsk", C.GOCORE_ADD_ASK, dst, func(e *encoder) { e.ask(&a) })
 }
 
 // RecoverAllocation reports an allocation that already runs on node (a manager restarting
 // with pods it knows are running): the pod described as an ask of count 1. The kernel takes
 // it as reported and answers with a DecisionRecovered.
 func (k *Kernel) RecoverAllocation(a Ask, node string) ([]Decision, error) {
-	const op = "Kernel.RecoverAllocation"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.ask(&a)
-	k.enc.call.node = k.enc.cstr("node", node)
-	return k.call(op, C.GOCORE_RECOVER, "", nil)
+	return k.decide("Kernel.RecoverAllocation", C.GOCORE_RECOVER, nil, func(e *encoder) {
+		e.ask(&a)
+		e.call.node = e.cstr("node", node)
+	})
 }
 
 // RemoveAsk drops the still-pending part of an ask; its live allocations stay.
 func (k *Kernel) RemoveAsk(partition, app, ask string) ([]Decision, error) {
-	const op = "Kernel.RemoveAsk"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	c := &k.enc.call
-	c.partition, c.app, c.ask = k.enc.cstr("partition", partition), k.enc.str(app), k.enc.str(ask)
-	return k.call(op, C.GOCORE_REMOVE_ASK, "", nil)
+	return k.decide("Kernel.RemoveAsk", C.GOCORE_REMOVE_ASK, nil, func(e *encoder) { e.askNamed(partition, app, ask) })
 }
 
 // Release releases a live allocation (see Release); ErrNotFound, nothing changed, when the
@@ -339,26 +298,12 @@ func (k *Kernel) Release(r Release) ([]Decision, error) { return k.AppendRelease
 
 // AppendRelease is Release appending the decisions to dst (see AppendAddAsk).
 func (k *Kernel) AppendRelease(dst []Decision, r Release) ([]Decision, error) {
-	const op = "Kernel.Release"
-	if err := k.lock(op); err != nil {
-		return dst, err
-	}
-	defer k.mu.Unlock()
-	c := &k.enc.call
-	c.partition, c.app = k.enc.cstr("partition", r.Partition), k.enc.str(r.App)
-	c.ask, c.node, c.seq = k.enc.str(r.Ask), k.enc.str(r.Node), C.int64_t(r.Seq)
-	return k.call(op, C.GOCORE_RELEASE, "", dst)
+	return k.decide("Kernel.Release", C.GOCORE_RELEASE, dst, func(e *encoder) { e.release(&r) })
 }
 
 // Advance moves the kernel's logical clock forward by millis (timeouts fire).
 func (k *Kernel) Advance(millis int64) ([]Decision, error) {
-	const op = "Kernel.Advance"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.call.number = C.int64_t(millis)
-	return k.call(op, C.GOCORE_ADVANCE, "", nil)
+	return k.decide("Kernel.Advance", C.GOCORE_ADVANCE, nil, func(e *encoder) { e.call.number = C.int64_t(millis) })
 }
 
 // NowMillis is the kernel's logical clock.
@@ -384,150 +329,88 @@ func (k *Kernel) SchedulePartition(partition string, max int64) ([]Decision, int
 
 // AppendSchedule is SchedulePartition appending the decisions to dst (see AppendAddAsk).
 func (k *Kernel) AppendSchedule(dst []Decision, partition string, max int64) ([]Decision, int64, error) {
-	const op = "Kernel.Schedule"
-	if err := k.lock(op); err != nil {
-		return dst, 0, err
-	}
-	defer k.mu.Unlock()
-	k.enc.call.partition, k.enc.call.number = k.enc.cstr("partition", partition), C.int64_t(max)
-	ds, err := k.call(op, C.GOCORE_SCHEDULE, "", dst)
-	if err != nil {
-		return dst, 0, err
-	}
-	return ds, int64(k.f.ret), nil
+	return k.run("Kernel.Schedule", C.GOCORE_SCHEDULE, "", dst, func(e *encoder) {
+		e.call.partition, e.call.number = e.cstr("partition", partition), C.int64_t(max)
+	})
 }
 
 // UpdateConfig replaces the queues configuration (a queues.yaml text).
 func (k *Kernel) UpdateConfig(queuesYAML string) ([]Decision, error) {
-	const op = "Kernel.UpdateConfig"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	return k.call(op, C.GOCORE_UPDATE_CONFIG, queuesYAML, nil)
+	ds, _, err := k.run("Kernel.UpdateConfig", C.GOCORE_UPDATE_CONFIG, queuesYAML, nil, nil)
+	return ds, err
 }
 
 // Snapshot is the kernel's whole state as bytes, for Restore.
 func (k *Kernel) Snapshot() ([]byte, error) {
 	const op = "Kernel.Snapshot"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	var cerr *C.char
-	var n C.size_t
-	p := C.allocore_kernel_snapshot(k.k, &n, &cerr)
-	if p == nil || cerr != nil {
-		if p != nil {
-			C.allocore_free(unsafe.Pointer(p))
+	return invoke(k, op, nil, func(*encoder) ([]byte, error) {
+		var cerr *C.char
+		var n C.size_t
+		p := C.allocore_kernel_snapshot(k.k, &n, &cerr)
+		if _, err := made(op, p, cerr, freeBytes); err != nil {
+			return nil, err
 		}
-		return nil, errorFrom(op, cerr)
-	}
-	defer C.allocore_free(unsafe.Pointer(p))
-	out := make([]byte, int(n)) // not C.GoBytes: its length is a C int
-	copy(out, unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)))
-	return out, nil
+		defer freeBytes(p)
+		out := make([]byte, int(n)) // not C.GoBytes: its length is a C int
+		copy(out, unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)))
+		return out, nil
+	})
 }
 
 // Fork is an independent copy of the kernel in its current state, for what-if questions:
 // nothing done to the copy reaches the original.
 func (k *Kernel) Fork() (*Kernel, error) {
 	const op = "Kernel.Fork"
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	var cerr *C.char
-	fork := C.allocore_kernel_fork(k.k, &cerr)
-	if fork == nil || cerr != nil {
-		if fork != nil {
-			C.allocore_kernel_destroy(fork)
-		}
-		return nil, errorFrom(op, cerr)
-	}
-	return wrapKernel(fork), nil
+	return invoke(k, op, nil, func(*encoder) (*Kernel, error) {
+		var cerr *C.char
+		fork := C.allocore_kernel_fork(k.k, &cerr)
+		return wrapKernel(made(op, fork, cerr, destroyKernel))
+	})
 }
 
 // Usage is what the kernel holds.
 func (k *Kernel) Usage() (Usage, error) {
-	if err := k.lock("Kernel.Usage"); err != nil {
-		return Usage{}, err
-	}
-	defer k.mu.Unlock()
-	u := (*[3]C.int64_t)(C.malloc(3 * 8))
-	defer C.free(unsafe.Pointer(u))
-	C.allocore_usage(k.k, &u[0], &u[1], &u[2])
-	return Usage{int64(u[0]), int64(u[1]), int64(u[2])}, nil
+	return invoke(k, "Kernel.Usage", nil, func(*encoder) (Usage, error) {
+		u := (*[3]C.int64_t)(C.malloc(3 * 8))
+		defer C.free(unsafe.Pointer(u))
+		C.allocore_usage(k.k, &u[0], &u[1], &u[2])
+		return Usage{int64(u[0]), int64(u[1]), int64(u[2])}, nil
+	})
 }
 
 // CheckConsistency compares every cache of the kernel against a recomputation (a test aid).
 func (k *Kernel) CheckConsistency() error {
-	const op = "Kernel.CheckConsistency"
-	if err := k.lock(op); err != nil {
-		return err
-	}
-	defer k.mu.Unlock()
-	var cerr *C.char
-	C.allocore_check_consistency(k.k, &cerr)
-	if cerr != nil {
-		return errorFrom(op, cerr)
-	}
-	return nil
+	return check(k, "Kernel.CheckConsistency", nil, func(_ *encoder, cerr **C.char) {
+		C.allocore_check_consistency(k.k, cerr)
+	})
 }
 
 // StartRecording writes every call the kernel accepts from now on to an event log at path,
 // which `allocore run PATH` replays with the same decisions. It must come before the kernel's
 // first change (ErrFailedPrecondition after). bufferBytes 0 writes each call as it is made.
 func (k *Kernel) StartRecording(path string, bufferBytes int) error {
-	const op = "Kernel.StartRecording"
-	if err := k.lock(op); err != nil {
-		return err
-	}
-	defer k.mu.Unlock()
-	s := k.enc.cstr("path", path)
-	if k.enc.err != nil {
-		return withOp(k.enc.err, op)
-	}
-	var cerr *C.char
-	C.allocore_kernel_record_start(k.k, k.enc.at(s), C.size_t(bufferBytes), &cerr)
-	if cerr != nil {
-		return errorFrom(op, cerr)
-	}
-	return nil
+	var s C.gocore_str
+	return check(k, "Kernel.StartRecording", func(e *encoder) { s = e.cstr("path", path) }, func(e *encoder, cerr **C.char) {
+		C.allocore_kernel_record_start(k.k, e.at(s), C.size_t(bufferBytes), cerr)
+	})
 }
 
 // StopRecording ends the event log (Close does too) and reports a write that failed.
 func (k *Kernel) StopRecording() error {
-	const op = "Kernel.StopRecording"
-	if err := k.lock(op); err != nil {
-		return err
-	}
-	defer k.mu.Unlock()
-	var cerr *C.char
-	C.allocore_kernel_record_stop(k.k, &cerr)
-	if cerr != nil {
-		return errorFrom(op, cerr)
-	}
-	return nil
+	return check(k, "Kernel.StopRecording", nil, func(_ *encoder, cerr **C.char) {
+		C.allocore_kernel_record_stop(k.k, cerr)
+	})
 }
 
 // --- by handle ------------------------------------------------------------------------------
 
 func (k *Kernel) find(op string, kind C.int, partition string, app Handle, id string) (Handle, error) {
-	if err := k.lock(op); err != nil {
-		return Handle{}, err
-	}
-	defer k.mu.Unlock()
-	c := &k.enc.call
-	c.partition, c.id, c.h1 = k.enc.cstr("partition", partition), k.enc.str(id), app.c()
-	if k.enc.err != nil {
-		return Handle{}, withOp(k.enc.err, op)
-	}
-	r := C.gocore_find(kind, cptr(unsafe.Pointer(k.k)), k.enc.bufPtr(), c)
-	if r.err != nil {
-		return Handle{}, errorFrom(op, r.err)
-	}
-	return handleOf(r.handle), nil
+	return invoke(k, op, func(e *encoder) {
+		e.named(partition, id)
+		e.call.h1 = app.c()
+	}, func(e *encoder) (Handle, error) {
+		return found(op, C.gocore_find(kind, cptr(unsafe.Pointer(k.k)), e.bufPtr(), &e.call))
+	})
 }
 
 // FindApp is the handle of an application (ErrNotFound when unknown).
@@ -546,12 +429,7 @@ func (k *Kernel) FindAsk(app Handle, id string) (Handle, error) {
 }
 
 func (k *Kernel) byHandle(op string, code C.int, h1, h2 Handle, seq int64) ([]Decision, error) {
-	if err := k.lock(op); err != nil {
-		return nil, err
-	}
-	defer k.mu.Unlock()
-	k.enc.call.h1, k.enc.call.h2, k.enc.call.seq = h1.c(), h2.c(), C.int64_t(seq)
-	return k.call(op, code, "", nil)
+	return k.decide(op, code, nil, func(e *encoder) { e.call.h1, e.call.h2, e.call.seq = h1.c(), h2.c(), C.int64_t(seq) })
 }
 
 // RemoveAppByHandle is RemoveApp by handle; a stale handle is ErrFailedPrecondition.

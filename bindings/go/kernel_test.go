@@ -2,6 +2,7 @@ package allocore_test
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"sort"
@@ -12,15 +13,15 @@ import (
 	"allocore.dev/allocore"
 )
 
-const queues = `partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: batch
-          - name: web
-`
+// queues is the tests' configuration: root.batch and root.web.
+//
+//go:embed testdata/queues.yaml
+var queues string
+
+// queuesWebMax is queues with a max on root.web.
+//
+//go:embed testdata/queues-web-max.yaml
+var queuesWebMax string
 
 const gi = int64(1) << 30
 
@@ -48,6 +49,28 @@ func must2[A, B any](a A, b B, err error) (A, B) {
 		panic(fmt.Sprintf("unexpected error: %v", err))
 	}
 	return a, b
+}
+
+// inParallel runs work(0), ..., work(n-1) in n goroutines and waits for them; the test fails
+// with the errors they return.
+func inParallel(t *testing.T, n int, work func(i int) error) {
+	t.Helper()
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs <- work(i)
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // cluster is embed.c's: two nodes of 4 cores and 8 GiB, two applications with three
@@ -482,34 +505,21 @@ func TestKernelConcurrentGoroutines(t *testing.T) {
 	k := newKernel(t)
 	must(k.AddNode(allocore.Node{ID: "big", Capacity: allocore.Resources{"vcore": 1 << 40}}))
 	const workers, asks = 8, 50
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			app := fmt.Sprintf("app-%d", w)
-			if _, err := k.AddApp(allocore.App{ID: app, User: "u", Queue: "root.batch"}); err != nil {
-				errs <- err
-				return
+	inParallel(t, workers, func(w int) error {
+		app := fmt.Sprintf("app-%d", w)
+		if _, err := k.AddApp(allocore.App{ID: app, User: "u", Queue: "root.batch"}); err != nil {
+			return err
+		}
+		for i := 0; i < asks; i++ {
+			if _, err := k.AddAsk(allocore.Ask{App: app, ID: fmt.Sprint("ask-", i), Resources: allocore.Resources{"vcore": 1}}); err != nil {
+				return err
 			}
-			for i := 0; i < asks; i++ {
-				if _, err := k.AddAsk(allocore.Ask{App: app, ID: fmt.Sprint("ask-", i), Resources: allocore.Resources{"vcore": 1}}); err != nil {
-					errs <- err
-					return
-				}
-				if _, _, err := k.Schedule(0); err != nil {
-					errs <- err
-					return
-				}
+			if _, _, err := k.Schedule(0); err != nil {
+				return err
 			}
-		}(w)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+		}
+		return nil
+	})
 	if u := must(k.Usage()); u.LiveAllocations != workers*asks {
 		t.Fatalf("usage %+v, want %d live allocations", u, workers*asks)
 	}
@@ -536,17 +546,7 @@ func TestUpdateNodeAndConfig(t *testing.T) {
 		t.Fatalf("node %+v", nodes[0])
 	}
 	// A config with a max on root.web: the kernel takes it.
-	must(k.UpdateConfig(`partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: '*'
-        queues:
-          - name: batch
-          - name: web
-            resources:
-              max: {vcore: 5}
-`))
+	must(k.UpdateConfig(queuesWebMax))
 	qs := must(k.ListQueues(""))
 	if qs[2].Path != "root.web" || qs[2].Max["vcore"] != 5000 {
 		t.Fatalf("queues after the update: %+v", qs)

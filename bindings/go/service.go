@@ -102,13 +102,11 @@ func NewService(queuesYAML string, opts ServiceOptions) (*Service, error) {
 	yaml, n := goString(queuesYAML)
 	r := C.gocore_service_create(yaml, n, e.bufPtr(), source, semantics, record, numbers)
 	runtime.KeepAlive(queuesYAML)
-	if r.err != nil {
-		if r.service != nil {
-			C.allocore_service_destroy(r.service)
-		}
-		return nil, errorFrom("NewService", r.err)
+	service, err := made("NewService", r.service, r.err, func(s *C.allocore_service_t) { C.allocore_service_destroy(s) })
+	if err != nil {
+		return nil, err
 	}
-	s := &Service{s: r.service}
+	s := &Service{s: service}
 	s.encoders.New = func() any { return new(encoder) }
 	runtime.SetFinalizer(s, (*Service).Close)
 	return s, nil
@@ -146,56 +144,49 @@ func (s *Service) Close() error {
 	return nil
 }
 
-// enter takes the read lock for a call into C, or returns ErrClosed.
-func (s *Service) enter(op string) error {
-	s.mu.RLock()
-	if s.s == nil {
-		s.mu.RUnlock()
-		return closedError(op)
+// acquire takes the read lock for a call into C (ErrClosed, without it, once the service is
+// closed) and an encoder from the pool: calls run concurrently, each with its own encoder.
+func (s *Service) acquire(op string) (*encoder, error) {
+	if err := lockOpen(op, s.mu.RLocker(), func() bool { return s.s != nil }); err != nil {
+		return nil, err
 	}
-	return nil
-}
-
-func (s *Service) encoder() *encoder {
 	e := s.encoders.Get().(*encoder)
 	e.reset()
-	return e
+	return e, nil
 }
 
 func (s *Service) release(e *encoder) {
-	if cap(e.buf) > 64<<10 {
-		return // do not keep a large buffer for one large call
+	if cap(e.buf) <= 64<<10 { // a large buffer of one large call is not kept
+		s.encoders.Put(e)
 	}
-	s.encoders.Put(e)
+	s.mu.RUnlock()
 }
 
-func (s *Service) noteTypes(rs ...Resources) {
-	for _, r := range rs {
-		for name := range r {
-			if _, ok := s.types.Load(name); !ok {
-				s.types.Store(name, struct{}{})
-			}
+func (s *Service) noteTypes(names []string) {
+	for _, name := range names {
+		if _, ok := s.types.Load(name); !ok {
+			s.types.Store(name, struct{}{})
 		}
 	}
 }
 
-// submit makes the service call `code` with the arguments packed in e (one cgo call).
-func (s *Service) submit(op string, code C.int, e *encoder, text string) (uint64, error) {
-	defer s.release(e)
-	if e.err != nil {
-		return 0, withOp(e.err, op)
-	}
-	p, n := goString(text)
-	r := C.gocore_service_call(code, cptr(unsafe.Pointer(s.s)), e.bufPtr(), &e.call, e.strsPtr(), e.resPtr(), p, n)
-	runtime.KeepAlive(text)
-	if r.err != nil {
+// submit makes the service call `code` (one cgo call) with the arguments pack puts in the
+// encoder, and gives the event's sequence number. text is UpdateConfig's YAML.
+func (s *Service) submit(op string, code C.int, text string, pack func(*encoder)) (uint64, error) {
+	return invoke(s, op, pack, func(e *encoder) (uint64, error) {
+		s.noteTypes(e.types)
+		p, n := goString(text)
+		r := C.gocore_service_call(code, cptr(unsafe.Pointer(s.s)), e.bufPtr(), &e.call, e.strsPtr(), e.resPtr(), p, n)
+		runtime.KeepAlive(text)
+		if r.err == nil {
+			return uint64(r.seq), nil
+		}
 		err := errorFrom(op, r.err)
 		if err.Code == CodeFailedPrecondition && atomic.LoadInt32(&s.closing) != 0 {
 			err.closed = true
 		}
 		return 0, err
-	}
-	return uint64(r.seq), nil
+	})
 }
 
 // SubmitAddNode queues adding a node.
@@ -209,113 +200,48 @@ func (s *Service) SubmitUpdateNode(n Node) (uint64, error) {
 }
 
 func (s *Service) submitNode(op string, n *Node, code C.int) (uint64, error) {
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	s.noteTypes(n.Capacity, n.Occupied)
-	e := s.encoder()
-	e.node(n)
-	return s.submit(op, code, e, "")
+	return s.submit(op, code, "", func(e *encoder) { e.node(n) })
 }
 
 // SubmitRemoveNode queues removing a node.
 func (s *Service) SubmitRemoveNode(partition, id string) (uint64, error) {
-	const op = "Service.SubmitRemoveNode"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	e := s.encoder()
-	e.call.partition, e.call.id = e.cstr("partition", partition), e.str(id)
-	return s.submit(op, C.GOCORE_REMOVE_NODE, e, "")
+	return s.submit("Service.SubmitRemoveNode", C.GOCORE_REMOVE_NODE, "", func(e *encoder) { e.named(partition, id) })
 }
 
 // SubmitAddApp queues submitting an application.
 func (s *Service) SubmitAddApp(a App) (uint64, error) {
-	const op = "Service.SubmitAddApp"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	s.noteTypes(a.PlaceholderAsk)
-	e := s.encoder()
-	e.app(&a)
-	return s.submit(op, C.GOCORE_ADD_APP, e, "")
+	return s.submit("Service.SubmitAddApp", C.GOCORE_ADD_APP, "", func(e *encoder) { e.app(&a) })
 }
 
 // SubmitRemoveApp queues removing an application.
 func (s *Service) SubmitRemoveApp(partition, id string) (uint64, error) {
-	const op = "Service.SubmitRemoveApp"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	e := s.encoder()
-	e.call.partition, e.call.id = e.cstr("partition", partition), e.str(id)
-	return s.submit(op, C.GOCORE_REMOVE_APP, e, "")
+	return s.submit("Service.SubmitRemoveApp", C.GOCORE_REMOVE_APP, "", func(e *encoder) { e.named(partition, id) })
 }
 
 // SubmitAddAsk queues adding an ask.
 func (s *Service) SubmitAddAsk(a Ask) (uint64, error) {
-	const op = "Service.SubmitAddAsk"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	s.noteTypes(a.Resources)
-	e := s.encoder()
-	e.ask(&a)
-	return s.submit(op, C.GOCORE_ADD_ASK, e, "")
+	return s.submit("Service.SubmitAddAsk", C.GOCORE_ADD_ASK, "", func(e *encoder) { e.ask(&a) })
 }
 
 // SubmitRemoveAsk queues dropping the still-pending part of an ask (its live allocations
 // stay).
 func (s *Service) SubmitRemoveAsk(partition, app, ask string) (uint64, error) {
-	const op = "Service.SubmitRemoveAsk"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	e := s.encoder()
-	e.call.partition, e.call.app, e.call.ask = e.cstr("partition", partition), e.str(app), e.str(ask)
-	return s.submit(op, C.GOCORE_REMOVE_ASK, e, "")
+	return s.submit("Service.SubmitRemoveAsk", C.GOCORE_REMOVE_ASK, "", func(e *encoder) { e.askNamed(partition, app, ask) })
 }
 
 // SubmitRelease queues releasing a live allocation (see Release).
 func (s *Service) SubmitRelease(r Release) (uint64, error) {
-	const op = "Service.SubmitRelease"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	e := s.encoder()
-	c := &e.call
-	c.partition, c.app, c.ask = e.cstr("partition", r.Partition), e.str(r.App), e.str(r.Ask)
-	c.node, c.seq = e.str(r.Node), C.int64_t(r.Seq)
-	return s.submit(op, C.GOCORE_RELEASE, e, "")
+	return s.submit("Service.SubmitRelease", C.GOCORE_RELEASE, "", func(e *encoder) { e.release(&r) })
 }
 
 // SubmitAdvance queues moving the kernel's clock forward by millis.
 func (s *Service) SubmitAdvance(millis int64) (uint64, error) {
-	const op = "Service.SubmitAdvance"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	e := s.encoder()
-	e.call.number = C.int64_t(millis)
-	return s.submit(op, C.GOCORE_ADVANCE, e, "")
+	return s.submit("Service.SubmitAdvance", C.GOCORE_ADVANCE, "", func(e *encoder) { e.call.number = C.int64_t(millis) })
 }
 
 // SubmitUpdateConfig queues a new queues configuration.
 func (s *Service) SubmitUpdateConfig(queuesYAML string) (uint64, error) {
-	const op = "Service.SubmitUpdateConfig"
-	if err := s.enter(op); err != nil {
-		return 0, err
-	}
-	defer s.mu.RUnlock()
-	return s.submit(op, C.GOCORE_UPDATE_CONFIG, s.encoder(), queuesYAML)
+	return s.submit("Service.SubmitUpdateConfig", C.GOCORE_UPDATE_CONFIG, queuesYAML, nil)
 }
 
 // FindApp is the handle of an application (between two batches).
@@ -329,21 +255,9 @@ func (s *Service) FindNode(partition, id string) (Handle, error) {
 }
 
 func (s *Service) find(op string, kind C.int, partition, id string) (Handle, error) {
-	if err := s.enter(op); err != nil {
-		return Handle{}, err
-	}
-	defer s.mu.RUnlock()
-	e := s.encoder()
-	defer s.release(e)
-	e.call.partition, e.call.id = e.cstr("partition", partition), e.str(id)
-	if e.err != nil {
-		return Handle{}, withOp(e.err, op)
-	}
-	r := C.gocore_service_find(kind, s.s, e.bufPtr(), &e.call)
-	if r.err != nil {
-		return Handle{}, errorFrom(op, r.err)
-	}
-	return handleOf(r.handle), nil
+	return invoke(s, op, func(e *encoder) { e.named(partition, id) }, func(e *encoder) (Handle, error) {
+		return found(op, C.gocore_service_find(kind, s.s, e.bufPtr(), &e.call))
+	})
 }
 
 // waitSlice is how long one C wait may block: short, so that a context is checked often.
@@ -364,20 +278,47 @@ func waitSlice(ctx context.Context) int64 {
 	return int64(d / time.Millisecond)
 }
 
+// waitFor repeats a short wait (once: one C wait of at most timeoutMillis, nil when it timed
+// out) until it gives something or fails, or ctx ends (an error that matches ctx.Err() and
+// ErrCancelled or ErrDeadlineExceeded).
+func waitFor[T any](ctx context.Context, op string, once func(timeoutMillis int64) (*T, error)) (*T, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, contextError(op, err)
+		}
+		got, err := once(waitSlice(ctx))
+		if got != nil || err != nil {
+			return got, err
+		}
+	}
+}
+
+// waitOnce makes one C wait (kind and seq: see gocore_service_wait) of at most timeoutMillis
+// and hands what it got to use, with the read lock still held; nil, nil when it timed out. A
+// service closed while it waited gives an error matching ErrClosed.
+func waitOnce[T any](s *Service, op string, kind C.int, seq uint64, timeoutMillis int64, use func(unsafe.Pointer) (*T, error)) (*T, error) {
+	return invoke(s, op, nil, func(*encoder) (*T, error) {
+		r := C.gocore_service_wait(kind, s.s, C.uint64_t(seq), C.int64_t(timeoutMillis))
+		if r.object != nil {
+			return use(r.object)
+		}
+		if r.err == nil {
+			return nil, nil
+		}
+		err := errorFrom(op, r.err)
+		if err.Code == CodeCancelled {
+			err.closed = true
+		}
+		return nil, err
+	})
+}
+
 // NextBatch takes the oldest applied batch not yet taken, waiting for one until ctx ends (an
 // error that matches ctx.Err() and ErrCancelled or ErrDeadlineExceeded). Once the service is
 // shut down and every batch was taken, it returns an error matching ErrClosed.
 func (s *Service) NextBatch(ctx context.Context) (*Batch, error) {
 	const op = "Service.NextBatch"
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, contextError(op, err)
-		}
-		b, err := s.takeBatch(op, waitSlice(ctx))
-		if b != nil || err != nil {
-			return b, err
-		}
-	}
+	return waitFor(ctx, op, func(timeoutMillis int64) (*Batch, error) { return s.takeBatch(op, timeoutMillis) })
 }
 
 // TryNextBatch takes the oldest applied batch without waiting; nil, nil when none is ready.
@@ -386,30 +327,11 @@ func (s *Service) TryNextBatch() (*Batch, error) {
 }
 
 func (s *Service) takeBatch(op string, timeoutMillis int64) (*Batch, error) {
-	if err := s.enter(op); err != nil {
-		return nil, err
-	}
-	defer s.mu.RUnlock()
-	r := C.gocore_service_next_batch(s.s, C.int64_t(timeoutMillis))
-	if r.err != nil {
-		if r.batch != nil {
-			C.allocore_batch_destroy(r.batch)
-		}
-		if code := Code(C.allocore_error_code(r.err)); code == CodeDeadlineExceeded {
-			freeCode(r.err)
-			return nil, nil
-		}
-		err := errorFrom(op, r.err)
-		if err.Code == CodeCancelled {
-			err.closed = true
-		}
-		return nil, err
-	}
-	if r.batch == nil {
-		return nil, nil
-	}
-	defer C.allocore_batch_destroy(r.batch)
-	return s.readBatch(op, r.batch)
+	return waitOnce(s, op, C.GOCORE_WAIT_BATCH, 0, timeoutMillis, func(p unsafe.Pointer) (*Batch, error) {
+		b := (*C.allocore_batch_t)(p)
+		defer C.allocore_batch_destroy(b)
+		return s.readBatch(op, b)
+	})
 }
 
 func (s *Service) readBatch(op string, b *C.allocore_batch_t) (*Batch, error) {
@@ -455,86 +377,38 @@ func (s *Service) readBatch(op string, b *C.allocore_batch_t) (*Batch, error) {
 // ErrInvalidArgument; a service closed first, ErrClosed.
 func (s *Service) WaitApplied(ctx context.Context, seq uint64) (*Snapshot, error) {
 	const op = "Service.WaitApplied"
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, contextError(op, err)
-		}
-		snap, err := s.waitOnce(op, seq, waitSlice(ctx))
-		if snap != nil || err != nil {
-			return snap, err
-		}
-	}
-}
-
-func (s *Service) waitOnce(op string, seq uint64, timeoutMillis int64) (*Snapshot, error) {
-	if err := s.enter(op); err != nil {
-		return nil, err
-	}
-	defer s.mu.RUnlock()
-	r := C.gocore_service_wait_applied(s.s, C.uint64_t(seq), C.int64_t(timeoutMillis))
-	if r.err != nil {
-		if r.snapshot != nil {
-			C.allocore_snapshot_destroy(r.snapshot)
-		}
-		if code := Code(C.allocore_error_code(r.err)); code == CodeDeadlineExceeded {
-			freeCode(r.err)
-			return nil, nil
-		}
-		err := errorFrom(op, r.err)
-		if err.Code == CodeCancelled {
-			err.closed = true
-		}
-		return nil, err
-	}
-	if r.snapshot == nil {
-		return nil, nil
-	}
-	return s.wrapSnapshot(r.snapshot), nil
+	return waitFor(ctx, op, func(timeoutMillis int64) (*Snapshot, error) {
+		return waitOnce(s, op, C.GOCORE_WAIT_APPLIED, seq, timeoutMillis, func(p unsafe.Pointer) (*Snapshot, error) {
+			return s.wrapSnapshot((*C.allocore_snapshot_t)(p)), nil
+		})
+	})
 }
 
 // Snapshot is the newest snapshot; it never waits for the scheduler.
 func (s *Service) Snapshot() (*Snapshot, error) {
 	const op = "Service.Snapshot"
-	if err := s.enter(op); err != nil {
-		return nil, err
-	}
-	defer s.mu.RUnlock()
-	snap := C.allocore_service_snapshot(s.s)
-	if snap == nil {
-		return nil, &Error{Code: CodeResourceExhausted, Op: op, Message: "no snapshot"}
-	}
-	return s.wrapSnapshot(snap), nil
+	return invoke(s, op, nil, func(*encoder) (*Snapshot, error) {
+		snap := C.allocore_service_snapshot(s.s)
+		if snap == nil {
+			return nil, &Error{Code: CodeResourceExhausted, Op: op, Message: "no snapshot"}
+		}
+		return s.wrapSnapshot(snap), nil
+	})
 }
 
 // CheckRecording reports a recording write that failed (the recording stopped; the service
 // goes on); nil while recording works or when not recording.
 func (s *Service) CheckRecording() error {
-	const op = "Service.CheckRecording"
-	if err := s.enter(op); err != nil {
-		return err
-	}
-	defer s.mu.RUnlock()
-	var cerr *C.char
-	C.allocore_service_record_check(s.s, &cerr)
-	if cerr != nil {
-		return errorFrom(op, cerr)
-	}
-	return nil
+	return check(s, "Service.CheckRecording", nil, func(_ *encoder, cerr **C.char) {
+		C.allocore_service_record_check(s.s, cerr)
+	})
 }
 
 // StopRecording ends the event log and closes it.
 func (s *Service) StopRecording() error {
-	const op = "Service.StopRecording"
-	if err := s.enter(op); err != nil {
-		return err
-	}
-	defer s.mu.RUnlock()
-	var cerr *C.char
-	C.allocore_service_record_stop(s.s, &cerr)
-	if cerr != nil {
-		return errorFrom(op, cerr)
-	}
-	return nil
+	return check(s, "Service.StopRecording", nil, func(_ *encoder, cerr **C.char) {
+		C.allocore_service_record_stop(s.s, cerr)
+	})
 }
 
 func (s *Service) typeNames() []string {
@@ -585,52 +459,44 @@ func (s *Snapshot) Close() error {
 	return nil
 }
 
+// acquire takes the snapshot's lock (ErrClosed, without it, once it is closed) and a new
+// encoder: snapshot queries are rare, and a Snapshot keeps no buffers.
+func (s *Snapshot) acquire(op string) (*encoder, error) {
+	if err := lockOpen(op, &s.mu, func() bool { return s.s != nil }); err != nil {
+		return nil, err
+	}
+	e := new(encoder)
+	e.reset()
+	return e, nil
+}
+
+func (s *Snapshot) release(*encoder) { s.mu.Unlock() }
+
 // Queues is the partition's queues ("": the default) as the snapshot saw them, with the
 // quantities of the resource types submitted to the service (the C ABI does not list a
 // snapshot's types).
 func (s *Snapshot) Queues(partition string) ([]QueueInfo, error) {
 	const op = "Snapshot.Queues"
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.s == nil {
-		return nil, closedError(op)
-	}
-	var cpart *C.char
-	if partition != "" {
-		cpart = C.CString(partition)
-		defer C.free(unsafe.Pointer(cpart))
-	}
-	var cerr *C.char
-	q := C.allocore_snapshot_queues(s.s, cpart, &cerr)
-	if q == nil || cerr != nil {
-		C.allocore_queues_destroy(q)
-		return nil, errorFrom(op, cerr)
-	}
-	defer C.allocore_queues_destroy(q)
-	t := namedTypes(s.types)
-	defer t.free()
-	return queuesOf(q, t), nil
+	var p C.gocore_str
+	return invoke(s, op, func(e *encoder) { p = e.cstr("partition", partition) }, func(e *encoder) ([]QueueInfo, error) {
+		var cerr *C.char
+		q := C.allocore_snapshot_queues(s.s, e.optAt(p), &cerr)
+		return listValues(op, q, cerr, destroyQueues, func() *typeSet { return namedTypes(s.types) }, queuesOf)
+	})
 }
 
 // AppState is the last state of an application ("Running", ...); ErrNotFound when unknown.
 func (s *Snapshot) AppState(partition, id string) (string, error) {
 	const op = "Snapshot.AppState"
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.s == nil {
-		return "", closedError(op)
-	}
-	var cpart *C.char
-	if partition != "" {
-		cpart = C.CString(partition)
-		defer C.free(unsafe.Pointer(cpart))
-	}
-	p, n := goString(id)
-	var cerr *C.char
-	state := C.allocore_snapshot_app_state(s.s, cpart, p, n, &cerr)
-	runtime.KeepAlive(id)
-	if state == nil || cerr != nil {
-		return "", errorFrom(op, cerr)
-	}
-	return C.GoString(state), nil
+	var p C.gocore_str
+	return invoke(s, op, func(e *encoder) { p = e.cstr("partition", partition) }, func(e *encoder) (string, error) {
+		ptr, n := goString(id)
+		var cerr *C.char
+		state := C.allocore_snapshot_app_state(s.s, e.optAt(p), ptr, n, &cerr)
+		runtime.KeepAlive(id)
+		if state == nil || cerr != nil {
+			return "", errorFrom(op, cerr)
+		}
+		return C.GoString(state), nil
+	})
 }

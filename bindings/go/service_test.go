@@ -12,6 +12,18 @@ import (
 	"allocore.dev/allocore"
 )
 
+// applied is the snapshot after event seq (the test fails when it takes 10 s).
+func applied(t testing.TB, s *allocore.Service, seq uint64) *allocore.Snapshot {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	snap, err := s.WaitApplied(ctx, seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
 func newService(t testing.TB, opts allocore.ServiceOptions) *allocore.Service {
 	t.Helper()
 	s, err := allocore.NewService(queues, opts)
@@ -32,50 +44,44 @@ func TestServiceProducersAndReader(t *testing.T) {
 	if err != nil || seq != 1 {
 		t.Fatalf("first submit: seq %d, %v", seq, err)
 	}
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var maxSeq uint64 = seq
 	submitted := 1
-	errs := make(chan error, producers)
-	for p := 0; p < producers; p++ {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			app := fmt.Sprintf("app-%d", p)
-			note := func(seq uint64, err error) bool {
-				if err != nil {
-					errs <- err
-					return false
-				}
-				mu.Lock()
-				if seq > maxSeq {
-					maxSeq = seq
-				}
-				submitted++
-				mu.Unlock()
-				return true
-			}
-			if !note(s.SubmitAddApp(allocore.App{ID: app, User: "u", Queue: "root.batch"})) {
-				return
-			}
-			for i := 0; i < asksEach; i++ {
-				if !note(s.SubmitAddAsk(allocore.Ask{App: app, ID: fmt.Sprint("ask-", i),
-					Resources: allocore.Resources{"vcore": 1000}})) {
-					return
-				}
-			}
-		}(p)
+	note := func(seq uint64, err error) error {
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		if seq > maxSeq {
+			maxSeq = seq
+		}
+		submitted++
+		mu.Unlock()
+		return nil
 	}
-	// One event the kernel refuses: its receipt says so, its submit does not.
-	badSeq, err := s.SubmitAddAsk(allocore.Ask{App: "no-such-app", ID: "x", Resources: allocore.Resources{"vcore": 1}})
-	if err != nil {
-		t.Fatalf("submit of an event the kernel will refuse: %v", err)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	var badSeq uint64
+	inParallel(t, producers+1, func(p int) error {
+		if p == producers {
+			// One event the kernel refuses, among the producers': its receipt says so, its
+			// submit does not.
+			var err error
+			if badSeq, err = s.SubmitAddAsk(allocore.Ask{App: "no-such-app", ID: "x", Resources: allocore.Resources{"vcore": 1}}); err != nil {
+				return fmt.Errorf("submit of an event the kernel will refuse: %w", err)
+			}
+			return nil
+		}
+		app := fmt.Sprintf("app-%d", p)
+		if err := note(s.SubmitAddApp(allocore.App{ID: app, User: "u", Queue: "root.batch"})); err != nil {
+			return err
+		}
+		for i := 0; i < asksEach; i++ {
+			if err := note(s.SubmitAddAsk(allocore.Ask{App: app, ID: fmt.Sprint("ask-", i),
+				Resources: allocore.Resources{"vcore": 1000}})); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	mu.Lock()
 	last := maxSeq
 	if badSeq > last {
@@ -185,16 +191,8 @@ func TestServiceWaitApplied(t *testing.T) {
 	if _, err := s.SubmitAddApp(allocore.App{ID: "a", User: "u", Queue: "root.web"}); err != nil {
 		t.Fatal(err)
 	}
-	seq, err := s.SubmitAddAsk(allocore.Ask{App: "a", ID: "x", Resources: allocore.Resources{"vcore": 1000}, Count: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	guard, stop := context.WithTimeout(context.Background(), 10*time.Second)
-	defer stop()
-	snap, err := s.WaitApplied(guard, seq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	seq := must(s.SubmitAddAsk(allocore.Ask{App: "a", ID: "x", Resources: allocore.Resources{"vcore": 1000}, Count: 2}))
+	snap := applied(t, s, seq)
 	if snap.AppliedSeq < seq || snap.Usage.LiveAllocations != 2 {
 		t.Fatalf("snapshot after seq %d: applied %d, usage %+v", seq, snap.AppliedSeq, snap.Usage)
 	}
@@ -207,7 +205,7 @@ func TestServiceWaitApplied(t *testing.T) {
 	// A context already cancelled: the wait returns at once with its error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = s.WaitApplied(ctx, seq)
+	_, err := s.WaitApplied(ctx, seq)
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, allocore.ErrCancelled) {
 		t.Fatalf("wait with a cancelled context: %v", err)
 	}
@@ -453,17 +451,7 @@ func TestRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq, err := s.SubmitAddNode(allocore.Node{ID: "n", Capacity: allocore.Resources{"vcore": 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	snap, err := s.WaitApplied(ctx, seq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap.Close()
+	applied(t, s, must(s.SubmitAddNode(allocore.Node{ID: "n", Capacity: allocore.Resources{"vcore": 1}}))).Close()
 	if err := s.CheckRecording(); err != nil {
 		t.Fatal(err)
 	}

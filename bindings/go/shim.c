@@ -125,6 +125,40 @@ static allocore_ask_t* make_ask(const char* buf, const gocore_ask* a, const goco
   return ask;
 }
 
+/* The object a call adds (a node, an application or an ask; none for the other calls). */
+typedef struct call_object {
+  allocore_node_t* node;
+  allocore_app_t* app;
+  allocore_ask_t* ask;
+} call_object;
+
+/* Makes the object of a call of `op`; 0 when out of memory. */
+static int make_object(int op, const char* buf, const gocore_call* c, const gocore_str* strs,
+                       const gocore_res* res, call_object* o) {
+  memset(o, 0, sizeof *o);
+  switch (op) {
+    case GOCORE_ADD_NODE:
+    case GOCORE_UPDATE_NODE:
+      o->node = make_node(buf, &c->n, res);
+      return o->node != NULL;
+    case GOCORE_ADD_APP:
+      o->app = make_app(buf, &c->a, strs, res);
+      return o->app != NULL;
+    case GOCORE_ADD_ASK:
+    case GOCORE_RECOVER:
+      o->ask = make_ask(buf, &c->k, res);
+      return o->ask != NULL;
+    default:
+      return 1;
+  }
+}
+
+static void destroy_object(call_object* o) {
+  allocore_node_destroy(o->node);
+  allocore_app_destroy(o->app);
+  allocore_ask_destroy(o->ask);
+}
+
 /* Messages in the C ABI's own format, so that allocore_error_code reads them. */
 static char* message(const char* text) {
   size_t n = strlen(text) + 1;
@@ -148,6 +182,11 @@ gocore_kernel_result gocore_kernel_create(const char* yaml, size_t yaml_len, con
   return r;
 }
 
+/* The removals by handle, in the order of their GOCORE_* ops. */
+static void (*const kRemoveByHandle[])(allocore_kernel_t*, allocore_handle_t, allocore_decisions_t*,
+                                       char**) = {
+    allocore_remove_app_by_handle, allocore_remove_ask_by_handle, allocore_remove_node_by_handle};
+
 char* gocore_kernel_call(int op, uintptr_t kernel, uintptr_t frame, const char* buf,
                          const gocore_call* c, const gocore_str* strs, const gocore_res* res,
                          const char* text, size_t text_len) {
@@ -157,44 +196,27 @@ char* gocore_kernel_call(int op, uintptr_t kernel, uintptr_t frame, const char* 
   allocore_decisions_t* out = f->out;
   allocore_decisions_clear(out);
   f->ret = 0;
+  call_object o;
+  if (!make_object(op, buf, c, strs, res, &o)) return finish(f, out_of_memory());
   switch (op) {
     case GOCORE_ADD_NODE:
-    case GOCORE_UPDATE_NODE: {
-      allocore_node_t* node = make_node(buf, &c->n, res);
-      if (node == NULL) return finish(f, out_of_memory());
-      if (op == GOCORE_UPDATE_NODE) {
-        allocore_update_node(k, node, out, &err);
-      } else {
-        allocore_add_node(k, node, out, &err);
-      }
-      allocore_node_destroy(node);
+    case GOCORE_UPDATE_NODE:
+      (op == GOCORE_ADD_NODE ? allocore_add_node : allocore_update_node)(k, o.node, out, &err);
       break;
-    }
     case GOCORE_REMOVE_NODE:
-      allocore_remove_node_n(k, OPT(buf, c->partition), STR(buf, c->id), c->id.len, out, &err);
-      break;
-    case GOCORE_ADD_APP: {
-      allocore_app_t* app = make_app(buf, &c->a, strs, res);
-      if (app == NULL) return finish(f, out_of_memory());
-      allocore_add_app(k, app, out, &err);
-      allocore_app_destroy(app);
-      break;
-    }
     case GOCORE_REMOVE_APP:
-      allocore_remove_app_n(k, OPT(buf, c->partition), STR(buf, c->id), c->id.len, out, &err);
+      (op == GOCORE_REMOVE_NODE ? allocore_remove_node_n : allocore_remove_app_n)(
+          k, OPT(buf, c->partition), STR(buf, c->id), c->id.len, out, &err);
+      break;
+    case GOCORE_ADD_APP:
+      allocore_add_app(k, o.app, out, &err);
       break;
     case GOCORE_ADD_ASK:
-    case GOCORE_RECOVER: {
-      allocore_ask_t* ask = make_ask(buf, &c->k, res);
-      if (ask == NULL) return finish(f, out_of_memory());
-      if (op == GOCORE_RECOVER) {
-        allocore_recover_allocation(k, ask, STR(buf, c->node), out, &err);
-      } else {
-        allocore_add_ask(k, ask, out, &err);
-      }
-      allocore_ask_destroy(ask);
+      allocore_add_ask(k, o.ask, out, &err);
       break;
-    }
+    case GOCORE_RECOVER:
+      allocore_recover_allocation(k, o.ask, STR(buf, c->node), out, &err);
+      break;
     case GOCORE_REMOVE_ASK:
       allocore_remove_ask_n(k, OPT(buf, c->partition), STR(buf, c->app), c->app.len,
                             STR(buf, c->ask), c->ask.len, out, &err);
@@ -214,13 +236,9 @@ char* gocore_kernel_call(int op, uintptr_t kernel, uintptr_t frame, const char* 
       allocore_update_config(k, text, text_len, OPT(buf, c->source), out, &err);
       break;
     case GOCORE_REMOVE_APP_BY_HANDLE:
-      allocore_remove_app_by_handle(k, c->h1, out, &err);
-      break;
     case GOCORE_REMOVE_ASK_BY_HANDLE:
-      allocore_remove_ask_by_handle(k, c->h1, out, &err);
-      break;
     case GOCORE_REMOVE_NODE_BY_HANDLE:
-      allocore_remove_node_by_handle(k, c->h1, out, &err);
+      kRemoveByHandle[op - GOCORE_REMOVE_APP_BY_HANDLE](k, c->h1, out, &err);
       break;
     case GOCORE_RELEASE_BY_HANDLE:
       if (c->seq > 0) {
@@ -230,8 +248,10 @@ char* gocore_kernel_call(int op, uintptr_t kernel, uintptr_t frame, const char* 
       }
       break;
     default:
-      return finish(f, invalid_op());
+      err = invalid_op();
+      break;
   }
+  destroy_object(&o);
   return finish(f, err);
 }
 
@@ -273,45 +293,29 @@ gocore_submit_result gocore_service_call(int op, uintptr_t service, const char* 
   allocore_service_t* s = (allocore_service_t*)service;
   gocore_submit_result r = {0, NULL};
   const char* p = OPT(buf, c->partition);
+  call_object o;
+  if (!make_object(op, buf, c, strs, res, &o)) {
+    r.err = out_of_memory();
+    return r;
+  }
   switch (op) {
     case GOCORE_ADD_NODE:
-    case GOCORE_UPDATE_NODE: {
-      allocore_node_t* node = make_node(buf, &c->n, res);
-      if (node == NULL) {
-        r.err = out_of_memory();
-        break;
-      }
-      r.seq = op == GOCORE_UPDATE_NODE ? allocore_service_update_node(s, node, &r.err)
-                                       : allocore_service_add_node(s, node, &r.err);
-      allocore_node_destroy(node);
+    case GOCORE_UPDATE_NODE:
+      r.seq = (op == GOCORE_ADD_NODE ? allocore_service_add_node : allocore_service_update_node)(
+          s, o.node, &r.err);
       break;
-    }
     case GOCORE_REMOVE_NODE:
-      r.seq = allocore_service_remove_node(s, p, STR(buf, c->id), c->id.len, &r.err);
-      break;
-    case GOCORE_ADD_APP: {
-      allocore_app_t* app = make_app(buf, &c->a, strs, res);
-      if (app == NULL) {
-        r.err = out_of_memory();
-        break;
-      }
-      r.seq = allocore_service_add_app(s, app, &r.err);
-      allocore_app_destroy(app);
-      break;
-    }
     case GOCORE_REMOVE_APP:
-      r.seq = allocore_service_remove_app(s, p, STR(buf, c->id), c->id.len, &r.err);
+      r.seq =
+          (op == GOCORE_REMOVE_NODE ? allocore_service_remove_node : allocore_service_remove_app)(
+              s, p, STR(buf, c->id), c->id.len, &r.err);
       break;
-    case GOCORE_ADD_ASK: {
-      allocore_ask_t* ask = make_ask(buf, &c->k, res);
-      if (ask == NULL) {
-        r.err = out_of_memory();
-        break;
-      }
-      r.seq = allocore_service_add_ask(s, ask, &r.err);
-      allocore_ask_destroy(ask);
+    case GOCORE_ADD_APP:
+      r.seq = allocore_service_add_app(s, o.app, &r.err);
       break;
-    }
+    case GOCORE_ADD_ASK:
+      r.seq = allocore_service_add_ask(s, o.ask, &r.err);
+      break;
     case GOCORE_REMOVE_ASK:
       r.seq = allocore_service_remove_ask(s, p, STR(buf, c->app), c->app.len, STR(buf, c->ask),
                                           c->ask.len, &r.err);
@@ -330,6 +334,7 @@ gocore_submit_result gocore_service_call(int op, uintptr_t service, const char* 
       r.err = invalid_op();
       break;
   }
+  destroy_object(&o);
   return r;
 }
 
@@ -347,16 +352,28 @@ gocore_find_result gocore_service_find(int kind, const allocore_service_t* s, co
   return r;
 }
 
-gocore_batch_result gocore_service_next_batch(allocore_service_t* s, int64_t timeout_millis) {
-  gocore_batch_result r = {NULL, NULL};
-  r.batch = allocore_service_next_batch(s, timeout_millis, &r.err);
-  return r;
-}
-
-gocore_snapshot_result gocore_service_wait_applied(allocore_service_t* s, uint64_t seq,
-                                                   int64_t timeout_millis) {
-  gocore_snapshot_result r = {NULL, NULL};
-  r.snapshot = allocore_service_wait_applied(s, seq, timeout_millis, &r.err);
+gocore_wait_result gocore_service_wait(int kind, allocore_service_t* s, uint64_t seq,
+                                       int64_t timeout_millis) {
+  gocore_wait_result r = {NULL, NULL};
+  if (kind == GOCORE_WAIT_BATCH) {
+    allocore_batch_t* b = allocore_service_next_batch(s, timeout_millis, &r.err);
+    if (r.err != NULL) {
+      allocore_batch_destroy(b);
+    } else {
+      r.object = b;
+    }
+  } else {
+    allocore_snapshot_t* snap = allocore_service_wait_applied(s, seq, timeout_millis, &r.err);
+    if (r.err != NULL) {
+      allocore_snapshot_destroy(snap);
+    } else {
+      r.object = snap;
+    }
+  }
+  if (r.err != NULL && allocore_error_code(r.err) == ALLOCORE_ERR_DEADLINE_EXCEEDED) {
+    allocore_free(r.err);
+    r.err = NULL;
+  }
   return r;
 }
 

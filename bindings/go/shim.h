@@ -151,17 +151,17 @@ gocore_submit_result gocore_service_call(int op, uintptr_t service, const char* 
 gocore_find_result gocore_service_find(int kind, const allocore_service_t* s, const char* buf,
                                        const gocore_call* c);
 
-typedef struct gocore_batch_result {
-  allocore_batch_t* batch;
+/* A wait of at most timeout_millis: GOCORE_WAIT_BATCH takes the next batch
+ * (allocore_service_next_batch), GOCORE_WAIT_APPLIED the snapshot after event seq
+ * (allocore_service_wait_applied). The object, or NULL with the error; NULL and no error when
+ * the wait timed out. */
+enum { GOCORE_WAIT_BATCH = 0, GOCORE_WAIT_APPLIED = 1 };
+typedef struct gocore_wait_result {
+  void* object; /* allocore_batch_t* or allocore_snapshot_t* */
   char* err;
-} gocore_batch_result;
-gocore_batch_result gocore_service_next_batch(allocore_service_t* s, int64_t timeout_millis);
-typedef struct gocore_snapshot_result {
-  allocore_snapshot_t* snapshot;
-  char* err;
-} gocore_snapshot_result;
-gocore_snapshot_result gocore_service_wait_applied(allocore_service_t* s, uint64_t seq,
-                                                   int64_t timeout_millis);
+} gocore_wait_result;
+gocore_wait_result gocore_service_wait(int kind, allocore_service_t* s, uint64_t seq,
+                                       int64_t timeout_millis);
 
 /* A taken batch: its numbers, and its first chunk of decisions exported into the frame. */
 typedef struct gocore_batch_info {

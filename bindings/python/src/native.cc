@@ -27,6 +27,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -501,6 +502,14 @@ uint32_t type_mask(py::handle types) {
   return mask;
 }
 
+// The name fields' per-decision accessors (one signature), by their index in Decision.
+constexpr std::pair<size_t, const char* (*)(const allocore_decisions_t*, size_t, size_t*)>
+    kNameAccessors[] = {{1, allocore_decision_partition}, {2, allocore_decision_queue},
+                        {3, allocore_decision_app},       {4, allocore_decision_ask},
+                        {5, allocore_decision_node},      {13, allocore_decision_reason},
+                        {14, allocore_decision_replaces}, {15, allocore_decision_by_app},
+                        {16, allocore_decision_by_ask},   {17, allocore_decision_by_queue}};
+
 // The same list through the per-decision accessors (one C call per field): what the bulk
 // export replaces. Kept for the test that both read the same, and for the measurement.
 py::list decisions_to_list_per_call(const allocore_decisions_t* decisions) {
@@ -509,20 +518,14 @@ py::list decisions_to_list_per_call(const allocore_decisions_t* decisions) {
   auto named = [](const char* p, size_t n) { return decode(p != nullptr ? p : "", p ? n : 0); };
   auto plain = [](const char* p) { return decode(p != nullptr ? p : "", p ? std::strlen(p) : 0); };
   for (size_t i = 0; i < total; ++i) {
-    size_t n = 0;
     int type = allocore_decision_type(decisions, i);
     PyObject* items[kDecisionFields];
     items[0] = type_object(type);
-    const char* p = allocore_decision_partition(decisions, i, &n);
-    items[1] = named(p, n);
-    p = allocore_decision_queue(decisions, i, &n);
-    items[2] = named(p, n);
-    p = allocore_decision_app(decisions, i, &n);
-    items[3] = named(p, n);
-    p = allocore_decision_ask(decisions, i, &n);
-    items[4] = named(p, n);
-    p = allocore_decision_node(decisions, i, &n);
-    items[5] = named(p, n);
+    for (const auto& [item, get] : kNameAccessors) {
+      size_t n = 0;
+      const char* p = get(decisions, i, &n);
+      items[item] = named(p, n);
+    }
     items[6] = PyLong_FromLong(allocore_decision_priority(decisions, i));
     items[7] = PyLong_FromLongLong(allocore_decision_seq(decisions, i));
     items[8] = PyLong_FromLongLong(allocore_decision_count(decisions, i));
@@ -534,16 +537,6 @@ py::list decisions_to_list_per_call(const allocore_decisions_t* decisions) {
     items[10] = plain(released ? allocore_decision_release_reason(decisions, i) : "");
     items[11] = plain(state ? allocore_decision_from_state(decisions, i) : "");
     items[12] = plain(state ? allocore_decision_to_state(decisions, i) : "");
-    p = allocore_decision_reason(decisions, i, &n);
-    items[13] = named(p, n);
-    p = allocore_decision_replaces(decisions, i, &n);
-    items[14] = named(p, n);
-    p = allocore_decision_by_app(decisions, i, &n);
-    items[15] = named(p, n);
-    p = allocore_decision_by_ask(decisions, i, &n);
-    items[16] = named(p, n);
-    p = allocore_decision_by_queue(decisions, i, &n);
-    items[17] = named(p, n);
     PyList_SET_ITEM(result.ptr(), static_cast<Py_ssize_t>(i), make_decision(items));
   }
   return result;
@@ -1210,7 +1203,306 @@ struct Lock {
   Lock& operator=(const Lock&) = delete;
 };
 
+// Calls f(&err) and raises the C error it reports; returns what f returns. Whatever f holds
+// (a kernel's mutex, the GIL released) is let go before the error is raised.
+template <typename F>
+auto checked(F&& f) {
+  char* err = nullptr;
+  if constexpr (std::is_void_v<std::invoke_result_t<F&, char**>>) {
+    f(&err);
+    check(err);
+  } else {
+    auto result = f(&err);
+    check(err);
+    return result;
+  }
+}
+
+// Calls f() with the GIL released when kWithoutGil; f must not touch Python.
+template <bool kWithoutGil, typename F>
+auto gil_released_if(F&& f) {
+  if constexpr (kWithoutGil) {
+    py::gil_scoped_release release;
+    return f();
+  } else {
+    return f();
+  }
+}
+
+// checked, with the GIL released around f (a long C call that touches no Python object).
+template <typename F>
+auto checked_without_gil(F&& f) {
+  return checked([&](char** err) { return gil_released_if<true>([&] { return f(err); }); });
+}
+
+// A quantity of a row of a C list, by resource type: its name in the row's dict and its
+// accessor.
+template <typename List>
+struct QuantityField {
+  const char* name;
+  int64_t (*get)(const List*, size_t, const char*, unsigned char*);
+};
+constexpr QuantityField<allocore_queues_t> kQueueQuantities[] = {
+    {"allocated", allocore_queue_allocated},
+    {"pending", allocore_queue_pending},
+    {"guaranteed", allocore_queue_guaranteed},
+    {"max", allocore_queue_max}};
+constexpr QuantityField<allocore_nodes_t> kNodeQuantities[] = {
+    {"capacity", allocore_nodes_capacity},
+    {"allocated", allocore_nodes_allocated},
+    {"occupied", allocore_nodes_occupied},
+    {"available", allocore_nodes_available}};
+constexpr QuantityField<allocore_apps_t> kAppQuantities[] = {{"allocated", allocore_apps_allocated},
+                                                             {"pending", allocore_apps_pending}};
+constexpr QuantityField<allocore_allocations_t> kAllocationQuantities[] = {
+    {"resources", allocore_allocations_resource}};
+
+// A list of a partition's queues, nodes or applications: how the kernel makes it, frees it and
+// counts it, what row(d, list, i) sets of an entry besides its quantities, and the quantities.
+template <typename List>
+struct PartitionList {
+  List* (*make)(const allocore_kernel_t*, const char*, char**);
+  void (*destroy)(List*);
+  size_t (*count)(const List*);
+  void (*row)(py::dict&, const List*, size_t);
+  std::span<const QuantityField<List>> quantities;
+};
+
+void queue_row(py::dict& d, const allocore_queues_t* q, size_t i) {
+  d["path"] = str_of(allocore_queue_path(q, i));
+  d["leaf"] = allocore_queue_is_leaf(q, i) != 0;
+  d["state"] = str_of(allocore_queue_state(q, i));
+  unsigned char has_pending = 0;
+  int32_t priority = allocore_queue_priority(q, i, &has_pending);
+  d["priority"] = has_pending ? py::object(py::int_(priority)) : py::object(py::none());
+  d["running_applications"] = allocore_queue_running_applications(q, i);
+}
+constexpr PartitionList<allocore_queues_t> kQueueList{allocore_list_queues, allocore_queues_destroy,
+                                                      allocore_queues_count, queue_row,
+                                                      kQueueQuantities};
+
+void node_row(py::dict& d, const allocore_nodes_t* nodes, size_t i) {
+  d["id"] = str_of(allocore_nodes_id(nodes, i));
+  d["schedulable"] = allocore_nodes_schedulable(nodes, i) != 0;
+  d["allocation_count"] = allocore_nodes_allocation_count(nodes, i);
+}
+constexpr PartitionList<allocore_nodes_t> kNodeList{
+    allocore_list_nodes, allocore_nodes_destroy, allocore_nodes_count, node_row, kNodeQuantities};
+
+void app_row(py::dict& d, const allocore_apps_t* apps, size_t i) {
+  d["id"] = str_of(allocore_apps_id(apps, i));
+  d["queue"] = str_of(allocore_apps_queue(apps, i));
+  d["state"] = str_of(allocore_apps_state(apps, i));
+}
+constexpr PartitionList<allocore_apps_t> kAppList{allocore_list_apps, allocore_apps_destroy,
+                                                  allocore_apps_count, app_row, kAppQuantities};
+
+// C calls of one signature that one method makes for several kinds of entity.
+using RemoveNamed = void (*)(allocore_kernel_t*, const char*, const char*, size_t,
+                             allocore_decisions_t*, char**);
+using RemoveByHandle = void (*)(allocore_kernel_t*, allocore_handle_t, allocore_decisions_t*,
+                                char**);
+using FindNamed = allocore_handle_t (*)(const allocore_kernel_t*, const char*, const char*, size_t,
+                                        char**);
+
 class Kernel {
+ private:
+  using Types = std::vector<std::string>;
+  static constexpr bool kWithoutGil = true;
+
+  // RAII for the C description objects.
+  struct Node {
+    allocore_node_t* node;
+    Node(py::handle id, py::handle partition) {
+      Text i = text(id, "id");
+      node = allocore_node_create_n(i.data, i.size);
+      if (!partition.is_none()) {
+        Text p = text(partition, "partition");
+        try {
+          allocore_node_set_partition(node, p.c_str("partition"));
+        } catch (...) {
+          allocore_node_destroy(node);
+          throw;
+        }
+      }
+    }
+    ~Node() { allocore_node_destroy(node); }
+    // Adds the capacity and occupied resources (None: none); `what` names the capacity in
+    // errors.
+    void set_resources(py::handle capacity, py::handle occupied, const char* what = "resources") {
+      for_each_resource(capacity, what, [&](const Text& t, int64_t v) {
+        allocore_node_add_capacity_n(node, t.data, t.size, v);
+      });
+      for_each_resource(occupied, "occupied", [&](const Text& t, int64_t v) {
+        allocore_node_add_occupied(node, t.c_str("occupied"), v);
+      });
+    }
+  };
+  struct App {
+    allocore_app_t* app;
+    explicit App(allocore_app_t* a) : app(a) {}
+    ~App() { allocore_app_destroy(app); }
+  };
+  // An ask with what add_ask and probe both set.
+  struct Ask {
+    allocore_ask_t* ask;
+    Ask(py::handle app, py::handle id, py::handle resources, int32_t priority,
+        py::handle required_node, py::handle partition) {
+      Text a = text(app, "app");
+      Text i = text(id, "id");
+      ask = allocore_ask_create_n(a.data, a.size, i.data, i.size);
+      try {
+        for_each_resource(resources, "resources", [&](const Text& t, int64_t v) {
+          allocore_ask_add_resource_n(ask, t.data, t.size, v);
+        });
+        if (priority != 0) allocore_ask_set_priority(ask, priority);
+        if (!required_node.is_none()) {
+          Text t = text(required_node, "required_node");
+          allocore_ask_set_required_node(ask, t.c_str("required_node"));
+        }
+        if (!partition.is_none()) {
+          Text p = text(partition, "partition");
+          allocore_ask_set_partition(ask, p.c_str("partition"));
+        }
+      } catch (...) {
+        allocore_ask_destroy(ask);
+        throw;
+      }
+    }
+    ~Ask() { allocore_ask_destroy(ask); }
+    Ask(const Ask&) = delete;
+    Ask& operator=(const Ask&) = delete;
+  };
+
+  // The kernel, or ClosedError. Called with mu_ held.
+  allocore_kernel_t* live() {
+    if (kernel_ == nullptr) raise_python(g_closed_error, "the kernel is closed");
+    return kernel_;
+  }
+  allocore_decisions_t* out() { return keep_ ? out_ : nullptr; }
+
+  // Calls f(kernel, &err) with the kernel's mutex held (and the GIL released when
+  // kWithoutGil: f then touches no Python object), and raises the C error it reports once the
+  // mutex is let go; returns what f returns.
+  template <bool kReleaseGil = false, typename F>
+  auto call(F&& f) {
+    return checked([&](char** err) {
+      Lock l(mu_);
+      allocore_kernel_t* k = live();
+      return gil_released_if<kReleaseGil>([&] { return f(k, err); });
+    });
+  }
+
+  // f() with the kernel's mutex held (ClosedError when closed).
+  template <typename F>
+  auto read(F&& f) {
+    Lock l(mu_);
+    live();
+    return f();
+  }
+
+  // read, and the decisions not yet taken are cleared after f read them.
+  template <typename F>
+  auto take(F&& f) {
+    return read([&] {
+      auto result = f();
+      allocore_decisions_clear(out_);
+      return result;
+    });
+  }
+
+  void remove_named(RemoveNamed remove, py::handle id, py::handle partition) {
+    Text i = text(id, "id");
+    Text p = text(partition, "partition", true);
+    call([&](allocore_kernel_t* k, char** err) {
+      remove(k, p.c_str("partition"), i.data, i.size, out(), err);
+    });
+  }
+
+  void remove_by_handle(RemoveByHandle remove, py::handle entity, const char* what) {
+    allocore_handle_t h = handle_from(entity, what);
+    call([&](allocore_kernel_t* k, char** err) { remove(k, h, out(), err); });
+  }
+
+  py::object find_named(FindNamed find, py::handle id, py::handle partition) {
+    Text i = text(id, "id");
+    Text p = text(partition, "partition", true);
+    return handle_to(call([&](allocore_kernel_t* k, char** err) {
+      return find(k, p.c_str("partition"), i.data, i.size, err);
+    }));
+  }
+
+  static Types types(const allocore_kernel_t* k) {
+    Types ts;
+    for (size_t i = 0, n = allocore_resource_type_count(k); i < n; ++i) {
+      ts.emplace_back(allocore_resource_type_name(k, i));
+    }
+    return ts;
+  }
+
+  // Reads a C object the kernel makes: make(kernel, &err) makes it (with the kernel's mutex
+  // held, which the reading keeps), read(object, the kernel's resource types) gives the
+  // Python value, free_object frees the object.
+  template <typename Make, typename Object, typename Read>
+  auto query(Make&& make, void (*free_object)(Object*), Read&& read) {
+    char* err = nullptr;
+    Lock l(mu_);
+    allocore_kernel_t* k = live();
+    Object* object = make(k, &err);
+    check(err);
+    std::unique_ptr<Object, void (*)(Object*)> keep(object, free_object);
+    return read(object, types(k));
+  }
+
+  // A list of n dicts, row(d, i) filling the i-th.
+  template <typename Row>
+  static py::list rows(size_t n, Row&& row) {
+    py::list result;
+    for (size_t i = 0; i < n; ++i) {
+      py::dict d;
+      row(d, i);
+      result.append(d);
+    }
+    return result;
+  }
+
+  // {type: quantity} for the types get reports present.
+  template <typename F>
+  static py::dict quantities(const Types& ts, F&& get) {
+    py::dict d;
+    for (const std::string& t : ts) {
+      unsigned char present = 0;
+      int64_t v = get(t.c_str(), &present);
+      if (present) d[py::str(t)] = v;
+    }
+    return d;
+  }
+
+  // d[name] = the quantities of row i of a list, for each field.
+  template <typename List>
+  static void add_quantities(py::dict& d, const Types& ts, const List* list, size_t i,
+                             std::span<const QuantityField<List>> fields) {
+    for (const QuantityField<List>& f : fields) {
+      d[f.name] = quantities(
+          ts, [&](const char* t, unsigned char* present) { return f.get(list, i, t, present); });
+    }
+  }
+
+  // The rows of a list of a partition ("": the default).
+  template <typename List>
+  py::list partition_rows(py::handle partition, const PartitionList<List>& list) {
+    Text p = text(partition, "partition", true);
+    return query(
+        [&](allocore_kernel_t* k, char** err) { return list.make(k, p.c_str("partition"), err); },
+        list.destroy,
+        [&](const List* l, const Types& ts) {
+          return rows(list.count(l), [&](py::dict& d, size_t i) {
+            list.row(d, l, i);
+            add_quantities(d, ts, l, i, list.quantities);
+          });
+        });
+  }
+
  public:
   Kernel(allocore_kernel_t* kernel, bool keep_decisions)
       : kernel_(kernel), keep_(keep_decisions), out_(allocore_decisions_create()) {}
@@ -1225,14 +1517,12 @@ class Kernel {
     Text source = text(source_name, "source_name");
     allocore_options_t options{max_applications, max_asks, max_live_allocations,
                                sem.c_str("semantics")};
-    char* err = nullptr;
-    allocore_kernel_t* k = nullptr;
-    {
-      py::gil_scoped_release release;
-      k = allocore_kernel_create(yaml.data, yaml.size, source.c_str("source_name"), &options, &err);
-    }
-    check(err);
-    return std::make_unique<Kernel>(k, keep_decisions);
+    const char* csource = source.c_str("source_name");
+    return std::make_unique<Kernel>(checked_without_gil([&](char** err) {
+                                      return allocore_kernel_create(yaml.data, yaml.size, csource,
+                                                                    &options, err);
+                                    }),
+                                    keep_decisions);
   }
 
   static std::unique_ptr<Kernel> restore(py::bytes data, bool keep_decisions) {
@@ -1240,14 +1530,10 @@ class Kernel {
     char* p = nullptr;
     Py_ssize_t n = 0;
     if (PyBytes_AsStringAndSize(data.ptr(), &p, &n) != 0) throw py::error_already_set();
-    char* err = nullptr;
-    allocore_kernel_t* k = nullptr;
-    {
-      py::gil_scoped_release release;
-      k = allocore_kernel_restore(p, static_cast<size_t>(n), &err);
-    }
-    check(err);
-    return std::make_unique<Kernel>(k, keep_decisions);
+    return std::make_unique<Kernel>(
+        checked_without_gil(
+            [&](char** err) { return allocore_kernel_restore(p, static_cast<size_t>(n), err); }),
+        keep_decisions);
   }
 
   ~Kernel() { destroy(); }
@@ -1267,56 +1553,25 @@ class Kernel {
   void add_node(py::handle id, py::handle resources, py::handle partition, py::handle occupied,
                 bool schedulable) {
     Node node(id, partition);
-    for_each_resource(resources, "resources", [&](const Text& t, int64_t v) {
-      allocore_node_add_capacity_n(node.node, t.data, t.size, v);
-    });
-    for_each_resource(occupied, "occupied", [&](const Text& t, int64_t v) {
-      allocore_node_add_occupied(node.node, t.c_str("occupied"), v);
-    });
+    node.set_resources(resources, occupied);
     if (!schedulable) allocore_node_set_schedulable(node.node, 0);
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_add_node(live(), node.node, out(), &err);
-    }
-    check(err);
+    call([&](allocore_kernel_t* k, char** err) { allocore_add_node(k, node.node, out(), err); });
   }
 
   void update_node(py::handle id, py::handle capacity, py::handle partition, py::handle occupied,
                    py::handle schedulable) {
     Node node(id, partition);
-    if (!capacity.is_none()) {
-      allocore_node_clear_capacity(node.node);
-      for_each_resource(capacity, "capacity", [&](const Text& t, int64_t v) {
-        allocore_node_add_capacity_n(node.node, t.data, t.size, v);
-      });
-    }
-    if (!occupied.is_none()) {
-      allocore_node_clear_occupied(node.node);
-      for_each_resource(occupied, "occupied", [&](const Text& t, int64_t v) {
-        allocore_node_add_occupied(node.node, t.c_str("occupied"), v);
-      });
-    }
+    if (!capacity.is_none()) allocore_node_clear_capacity(node.node);
+    if (!occupied.is_none()) allocore_node_clear_occupied(node.node);
+    node.set_resources(capacity, occupied, "capacity");
     if (!schedulable.is_none()) {
       allocore_node_set_schedulable(node.node, py::cast<bool>(schedulable) ? 1 : 0);
     }
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_update_node(live(), node.node, out(), &err);
-    }
-    check(err);
+    call([&](allocore_kernel_t* k, char** err) { allocore_update_node(k, node.node, out(), err); });
   }
 
   void remove_node(py::handle id, py::handle partition) {
-    Text i = text(id, "id");
-    Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_remove_node_n(live(), p.c_str("partition"), i.data, i.size, out(), &err);
-    }
-    check(err);
+    remove_named(allocore_remove_node_n, id, partition);
   }
 
   // --- applications ---
@@ -1357,23 +1612,11 @@ class Kernel {
         placeholder_resources, "placeholder_resources", [&](const Text& t, int64_t v) {
           allocore_app_add_placeholder_ask(app.app, t.c_str("placeholder_resources"), v);
         });
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_add_app(live(), app.app, out(), &err);
-    }
-    check(err);
+    call([&](allocore_kernel_t* k, char** err) { allocore_add_app(k, app.app, out(), err); });
   }
 
   void remove_app(py::handle id, py::handle partition) {
-    Text i = text(id, "id");
-    Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_remove_app_n(live(), p.c_str("partition"), i.data, i.size, out(), &err);
-    }
-    check(err);
+    remove_named(allocore_remove_app_n, id, partition);
   }
 
   // --- asks ---
@@ -1381,23 +1624,13 @@ class Kernel {
                py::handle task_group, bool placeholder, py::handle required_node,
                py::handle allow_preemption, py::handle originator, py::handle creation_time_ms,
                py::handle partition) {
-    Text a = text(app, "app");
-    Text i = text(id, "id");
-    Ask ask(allocore_ask_create_n(a.data, a.size, i.data, i.size));
-    for_each_resource(resources, "resources", [&](const Text& t, int64_t v) {
-      allocore_ask_add_resource_n(ask.ask, t.data, t.size, v);
-    });
-    if (priority != 0) allocore_ask_set_priority(ask.ask, priority);
+    Ask ask(app, id, resources, priority, required_node, partition);
     if (count != 1) allocore_ask_set_count(ask.ask, count);
     if (!task_group.is_none()) {
       Text t = text(task_group, "task_group");
       allocore_ask_set_task_group(ask.ask, t.c_str("task_group"));
     }
     if (placeholder) allocore_ask_set_placeholder(ask.ask, 1);
-    if (!required_node.is_none()) {
-      Text t = text(required_node, "required_node");
-      allocore_ask_set_required_node(ask.ask, t.c_str("required_node"));
-    }
     if (!allow_preemption.is_none()) {
       allocore_ask_set_allow_preemption(ask.ask, py::cast<bool>(allow_preemption) ? 1 : 0);
     }
@@ -1407,29 +1640,16 @@ class Kernel {
     if (!creation_time_ms.is_none()) {
       allocore_ask_set_creation_time(ask.ask, to_int64(creation_time_ms.ptr(), "creation_time_ms"));
     }
-    if (!partition.is_none()) {
-      Text p = text(partition, "partition");
-      allocore_ask_set_partition(ask.ask, p.c_str("partition"));
-    }
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_add_ask(live(), ask.ask, out(), &err);
-    }
-    check(err);
+    call([&](allocore_kernel_t* k, char** err) { allocore_add_ask(k, ask.ask, out(), err); });
   }
 
   void remove_ask(py::handle app, py::handle id, py::handle partition) {
     Text a = text(app, "app");
     Text i = text(id, "id");
     Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_remove_ask_n(live(), p.c_str("partition"), a.data, a.size, i.data, i.size, out(),
-                            &err);
-    }
-    check(err);
+    call([&](allocore_kernel_t* k, char** err) {
+      allocore_remove_ask_n(k, p.c_str("partition"), a.data, a.size, i.data, i.size, out(), err);
+    });
   }
 
   void release(py::handle app, py::handle ask, py::handle node, int64_t seq, py::handle partition) {
@@ -1437,25 +1657,16 @@ class Kernel {
     Text k = text(ask, "ask");
     Text n = text(node, "node", true);
     Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_release_allocation_n(live(), p.c_str("partition"), a.data, a.size, k.data, k.size,
-                                    n.null ? nullptr : n.data, n.size, seq, out(), &err);
-    }
-    check(err);
+    call([&](allocore_kernel_t* kernel, char** err) {
+      allocore_release_allocation_n(kernel, p.c_str("partition"), a.data, a.size, k.data, k.size,
+                                    n.null ? nullptr : n.data, n.size, seq, out(), err);
+    });
   }
 
   // --- clock, scheduling, config ---
   void advance(int64_t millis) {
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_kernel_t* k = live();
-      py::gil_scoped_release release;
-      allocore_advance(k, millis, out(), &err);
-    }
-    check(err);
+    call<kWithoutGil>(
+        [&](allocore_kernel_t* k, char** err) { allocore_advance(k, millis, out(), err); });
   }
 
   int64_t now_ms() {
@@ -1466,535 +1677,246 @@ class Kernel {
   int64_t schedule(int64_t max, py::handle partition) {
     Text p = text(partition, "partition", true);
     const char* part = p.c_str("partition");
-    char* err = nullptr;
-    int64_t made = 0;
-    {
-      Lock l(mu_);
-      allocore_kernel_t* k = live();
-      allocore_decisions_t* o = out();
-      py::gil_scoped_release release;
-      made = allocore_schedule(k, max, part, o, &err);
-    }
-    check(err);
-    return made;
+    return call<kWithoutGil>([&](allocore_kernel_t* k, char** err) {
+      return allocore_schedule(k, max, part, out(), err);
+    });
   }
 
   void update_config(py::handle yaml, py::handle source_name) {
     Text y = text(yaml, "config_yaml");
     Text s = text(source_name, "source_name");
     const char* source = s.c_str("source_name");
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_kernel_t* k = live();
-      allocore_decisions_t* o = out();
-      py::gil_scoped_release release;
-      allocore_update_config(k, y.data, y.size, source, o, &err);
-    }
-    check(err);
+    call<kWithoutGil>([&](allocore_kernel_t* k, char** err) {
+      allocore_update_config(k, y.data, y.size, source, out(), err);
+    });
   }
 
   // --- decisions ---
   size_t pending_decisions() {
-    Lock l(mu_);
-    live();
-    return allocore_decisions_count(out_);
+    return read([&] { return allocore_decisions_count(out_); });
   }
 
   py::list take_decisions(py::handle types, py::handle fields) {
     uint32_t mask = type_mask(types);
     std::optional<std::vector<size_t>> selected = field_indexes(fields);
-    Lock l(mu_);
-    live();
-    py::list result = decisions_to_list(out_, buf_, cache_, mask, selected ? &*selected : nullptr);
-    allocore_decisions_clear(out_);
-    return result;
+    return take([&] {
+      return decisions_to_list(out_, buf_, cache_, mask, selected ? &*selected : nullptr);
+    });
   }
 
   // The bulk export alone, into the reused buffers (for the measurement): the records read.
   size_t export_only() {
-    Lock l(mu_);
-    live();
-    size_t n = 0;
-    export_all(out_, buf_, [&](const allocore_decision_record_t&, const char*) { ++n; });
-    return n;
+    return read([&] {
+      size_t n = 0;
+      export_all(out_, buf_, [&](const allocore_decision_record_t&, const char*) { ++n; });
+      return n;
+    });
   }
 
   py::list peek_decisions(bool bulk) {
-    Lock l(mu_);
-    live();
-    return bulk ? decisions_to_list(out_, buf_, cache_) : decisions_to_list_per_call(out_);
+    return read([&] {
+      return bulk ? decisions_to_list(out_, buf_, cache_) : decisions_to_list_per_call(out_);
+    });
   }
 
   py::object take_decisions_array(bool names) {
-    Lock l(mu_);
-    live();
-    py::object result = decisions_to_array(out_, buf_, cache_, names, nullptr);
-    allocore_decisions_clear(out_);
-    return result;
+    return take([&] { return decisions_to_array(out_, buf_, cache_, names, nullptr); });
   }
 
   std::unique_ptr<DecisionBatch> take_decision_batch() {
-    Lock l(mu_);
-    live();
-    std::unique_ptr<DecisionBatch> batch = DecisionBatch::export_from(out_, names_hint_);
-    allocore_decisions_clear(out_);
-    return batch;
+    return take([&] { return DecisionBatch::export_from(out_, names_hint_); });
   }
 
   std::unique_ptr<DecisionBatch> peek_decision_batch() {
-    Lock l(mu_);
-    live();
-    return DecisionBatch::export_from(out_, names_hint_);
+    return read([&] { return DecisionBatch::export_from(out_, names_hint_); });
   }
 
   void clear_decisions() {
-    Lock l(mu_);
-    live();
-    allocore_decisions_clear(out_);
+    read([&] { allocore_decisions_clear(out_); });
   }
 
   // Releases the kernel's unused names; the decisions not yet taken name them, so they are
-  // taken first and returned.
+  // taken (and cleared) first and returned.
   py::tuple release_unused_names() {
-    Lock l(mu_);
-    live();
-    py::list taken = decisions_to_list(out_, buf_, cache_);
-    allocore_decisions_clear(out_);
-    int64_t released = allocore_release_unused_names(kernel_);
-    return py::make_tuple(released, taken);
+    return read([&] {
+      py::list taken = decisions_to_list(out_, buf_, cache_);
+      allocore_decisions_clear(out_);
+      return py::make_tuple(allocore_release_unused_names(kernel_), taken);
+    });
   }
 
   // --- snapshots and forks ---
   py::bytes snapshot() {
-    char* err = nullptr;
-    char* data = nullptr;
     size_t len = 0;
-    {
-      Lock l(mu_);
-      allocore_kernel_t* k = live();
-      py::gil_scoped_release release;
-      data = allocore_kernel_snapshot(k, &len, &err);
-    }
-    check(err);
+    char* data = call<kWithoutGil>(
+        [&](allocore_kernel_t* k, char** err) { return allocore_kernel_snapshot(k, &len, err); });
     py::bytes result(data, len);
     allocore_free(data);
     return result;
   }
 
   std::unique_ptr<Kernel> fork() {
-    char* err = nullptr;
-    allocore_kernel_t* copy = nullptr;
-    {
-      Lock l(mu_);
-      allocore_kernel_t* k = live();
-      py::gil_scoped_release release;
-      copy = allocore_kernel_fork(k, &err);
-    }
-    check(err);
-    return std::make_unique<Kernel>(copy, keep_);
+    return std::make_unique<Kernel>(call<kWithoutGil>(allocore_kernel_fork), keep_);
   }
 
   // --- recording ---
   void record_start(py::handle path, size_t buffer_bytes) {
     Text p = text(path, "path");
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_kernel_record_start(live(), p.c_str("path"), buffer_bytes, &err);
-    }
-    check(err);
+    call([&](allocore_kernel_t* k, char** err) {
+      allocore_kernel_record_start(k, p.c_str("path"), buffer_bytes, err);
+    });
   }
-  void record_stop() {
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_kernel_record_stop(live(), &err);
-    }
-    check(err);
-  }
+  void record_stop() { call(allocore_kernel_record_stop); }
 
   // --- queries ---
   py::list partitions() {
-    Lock l(mu_);
-    allocore_kernel_t* k = live();
-    py::list result;
-    for (size_t i = 0, n = allocore_partition_count(k); i < n; ++i) {
-      result.append(str_of(allocore_partition_name(k, i)));
-    }
-    return result;
+    return read([&] {
+      py::list result;
+      for (size_t i = 0, n = allocore_partition_count(kernel_); i < n; ++i) {
+        result.append(str_of(allocore_partition_name(kernel_, i)));
+      }
+      return result;
+    });
   }
 
   py::list resource_types() {
-    Lock l(mu_);
-    allocore_kernel_t* k = live();
-    py::list result;
-    for (const std::string& t : types(k)) result.append(str_of(t.c_str()));
-    return result;
+    return read([&] {
+      py::list result;
+      for (const std::string& t : types(kernel_)) result.append(str_of(t.c_str()));
+      return result;
+    });
   }
 
   py::tuple usage() {
-    Lock l(mu_);
     int64_t apps = 0, asks = 0, live_allocations = 0;
-    allocore_usage(live(), &apps, &asks, &live_allocations);
+    read([&] { allocore_usage(kernel_, &apps, &asks, &live_allocations); });
     return py::make_tuple(apps, asks, live_allocations);
   }
 
   bool allocation_budget_blocks() {
-    Lock l(mu_);
-    return allocore_allocation_budget_blocks(live()) != 0;
+    return read([&] { return allocore_allocation_budget_blocks(kernel_) != 0; });
   }
 
-  void check_consistency() {
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_kernel_t* k = live();
-      py::gil_scoped_release release;
-      allocore_check_consistency(k, &err);
-    }
-    check(err);
-  }
+  void check_consistency() { call<kWithoutGil>(allocore_check_consistency); }
 
-  py::list list_queues(py::handle partition) {
-    Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    Lock l(mu_);
-    allocore_kernel_t* k = live();
-    allocore_queues_t* q = allocore_list_queues(k, p.c_str("partition"), &err);
-    check(err);
-    std::unique_ptr<allocore_queues_t, decltype(&allocore_queues_destroy)> keep(
-        q, &allocore_queues_destroy);
-    std::vector<std::string> ts = types(k);
-    py::list result;
-    for (size_t i = 0, n = allocore_queues_count(q); i < n; ++i) {
-      py::dict d;
-      d["path"] = str_of(allocore_queue_path(q, i));
-      d["leaf"] = allocore_queue_is_leaf(q, i) != 0;
-      d["state"] = str_of(allocore_queue_state(q, i));
-      unsigned char has_pending = 0;
-      int32_t priority = allocore_queue_priority(q, i, &has_pending);
-      d["priority"] = has_pending ? py::object(py::int_(priority)) : py::object(py::none());
-      d["running_applications"] = allocore_queue_running_applications(q, i);
-      d["allocated"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_queue_allocated(q, i, t, present);
-      });
-      d["pending"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_queue_pending(q, i, t, present);
-      });
-      d["guaranteed"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_queue_guaranteed(q, i, t, present);
-      });
-      d["max"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_queue_max(q, i, t, present);
-      });
-      result.append(d);
-    }
-    return result;
-  }
-
-  py::list list_nodes(py::handle partition) {
-    Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    Lock l(mu_);
-    allocore_kernel_t* k = live();
-    allocore_nodes_t* q = allocore_list_nodes(k, p.c_str("partition"), &err);
-    check(err);
-    std::unique_ptr<allocore_nodes_t, decltype(&allocore_nodes_destroy)> keep(
-        q, &allocore_nodes_destroy);
-    std::vector<std::string> ts = types(k);
-    py::list result;
-    for (size_t i = 0, n = allocore_nodes_count(q); i < n; ++i) {
-      py::dict d;
-      d["id"] = str_of(allocore_nodes_id(q, i));
-      d["schedulable"] = allocore_nodes_schedulable(q, i) != 0;
-      d["allocation_count"] = allocore_nodes_allocation_count(q, i);
-      d["capacity"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_nodes_capacity(q, i, t, present);
-      });
-      d["allocated"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_nodes_allocated(q, i, t, present);
-      });
-      d["occupied"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_nodes_occupied(q, i, t, present);
-      });
-      d["available"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_nodes_available(q, i, t, present);
-      });
-      result.append(d);
-    }
-    return result;
-  }
-
-  py::list list_apps(py::handle partition) {
-    Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    Lock l(mu_);
-    allocore_kernel_t* k = live();
-    allocore_apps_t* q = allocore_list_apps(k, p.c_str("partition"), &err);
-    check(err);
-    std::unique_ptr<allocore_apps_t, decltype(&allocore_apps_destroy)> keep(q,
-                                                                            &allocore_apps_destroy);
-    std::vector<std::string> ts = types(k);
-    py::list result;
-    for (size_t i = 0, n = allocore_apps_count(q); i < n; ++i) {
-      py::dict d;
-      d["id"] = str_of(allocore_apps_id(q, i));
-      d["queue"] = str_of(allocore_apps_queue(q, i));
-      d["state"] = str_of(allocore_apps_state(q, i));
-      d["allocated"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_apps_allocated(q, i, t, present);
-      });
-      d["pending"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_apps_pending(q, i, t, present);
-      });
-      result.append(d);
-    }
-    return result;
-  }
+  py::list list_queues(py::handle partition) { return partition_rows(partition, kQueueList); }
+  py::list list_nodes(py::handle partition) { return partition_rows(partition, kNodeList); }
+  py::list list_apps(py::handle partition) { return partition_rows(partition, kAppList); }
 
   py::dict get_app(py::handle id, py::handle partition) {
     Text i = text(id, "id");
     Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    Lock l(mu_);
-    allocore_kernel_t* k = live();
-    allocore_app_info_t* info = allocore_get_app(k, p.c_str("partition"), i.c_str("id"), &err);
-    check(err);
-    std::unique_ptr<allocore_app_info_t, decltype(&allocore_app_info_destroy)> keep(
-        info, &allocore_app_info_destroy);
-    std::vector<std::string> ts = types(k);
-    py::dict d;
-    d["id"] = py::reinterpret_borrow<py::object>(id);
-    d["queue"] = str_of(allocore_app_info_queue(info));
-    d["state"] = str_of(allocore_app_info_state(info));
-    d["allocated"] = quantities(ts, [&](const char* t, unsigned char* present) {
-      return allocore_app_info_allocated(info, t, present);
-    });
-    d["pending"] = quantities(ts, [&](const char* t, unsigned char* present) {
-      return allocore_app_info_pending(info, t, present);
-    });
-    return d;
+    return query(
+        [&](allocore_kernel_t* k, char** err) {
+          return allocore_get_app(k, p.c_str("partition"), i.c_str("id"), err);
+        },
+        allocore_app_info_destroy,
+        [&](const allocore_app_info_t* info, const Types& ts) {
+          py::dict d;
+          d["id"] = py::reinterpret_borrow<py::object>(id);
+          d["queue"] = str_of(allocore_app_info_queue(info));
+          d["state"] = str_of(allocore_app_info_state(info));
+          d["allocated"] = quantities(ts, [&](const char* t, unsigned char* present) {
+            return allocore_app_info_allocated(info, t, present);
+          });
+          d["pending"] = quantities(ts, [&](const char* t, unsigned char* present) {
+            return allocore_app_info_pending(info, t, present);
+          });
+          return d;
+        });
   }
 
   py::list list_allocations(py::handle app, py::handle node, py::handle partition) {
     Text a = text(app, "app", true);
     Text n = text(node, "node", true);
     Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    Lock l(mu_);
-    allocore_kernel_t* k = live();
-    allocore_allocations_t* q =
-        allocore_list_allocations(k, p.c_str("partition"), a.c_str("app"), n.c_str("node"), &err);
-    check(err);
-    std::unique_ptr<allocore_allocations_t, decltype(&allocore_allocations_destroy)> keep(
-        q, &allocore_allocations_destroy);
-    std::vector<std::string> ts = types(k);
-    py::list result;
-    for (size_t i = 0, count = allocore_allocations_count(q); i < count; ++i) {
-      py::dict d;
-      d["app"] = str_of(allocore_allocations_app(q, i));
-      d["ask"] = str_of(allocore_allocations_ask(q, i));
-      d["node"] = str_of(allocore_allocations_node(q, i));
-      d["seq"] = allocore_allocations_seq(q, i);
-      d["placeholder"] = allocore_allocations_placeholder(q, i) != 0;
-      d["resources"] = quantities(ts, [&](const char* t, unsigned char* present) {
-        return allocore_allocations_resource(q, i, t, present);
-      });
-      result.append(d);
-    }
-    return result;
+    return query(
+        [&](allocore_kernel_t* k, char** err) {
+          return allocore_list_allocations(k, p.c_str("partition"), a.c_str("app"), n.c_str("node"),
+                                           err);
+        },
+        allocore_allocations_destroy,
+        [](const allocore_allocations_t* list, const Types& ts) {
+          return rows(allocore_allocations_count(list), [&](py::dict& d, size_t i) {
+            d["app"] = str_of(allocore_allocations_app(list, i));
+            d["ask"] = str_of(allocore_allocations_ask(list, i));
+            d["node"] = str_of(allocore_allocations_node(list, i));
+            d["seq"] = allocore_allocations_seq(list, i);
+            d["placeholder"] = allocore_allocations_placeholder(list, i) != 0;
+            add_quantities<allocore_allocations_t>(d, ts, list, i, kAllocationQuantities);
+          });
+        });
   }
 
   py::list explain_pending() {
     Lock l(mu_);
     allocore_kernel_t* k = live();
-    allocore_explanations_t* e = nullptr;
-    {
-      py::gil_scoped_release release;
-      e = allocore_explain_pending(k);
-    }
+    allocore_explanations_t* e =
+        gil_released_if<kWithoutGil>([&] { return allocore_explain_pending(k); });
     std::unique_ptr<allocore_explanations_t, decltype(&allocore_explanations_destroy)> keep(
         e, &allocore_explanations_destroy);
-    py::list result;
-    for (size_t i = 0, n = allocore_explanations_count(e); i < n; ++i) {
-      py::dict d;
+    return rows(allocore_explanations_count(e), [&](py::dict& d, size_t i) {
       d["app"] = str_of(allocore_explanation_app(e, i));
       d["ask"] = str_of(allocore_explanation_ask(e, i));
       d["pending"] = allocore_explanation_pending_count(e, i);
       d["reason"] = str_of(allocore_explanation_reason(e, i));
-      result.append(d);
-    }
-    return result;
+    });
   }
 
   py::dict probe(py::handle app, py::handle resources, int32_t priority, py::handle required_node,
                  py::handle partition) {
-    Text a = text(app, "app");
-    Ask ask(allocore_ask_create_n(a.data, a.size, "", 0));
-    for_each_resource(resources, "resources", [&](const Text& t, int64_t v) {
-      allocore_ask_add_resource_n(ask.ask, t.data, t.size, v);
-    });
-    if (priority != 0) allocore_ask_set_priority(ask.ask, priority);
-    if (!required_node.is_none()) {
-      Text t = text(required_node, "required_node");
-      allocore_ask_set_required_node(ask.ask, t.c_str("required_node"));
-    }
-    if (!partition.is_none()) {
-      Text p = text(partition, "partition");
-      allocore_ask_set_partition(ask.ask, p.c_str("partition"));
-    }
-    char* err = nullptr;
-    Lock l(mu_);
-    allocore_probe_t* pr = allocore_probe(live(), ask.ask, &err);
-    check(err);
-    std::unique_ptr<allocore_probe_t, decltype(&allocore_probe_destroy)> keep(
-        pr, &allocore_probe_destroy);
-    py::dict d;
-    d["queue"] = str_of(allocore_probe_queue(pr));
-    const char* node = allocore_probe_node(pr);
-    d["node"] = node != nullptr ? py::object(str_of(node)) : py::object(py::none());
-    const char* reason = allocore_probe_reason(pr);
-    d["reason"] = reason != nullptr ? py::object(str_of(reason)) : py::object(py::none());
-    d["preemption_victims"] = allocore_probe_preemption_victims(pr);
-    return d;
+    Ask ask(app, py::str(""), resources, priority, required_node, partition);
+    return query([&](allocore_kernel_t* k, char** err) { return allocore_probe(k, ask.ask, err); },
+                 allocore_probe_destroy,
+                 [](const allocore_probe_t* pr, const Types&) {
+                   py::dict d;
+                   d["queue"] = str_of(allocore_probe_queue(pr));
+                   const char* node = allocore_probe_node(pr);
+                   d["node"] = node != nullptr ? py::object(str_of(node)) : py::object(py::none());
+                   const char* reason = allocore_probe_reason(pr);
+                   d["reason"] =
+                       reason != nullptr ? py::object(str_of(reason)) : py::object(py::none());
+                   d["preemption_victims"] = allocore_probe_preemption_victims(pr);
+                   return d;
+                 });
   }
 
   // --- by handle ---
   py::object find_app(py::handle id, py::handle partition) {
-    Text i = text(id, "id");
-    Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    allocore_handle_t h;
-    {
-      Lock l(mu_);
-      h = allocore_find_app_n(live(), p.c_str("partition"), i.data, i.size, &err);
-    }
-    check(err);
-    return handle_to(h);
+    return find_named(allocore_find_app_n, id, partition);
   }
   py::object find_ask(py::handle app, py::handle id) {
     allocore_handle_t a = handle_from(app, "app");
     Text i = text(id, "id");
-    char* err = nullptr;
-    allocore_handle_t h;
-    {
-      Lock l(mu_);
-      h = allocore_find_ask_n(live(), a, i.data, i.size, &err);
-    }
-    check(err);
-    return handle_to(h);
+    return handle_to(call([&](allocore_kernel_t* k, char** err) {
+      return allocore_find_ask_n(k, a, i.data, i.size, err);
+    }));
   }
   py::object find_node(py::handle id, py::handle partition) {
-    Text i = text(id, "id");
-    Text p = text(partition, "partition", true);
-    char* err = nullptr;
-    allocore_handle_t h;
-    {
-      Lock l(mu_);
-      h = allocore_find_node_n(live(), p.c_str("partition"), i.data, i.size, &err);
-    }
-    check(err);
-    return handle_to(h);
+    return find_named(allocore_find_node_n, id, partition);
   }
   void remove_app_by_handle(py::handle app) {
-    allocore_handle_t h = handle_from(app, "app");
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_remove_app_by_handle(live(), h, out(), &err);
-    }
-    check(err);
+    remove_by_handle(allocore_remove_app_by_handle, app, "app");
   }
   void remove_ask_by_handle(py::handle ask) {
-    allocore_handle_t h = handle_from(ask, "ask");
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_remove_ask_by_handle(live(), h, out(), &err);
-    }
-    check(err);
+    remove_by_handle(allocore_remove_ask_by_handle, ask, "ask");
   }
   void remove_node_by_handle(py::handle node) {
-    allocore_handle_t h = handle_from(node, "node");
-    char* err = nullptr;
-    {
-      Lock l(mu_);
-      allocore_remove_node_by_handle(live(), h, out(), &err);
-    }
-    check(err);
+    remove_by_handle(allocore_remove_node_by_handle, node, "node");
   }
   void release_by_handle(py::handle ask, py::handle node, int64_t seq) {
     allocore_handle_t a = handle_from(ask, "ask");
     allocore_handle_t n = handle_from(node, "node");
-    char* err = nullptr;
-    {
-      Lock l(mu_);
+    call([&](allocore_kernel_t* k, char** err) {
       if (seq == 0) {
-        allocore_release_by_handle(live(), a, n, out(), &err);
+        allocore_release_by_handle(k, a, n, out(), err);
       } else {
-        allocore_release_by_handle_seq(live(), a, n, seq, out(), &err);
+        allocore_release_by_handle_seq(k, a, n, seq, out(), err);
       }
-    }
-    check(err);
+    });
   }
 
  private:
-  // RAII for the C description objects.
-  struct Node {
-    allocore_node_t* node;
-    Node(py::handle id, py::handle partition) {
-      Text i = text(id, "id");
-      node = allocore_node_create_n(i.data, i.size);
-      if (!partition.is_none()) {
-        Text p = text(partition, "partition");
-        try {
-          allocore_node_set_partition(node, p.c_str("partition"));
-        } catch (...) {
-          allocore_node_destroy(node);
-          throw;
-        }
-      }
-    }
-    ~Node() { allocore_node_destroy(node); }
-  };
-  struct App {
-    allocore_app_t* app;
-    explicit App(allocore_app_t* a) : app(a) {}
-    ~App() { allocore_app_destroy(app); }
-  };
-  struct Ask {
-    allocore_ask_t* ask;
-    explicit Ask(allocore_ask_t* a) : ask(a) {}
-    ~Ask() { allocore_ask_destroy(ask); }
-  };
-
-  // The kernel, or ClosedError. Called with mu_ held.
-  allocore_kernel_t* live() {
-    if (kernel_ == nullptr) raise_python(g_closed_error, "the kernel is closed");
-    return kernel_;
-  }
-  allocore_decisions_t* out() { return keep_ ? out_ : nullptr; }
-
-  static std::vector<std::string> types(const allocore_kernel_t* k) {
-    std::vector<std::string> ts;
-    for (size_t i = 0, n = allocore_resource_type_count(k); i < n; ++i) {
-      ts.emplace_back(allocore_resource_type_name(k, i));
-    }
-    return ts;
-  }
-
-  template <typename F>
-  static py::dict quantities(const std::vector<std::string>& ts, F&& get) {
-    py::dict d;
-    for (const std::string& t : ts) {
-      unsigned char present = 0;
-      int64_t v = get(t.c_str(), &present);
-      if (present) d[py::str(t)] = v;
-    }
-    return d;
-  }
-
   void destroy() {
     allocore_decisions_destroy(out_);
     out_ = nullptr;
@@ -2037,14 +1959,8 @@ class Run {
     Text p = text(path, "path");
     const char* cpath = p.c_str("path");
     RunOptions o(semantics, config, max_live_allocations);
-    char* err = nullptr;
-    allocore_run_t* run = nullptr;
-    {
-      py::gil_scoped_release release;
-      run = allocore_run_file(cpath, &o.options, &err);
-    }
-    check(err);
-    return std::make_unique<Run>(run);
+    return std::make_unique<Run>(
+        checked_without_gil([&](char** err) { return allocore_run_file(cpath, &o.options, err); }));
   }
 
   int64_t steps() { return allocore_run_steps(run_); }
@@ -2110,12 +2026,7 @@ void pack_file(py::handle scenario, py::handle log, py::handle semantics) {
   const char* cs = s.c_str("scenario");
   const char* cl = l.c_str("log");
   const char* csem = sem.c_str("semantics");
-  char* err = nullptr;
-  {
-    py::gil_scoped_release release;
-    allocore_pack_file(cs, cl, csem, &err);
-  }
-  check(err);
+  checked_without_gil([&](char** err) { allocore_pack_file(cs, cl, csem, err); });
 }
 
 py::str report_json(py::handle path, py::handle semantics, py::handle config,
@@ -2123,14 +2034,9 @@ py::str report_json(py::handle path, py::handle semantics, py::handle config,
   Text p = text(path, "path");
   const char* cpath = p.c_str("path");
   RunOptions o(semantics, config, max_live_allocations);
-  char* err = nullptr;
-  char* json = nullptr;
   size_t len = 0;
-  {
-    py::gil_scoped_release release;
-    json = allocore_report_json(cpath, &o.options, &len, &err);
-  }
-  check(err);
+  char* json = checked_without_gil(
+      [&](char** err) { return allocore_report_json(cpath, &o.options, &len, err); });
   PyObject* s = PyUnicode_DecodeUTF8(json, static_cast<Py_ssize_t>(len), "surrogateescape");
   allocore_free(json);
   if (s == nullptr) throw py::error_already_set();

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import pathlib
+import threading
+from typing import Callable
 
 import pytest
 
@@ -16,23 +18,34 @@ REPO = pathlib.Path(__file__).resolve().parents[3]
 SCENARIOS = REPO / "tests" / "scenarios"
 
 # Two queues under root, a leaf max on one of them (used by several tests).
-CONFIG = """
-partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: "*"
-        queues:
-          - name: a
-          - name: b
-            resources: {max: {memory: 40, vcore: 4}}
-"""
+CONFIG = pathlib.Path(__file__).with_name("queues.yaml").read_text(encoding="utf-8")
 
 
 def build_dir() -> pathlib.Path:
     value = os.environ.get("ALLOCORE_BUILD_DIR")
     assert value, "ALLOCORE_BUILD_DIR is not set (run the tests with bindings/python/run_tests.sh)"
     return pathlib.Path(value).resolve()
+
+
+def run_threads(count: int, work: Callable[[int], None]) -> None:
+    """Runs work(0), ..., work(count - 1) in threads that start together, waits for them, and
+    fails with what any of them raised."""
+    start = threading.Barrier(count)
+    failures = []
+
+    def run(t: int) -> None:
+        try:
+            start.wait()
+            work(t)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(count)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert failures == []
 
 
 @pytest.fixture

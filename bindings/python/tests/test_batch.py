@@ -10,7 +10,7 @@ import pytest
 
 import allocore
 from allocore import DecisionType
-from conftest import CONFIG, SCENARIOS
+from conftest import CONFIG, SCENARIOS, run_threads
 
 # allocore_decision_record_t as allocore/c.h declares it (x86-64 and aarch64 Linux): a change
 # of the C struct must come with a change here, and of the dtype built from it.
@@ -319,39 +319,26 @@ def test_every_scenario_reads_the_same():
 def test_threads_take_batches():
     # Threads share a kernel, some taking batches, some Decision lists; big batches are
     # exported with the GIL released while the others call. No decision is lost or doubled.
-    import threading
-
     with allocore.Kernel(CONFIG) as k:
         k.add_node("node-1", {"memory": 10**7, "vcore": 10**7})
         for t in range(4):
             k.add_app(f"app-{t}", queue="root.a", user="u")
         k.take_decisions()
         seen = [[] for _ in range(4)]
-        failures = []
-        start = threading.Barrier(4)
 
         def churn(t: int) -> None:
-            try:
-                start.wait()
-                for r in range(20):
-                    count = 5000 if r == 0 else 300  # batches of 5,000 and more first
-                    k.add_ask(f"app-{t}", f"ask-{r}", {"memory": 1, "vcore": 1}, count=count)
-                    k.schedule()
-                    if t % 2:
-                        batch = k.take_decision_batch()
-                        assert batch.to_list() == list(batch)
-                        seen[t].extend(batch)
-                    else:
-                        seen[t].extend(k.take_decisions())
-            except BaseException as e:  # noqa: BLE001 - reported below
-                failures.append(e)
+            for r in range(20):
+                count = 5000 if r == 0 else 300  # batches of 5,000 and more first
+                k.add_ask(f"app-{t}", f"ask-{r}", {"memory": 1, "vcore": 1}, count=count)
+                k.schedule()
+                if t % 2:
+                    batch = k.take_decision_batch()
+                    assert batch.to_list() == list(batch)
+                    seen[t].extend(batch)
+                else:
+                    seen[t].extend(k.take_decisions())
 
-        threads = [threading.Thread(target=churn, args=(t,)) for t in range(4)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        assert failures == []
+        run_threads(4, churn)
         decisions = [d for s in seen for d in s] + k.take_decisions()
         allocs = [d for d in decisions if d.type == DecisionType.ALLOCATION]
         assert len(allocs) == 4 * (5000 + 19 * 300)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import allocore
 from allocore import DecisionType
-from conftest import CONFIG
+from conftest import CONFIG, run_threads
 
 THREADS = 4
 ROUNDS = 300
@@ -19,27 +17,16 @@ def test_threads_share_one_kernel():
             k.add_app(f"app-{t}", queue="root.a", user="u")
         k.take_decisions()
         seen = [[] for _ in range(THREADS)]
-        failures = []
-        start = threading.Barrier(THREADS)
 
         def churn(t: int) -> None:
-            try:
-                start.wait()
-                for r in range(ROUNDS):
-                    k.add_ask(f"app-{t}", f"ask-{r}", {"memory": 1, "vcore": 1})
-                    k.schedule()  # with the GIL released, while the others call
-                    k.release(f"app-{t}", f"ask-{r}")
-                    k.list_queues()
-                    seen[t].extend(k.take_decisions())
-            except BaseException as e:  # noqa: BLE001 - reported below
-                failures.append(e)
+            for r in range(ROUNDS):
+                k.add_ask(f"app-{t}", f"ask-{r}", {"memory": 1, "vcore": 1})
+                k.schedule()  # with the GIL released, while the others call
+                k.release(f"app-{t}", f"ask-{r}")
+                k.list_queues()
+                seen[t].extend(k.take_decisions())
 
-        threads = [threading.Thread(target=churn, args=(t,)) for t in range(THREADS)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        assert failures == []
+        run_threads(THREADS, churn)
         decisions = [d for s in seen for d in s] + k.take_decisions()
         allocs = [d for d in decisions if d.type == DecisionType.ALLOCATION]
         releases = [d for d in decisions if d.type == DecisionType.RELEASE]
@@ -59,26 +46,17 @@ def test_close_while_others_call():
         k = allocore.Kernel(CONFIG)
         k.add_node("node-1", {"memory": 10**6, "vcore": 10**4})
         k.add_app("app", queue="root.a", user="u")
-        errors = []
-        go = threading.Event()
 
         def call(t: int) -> None:
-            go.wait()
+            if t == 3:  # the closer
+                k.close()
+                return
             try:
                 for r in range(2000):
                     k.add_ask("app", f"ask-{t}-{r}", {"memory": 1})
                     k.schedule(1)
             except allocore.ClosedError:
                 pass
-            except BaseException as e:  # noqa: BLE001
-                errors.append(e)
 
-        threads = [threading.Thread(target=call, args=(t,)) for t in range(3)]
-        for th in threads:
-            th.start()
-        go.set()
-        k.close()
-        for th in threads:
-            th.join()
-        assert errors == []
+        run_threads(4, call)
         assert k.closed

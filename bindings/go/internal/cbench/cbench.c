@@ -7,26 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char kConfig[] =
-    "partitions:\n"
-    "  - name: default\n"
-    "    queues:\n"
-    "      - name: root\n"
-    "        submitacl: '*'\n"
-    "        queues:\n"
-    "          - {name: q0}\n"
-    "          - {name: q1}\n"
-    "          - {name: q2}\n"
-    "          - {name: q3}\n"
-    "          - {name: q4}\n"
-    "          - {name: q5}\n"
-    "          - {name: q6}\n"
-    "          - {name: q7}\n"
-    "          - {name: q8}\n"
-    "          - {name: q9}\n";
-
-const char* cbench_churn_config(void) { return kConfig; }
-
 void cbench_next_ask(cbench_rng* rng, int64_t* shape, int32_t* priority) {
   rng->state = rng->state * 6364136223846793005ULL + 1442695040888963407ULL;
   *shape = (int64_t)((rng->state >> 33) % 4) + 1;
@@ -40,6 +20,7 @@ typedef struct live_alloc {
   int64_t seq;
 } live_alloc;
 
+/* One block: the state, then the ring, then the application names. */
 struct cbench_churn {
   allocore_kernel_t* kernel;
   allocore_decisions_t* out;
@@ -103,10 +84,24 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-cbench_churn* cbench_churn_create(int64_t nodes, int64_t apps, int64_t pending, int64_t live) {
+void cbench_churn_destroy(cbench_churn* c) {
+  if (c == NULL) return;
+  allocore_decisions_destroy(c->out);
+  allocore_kernel_destroy(c->kernel);
+  free(c);
+}
+
+cbench_churn* cbench_churn_create(const char* config, size_t config_len, int64_t nodes,
+                                  int64_t apps, int64_t pending, int64_t live) {
   char* err = NULL;
-  cbench_churn* c = (cbench_churn*)calloc(1, sizeof *c);
-  c->kernel = allocore_kernel_create(kConfig, strlen(kConfig), "churn.yaml", NULL, &err);
+  const size_t cap = (size_t)live + 16;
+  cbench_churn* c = (cbench_churn*)calloc(
+      1, sizeof *c + cap * sizeof(live_alloc) + (size_t)apps * sizeof *c->app_names);
+  if (c == NULL) return NULL;
+  c->cap = cap;
+  c->ring = (live_alloc*)(c + 1);
+  c->app_names = (char(*)[16])(c->ring + cap);
+  c->kernel = allocore_kernel_create(config, config_len, "churn.yaml", NULL, &err);
   if (c->kernel == NULL) {
     failed(err);
     free(c);
@@ -115,9 +110,6 @@ cbench_churn* cbench_churn_create(int64_t nodes, int64_t apps, int64_t pending, 
   c->out = allocore_decisions_create();
   c->apps = apps;
   c->rng.state = 42;
-  c->cap = (size_t)live + 16;
-  c->ring = (live_alloc*)calloc(c->cap, sizeof(live_alloc));
-  c->app_names = calloc((size_t)apps, sizeof *c->app_names);
   for (int64_t i = 0; i < nodes && err == NULL; ++i) {
     char id[32];
     snprintf(id, sizeof id, "node-%lld", (long long)i);
@@ -169,15 +161,6 @@ cbench_churn* cbench_churn_create(int64_t nodes, int64_t apps, int64_t pending, 
   return c;
 }
 
-void cbench_churn_destroy(cbench_churn* c) {
-  if (c == NULL) return;
-  allocore_decisions_destroy(c->out);
-  allocore_kernel_destroy(c->kernel);
-  free(c->ring);
-  free(c->app_names);
-  free(c);
-}
-
 int cbench_churn_run(cbench_churn* c, int64_t n, int time_schedule, int64_t* schedule_ns) {
   char* err = NULL;
   int64_t in_schedule = 0;
@@ -205,38 +188,30 @@ int cbench_churn_run(cbench_churn* c, int64_t n, int time_schedule, int64_t* sch
   return 0;
 }
 
+/* The name accessors: one signature, so one loop reads them (an indirect call, as a call
+ * into the shared library through its PLT is anyway). */
+static const char* (*const kNameAccessors[])(const allocore_decisions_t*, size_t, size_t*) = {
+    allocore_decision_partition, allocore_decision_queue,  allocore_decision_app,
+    allocore_decision_ask,       allocore_decision_node,   allocore_decision_reason,
+    allocore_decision_replaces,  allocore_decision_by_app, allocore_decision_by_ask,
+    allocore_decision_by_queue};
+
 int64_t cbench_read_accessors(const allocore_decisions_t* d, int64_t rounds) {
   int64_t sum = 0;
   for (int64_t r = 0; r < rounds; ++r) {
     size_t count = allocore_decisions_count(d);
     for (size_t i = 0; i < count; ++i) {
-      size_t len = 0;
       sum += allocore_decision_type(d, i);
-      (void)allocore_decision_partition(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_queue(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_app(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_ask(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_node(d, i, &len);
-      sum += (int64_t)len;
+      for (size_t f = 0; f < sizeof kNameAccessors / sizeof kNameAccessors[0]; ++f) {
+        size_t len = 0;
+        (void)kNameAccessors[f](d, i, &len);
+        sum += (int64_t)len;
+      }
       sum += allocore_decision_priority(d, i) + allocore_decision_seq(d, i) +
              allocore_decision_count(d, i) + allocore_decision_placeholder(d, i);
       sum += (int64_t)strlen(allocore_decision_release_reason(d, i));
       sum += (int64_t)strlen(allocore_decision_from_state(d, i));
       sum += (int64_t)strlen(allocore_decision_to_state(d, i));
-      (void)allocore_decision_reason(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_replaces(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_by_app(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_by_ask(d, i, &len);
-      sum += (int64_t)len;
-      (void)allocore_decision_by_queue(d, i, &len);
-      sum += (int64_t)len;
       sum += allocore_decision_app_handle(d, i).slot + allocore_decision_ask_handle(d, i).slot +
              allocore_decision_node_handle(d, i).slot;
     }

@@ -11,12 +11,15 @@ package cbench
 import "C"
 
 import (
+	_ "embed"
 	"errors"
 	"unsafe"
 )
 
-// Config is the churn workload's queues.yaml.
-func Config() string { return C.GoString(C.cbench_churn_config()) }
+// Config is the churn workload's queues.yaml (both sides use it).
+//
+//go:embed churn.yaml
+var Config string
 
 // Rng is the churn workload's generator of ask shapes and priorities (both sides use it).
 type Rng struct{ state uint64 }
@@ -35,7 +38,9 @@ type Churn struct{ c *C.cbench_churn }
 
 // NewChurn builds the workload's steady state.
 func NewChurn(nodes, apps, pending, live int64) (*Churn, error) {
-	c := C.cbench_churn_create(C.int64_t(nodes), C.int64_t(apps), C.int64_t(pending), C.int64_t(live))
+	config := C.CString(Config)
+	defer C.free(unsafe.Pointer(config))
+	c := C.cbench_churn_create(config, C.size_t(len(Config)), C.int64_t(nodes), C.int64_t(apps), C.int64_t(pending), C.int64_t(live))
 	if c == nil {
 		return nil, errors.New("cbench: the churn setup failed (see stderr)")
 	}

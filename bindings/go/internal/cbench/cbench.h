@@ -14,15 +14,15 @@
  * allocation it made with the per-field accessors. */
 typedef struct cbench_churn cbench_churn;
 
-/* The queues.yaml both sides use. */
-const char* cbench_churn_config(void);
 /* Ask shapes and priorities of both sides: a deterministic generator. */
 typedef struct cbench_rng {
   uint64_t state;
 } cbench_rng;
 void cbench_next_ask(cbench_rng* rng, int64_t* shape, int32_t* priority);
 
-cbench_churn* cbench_churn_create(int64_t nodes, int64_t apps, int64_t pending, int64_t live);
+/* `config`: the queues.yaml both sides use (churn.yaml: ten leaf queues q0..q9). */
+cbench_churn* cbench_churn_create(const char* config, size_t config_len, int64_t nodes,
+                                  int64_t apps, int64_t pending, int64_t live);
 void cbench_churn_destroy(cbench_churn* c);
 /* Runs n steps; returns 0, or -1 when a call failed. With time_schedule, *schedule_ns gets the
  * time spent in allocore_schedule alone (two clock reads per step). */
