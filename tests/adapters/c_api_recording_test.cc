@@ -2,33 +2,24 @@
 // calls, by name and by handle, records a log whose replay makes the decisions the C caller got.
 // Written in C++ because the replay (the scenario runner) is C++; the calls are the C ABI's.
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
+#include "adapters/recording_test_util.h"
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/c.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/c_abi.h"
+#include "support/files.h"
 
 namespace allocore::adapters {
 namespace {
 
 namespace fs = std::filesystem;
+using ::test_support::kTwoLeavesYaml;
 using ::testing::HasSubstr;
-
-constexpr char kQueues[] = R"(partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: "*"
-        queues:
-          - name: a
-          - name: b
-)";
 
 // A decision as both sides can write it: type, app, ask, node, seq, release reason.
 std::string Line(int type, std::string_view app, std::string_view ask, std::string_view node,
@@ -79,8 +70,8 @@ TEST(CApiRecordingTest, ACKernelRecordsALogThatReplaysWithItsDecisions) {
   const std::string log = (fs::path(::testing::TempDir()) / "c_api_recording.alog").string();
   char* err = nullptr;
   allocore_options_t options = {0, 0, 100, nullptr};
-  allocore_kernel_t* kernel =
-      allocore_kernel_create(kQueues, std::strlen(kQueues), "queues.yaml", &options, &err);
+  allocore_kernel_t* kernel = allocore_kernel_create(kTwoLeavesYaml.data(), kTwoLeavesYaml.size(),
+                                                     "queues.yaml", &options, &err);
   ASSERT_EQ(Expect(&err), "");
   allocore_kernel_record_start(kernel, "/nonexistent-directory/c.alog", 0, &err);
   EXPECT_THAT(Expect(&err), HasSubstr("/nonexistent-directory/c.alog: cannot create"));
@@ -144,9 +135,7 @@ TEST(CApiRecordingTest, ACKernelRecordsALogThatReplaysWithItsDecisions) {
   allocore_decisions_destroy(out);
   allocore_kernel_destroy(kernel);
 
-  std::ifstream in(log, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  absl::StatusOr<EventLogContents> read = ReadEventLog(bytes, "c.alog");
+  absl::StatusOr<EventLogContents> read = ReadEventLog(test_support::ReadFile(log), "c.alog");
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_TRUE(read->warnings.empty());
   EXPECT_EQ(read->scenario.steps.size(), 11u);
@@ -157,9 +146,7 @@ TEST(CApiRecordingTest, ACKernelRecordsALogThatReplaysWithItsDecisions) {
   EXPECT_EQ(replay.lines, live);
   // The C recorder writes the decision digests, and the replay matches them.
   ASSERT_TRUE(read->scenario.decision_digests);
-  RunOptions check;
-  check.check_decision_digests = true;
-  absl::StatusOr<RunResult> checked = RunScenario(read->scenario, check, nullptr);
+  absl::StatusOr<RunResult> checked = testing_util::CheckedReplay(read->scenario);
   ASSERT_TRUE(checked.ok()) << checked.status();
   EXPECT_FALSE(checked->digest_divergence);
   EXPECT_EQ(checked->digests_checked, 11);
@@ -167,8 +154,8 @@ TEST(CApiRecordingTest, ACKernelRecordsALogThatReplaysWithItsDecisions) {
 
 TEST(CApiRecordingTest, RecordingStartsBeforeTheFirstChange) {
   char* err = nullptr;
-  allocore_kernel_t* kernel =
-      allocore_kernel_create(kQueues, std::strlen(kQueues), "queues.yaml", nullptr, &err);
+  allocore_kernel_t* kernel = allocore_kernel_create(kTwoLeavesYaml.data(), kTwoLeavesYaml.size(),
+                                                     "queues.yaml", nullptr, &err);
   ASSERT_EQ(Expect(&err), "");
   allocore_advance(kernel, 1, nullptr, &err);
   ASSERT_EQ(Expect(&err), "");

@@ -22,6 +22,7 @@
 #include "allocore/adapters/scenario.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/files.h"
 
 namespace allocore::adapters {
 namespace {
@@ -137,25 +138,13 @@ RoundTrip Check(const Scenario& scenario, int64_t cut) {
   return result;
 }
 
-std::vector<std::filesystem::path> ConformanceScenarios() {
-  std::vector<std::filesystem::path> files;
-  for (const char* dir : {ALLOCORE_SOURCE_DIR "/tests/scenarios", ALLOCORE_SHARED_SCENARIOS}) {
-    if (std::string(dir).empty() || !std::filesystem::exists(dir)) continue;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 TEST(ClusterRoundTripTest, EveryScenarioItAppliesToContinuesAsTheUninterruptedRun) {
   int64_t held = 0;
   int64_t cuts_with_decisions = 0;
   int64_t scenarios_held = 0;
   int64_t scenarios = 0;
   std::set<std::string> skipped_reasons;
-  for (const std::filesystem::path& file : ConformanceScenarios()) {
+  for (const std::filesystem::path& file : test_support::ConformanceScenarioFiles()) {
     absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
     ASSERT_TRUE(scenario.ok()) << Message(scenario.status());
     ++scenarios;

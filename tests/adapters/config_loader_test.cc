@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <ostream>
 #include <random>
@@ -27,6 +26,7 @@
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/files.h"
 #include "yaml-cpp/yaml.h"
 
 namespace allocore {
@@ -47,15 +47,9 @@ using ::testing::SizeIs;
 using ::testing::StartsWith;
 
 namespace fs = std::filesystem;
+using test_support::ReadFile;
 
 const fs::path kConfigs = fs::path(ALLOCORE_SOURCE_DIR) / "tests" / "configs";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::vector<fs::path> CorpusFiles(std::string_view dir) {
   std::vector<fs::path> files;
@@ -494,12 +488,16 @@ TEST(ConfigLoaderTest, ErrorsPrintAsFileLineColumn) {
   EXPECT_EQ(result.errors[0].field, "maxapplications");
 }
 
+// The six lines of a queues.yaml up to the children of a root anyone may submit to; the large
+// configs below append generated children (list items indented by ten spaces).
+constexpr char kOpenRootHead[] =
+    "partitions:\n  - name: default\n    queues:\n      - name: root\n"
+    "        submitacl: '*'\n        queues:\n";
+
 // A 10,000-queue config (100 parents x 100 leaves) loads and validates. Timing is measured
 // outside the test suite (see adapters/README.md); this only checks the result.
 TEST(ConfigLoaderTest, TenThousandQueues) {
-  std::string text =
-      "partitions:\n  - name: default\n    queues:\n      - name: root\n"
-      "        submitacl: '*'\n        queues:\n";
+  std::string text = kOpenRootHead;
   for (int i = 0; i < 100; ++i) {
     text += "          - name: parent-" + std::to_string(i) +
             "\n            maxapplications: 1000\n            resources:\n"
@@ -618,9 +616,7 @@ TEST(HostileInputTest, BracketsInsideStringsDoNotCount) {
 // whose data."queues.yaml" is one scalar: the 64 KiB bound on a scalar gives way to Kubernetes'
 // 1 MiB bound on a ConfigMap there, and only there.
 TEST(HostileInputTest, LargeQueuesYamlLoadsInsideAConfigMap) {
-  std::string queues =
-      "partitions:\n  - name: default\n    queues:\n      - name: root\n"
-      "        submitacl: \"*\"\n        queues:\n";
+  std::string queues = kOpenRootHead;
   for (int i = 0; i < 3000; ++i) {
     queues += "          - name: tenant-" + std::to_string(i) +
               "\n            resources: {guaranteed: {memory: 1Gi, vcore: 1}, max: {memory: 8Gi, "

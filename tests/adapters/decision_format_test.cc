@@ -5,8 +5,6 @@
 #include "allocore/adapters/decision_format.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "allocore/adapters/json.h"
@@ -14,21 +12,16 @@
 #include "allocore/adapters/scenario.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/files.h"
 
 namespace allocore::adapters {
 namespace {
 
+using test_support::ReadFile;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
 constexpr char kGoldenDir[] = ALLOCORE_SOURCE_DIR "/tests/golden/";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // Golden files hold "<source>" where the output names the checkout's own path, so they match
 // on any clone location.
@@ -44,7 +37,7 @@ void ExpectGolden(const std::string& name, const std::string& raw_actual) {
   const std::string path = kGoldenDir + name;
   const std::string actual = WithoutSourceDir(raw_actual);
   if (std::getenv("ALLOCORE_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary) << actual;
+    test_support::WriteFile(path, actual);
     return;
   }
   std::string expected = ReadFile(path);

@@ -4,14 +4,14 @@
 #define ALLOCORE_TESTS_ADAPTERS_DURABLE_TEST_UTIL_H_
 
 #include <string>
-#include <type_traits>
-#include <variant>
 #include <vector>
 
+#include "adapters/recording_test_util.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/adapters/workload_gen.h"
 #include "allocore/events.h"
 #include "allocore/kernel.h"
+#include "support/scenarios.h"
 
 namespace allocore::adapters::testing_util {
 
@@ -28,31 +28,11 @@ inline Workload RandomWorkload(uint64_t seed, int64_t steps) {
                                 .asks = steps / 3 + 8,
                                 .nodes = 8,
                                 .steps = steps};
-  absl::StatusOr<std::string> text = GenerateRandomScenario(options);
-  absl::StatusOr<Scenario> scenario =
-      text.ok() ? LoadScenarioText(*text, "random.yaml") : text.status();
+  absl::StatusOr<Scenario> scenario = test_support::LoadGeneratedScenario(options);
   Workload workload;
   if (!scenario.ok()) return workload;
   workload.config = scenario->config;
-  for (const AddNodeStep& node : scenario->nodes) workload.events.emplace_back(node.node);
-  for (const ScenarioStep& step : scenario->steps) {
-    workload.events.emplace_back(AdvanceEvent{.millis = 1});
-    std::visit(
-        [&](const auto& action) {
-          using T = std::decay_t<decltype(action)>;
-          if constexpr (std::is_same_v<T, ScheduleStep>) {
-            workload.events.emplace_back(
-                ScheduleEvent{.partition = action.partition, .max = action.max});
-          } else if constexpr (std::is_same_v<T, AddNodeStep>) {
-            workload.events.emplace_back(action.node);
-          } else if constexpr (std::is_same_v<T, ProbeStep>) {
-            // a question, not a call
-          } else if constexpr (std::is_constructible_v<Event, T>) {
-            workload.events.emplace_back(action);
-          }
-        },
-        step.action);
-  }
+  workload.events = EventsOf(*scenario);
   return workload;
 }
 

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -15,10 +14,11 @@
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/adapters/scenario_stream.h"
-#include "allocore/adapters/workload_gen.h"
 #include "field_count.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/files.h"
+#include "support/scenarios.h"
 
 namespace allocore::adapters {
 namespace {
@@ -74,23 +74,6 @@ std::string Run(const Scenario& scenario) {
   return run.ok() ? lines.text : "run refused: " + std::string(run.status().message());
 }
 
-void WriteFile(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-std::vector<fs::path> ScenarioFiles() {
-  std::vector<fs::path> files;
-  for (const char* dir : {ALLOCORE_SOURCE_DIR "/tests/scenarios", ALLOCORE_SHARED_SCENARIOS}) {
-    if (std::string_view(dir).empty() || !fs::is_directory(dir)) continue;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 // Records with "FILE:LINE:COL: " in messages (a reload the kernel refused) as "PLACE: ".
 std::string WithoutPlaces(const std::string& records) {
   static const std::regex kPlace(R"re(([:"] )[^":]+:[0-9]+:[0-9]+: )re");
@@ -109,7 +92,7 @@ void ExpectSameRecords(const Scenario& scenario, const std::string& name) {
   EXPECT_EQ(Run(read->scenario), expected) << name << ": replayed from the log in memory";
 
   const fs::path file = fs::path(::testing::TempDir()) / "event_log_test.alog";
-  WriteFile(file, log);
+  test_support::WriteFile(file, log);
   absl::StatusOr<std::unique_ptr<ScenarioStream>> stream = ScenarioStream::Open(file.string());
   ASSERT_TRUE(stream.ok()) << name << ": " << stream.status();
   EXPECT_TRUE((*stream)->streamed());
@@ -135,7 +118,7 @@ void ExpectSameRecords(const Scenario& scenario, const std::string& name) {
 }
 
 TEST(EventLogTest, EveryScenarioReplaysFromItsLogWithTheSameRecords) {
-  const std::vector<fs::path> files = ScenarioFiles();
+  const std::vector<fs::path> files = test_support::ConformanceScenarioFiles();
   ASSERT_GT(files.size(), 30u) << "tests/scenarios is missing";
   for (const fs::path& file : files) {
     absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
@@ -146,9 +129,7 @@ TEST(EventLogTest, EveryScenarioReplaysFromItsLogWithTheSameRecords) {
 
 TEST(EventLogTest, GeneratedWorkloadsReplayFromTheirLogs) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
-    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed});
-    ASSERT_TRUE(text.ok()) << text.status();
-    absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+    absl::StatusOr<Scenario> scenario = test_support::LoadGeneratedScenario({.seed = seed});
     ASSERT_TRUE(scenario.ok()) << scenario.status();
     ExpectSameRecords(*scenario, "random-" + std::to_string(seed));
   }

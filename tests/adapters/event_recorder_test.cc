@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -18,37 +16,26 @@
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
-#include "allocore/adapters/workload_gen.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/configs.h"
+#include "support/files.h"
+#include "support/scenarios.h"
 
 namespace allocore::adapters {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::ReadFile;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using ::testing::Not;
+using testing_util::CheckedReplay;
 using testing_util::DecisionLines;
 using testing_util::ReplayDecisions;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 fs::path TempLog(const std::string& name) { return fs::path(::testing::TempDir()) / name; }
-
-std::vector<fs::path> ScenarioFiles() {
-  std::vector<fs::path> files;
-  for (const char* dir : {ALLOCORE_SOURCE_DIR "/tests/scenarios", ALLOCORE_SHARED_SCENARIOS}) {
-    if (std::string_view(dir).empty() || !fs::is_directory(dir)) continue;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // Drives the scenario's calls through a RecordingKernel as a manager would: its nodes, then,
 // for every step, the runner's 1 ms tick and the step's call (probes are questions, not calls).
@@ -60,46 +47,63 @@ std::string DriveLive(const Scenario& scenario, const fs::path& log,
   if (!kernel.ok()) return "create refused: " + std::string(kernel.status().message());
   std::vector<Decision> out;
   std::string lines;
-  auto take = [&] {
+  for (const Event& event : testing_util::EventsOf(scenario)) {
+    (*kernel)->Apply(event, &out).IgnoreError();
     lines += DecisionLines(out, (*kernel)->kernel());
     out.clear();
-  };
-  for (const AddNodeStep& node : scenario.nodes) {
-    (*kernel)->Apply(node.node, &out).IgnoreError();
-    take();
-  }
-  for (const ScenarioStep& step : scenario.steps) {
-    (*kernel)->Advance(1, &out).IgnoreError();
-    take();
-    std::visit(
-        [&](const auto& action) {
-          using T = std::decay_t<decltype(action)>;
-          if constexpr (std::is_same_v<T, ProbeStep>) {
-            return;
-          } else if constexpr (std::is_same_v<T, AddNodeStep>) {
-            (*kernel)->Apply(action.node, &out).IgnoreError();
-          } else {
-            (*kernel)->Apply(action, &out).IgnoreError();
-          }
-        },
-        step.action);
-    take();
   }
   EXPECT_TRUE((*kernel)->Close().ok()) << (*kernel)->recording_status();
   return lines;
 }
 
-TEST(EventRecorderTest, EveryScenarioRecordedLiveReplaysWithTheSameDecisions) {
-  const std::vector<fs::path> files = ScenarioFiles();
-  ASSERT_GT(files.size(), 30u) << "tests/scenarios is missing";
-  int recorded = 0;
-  for (const fs::path& file : files) {
+// A conformance scenario driven live through a RecordingKernel (DriveLive).
+struct LiveRecording {
+  fs::path file;
+  Scenario scenario;
+  std::string live;  // the live kernel's decisions
+  fs::path log;      // its recording
+};
+
+// Every conformance scenario that loads (those of refused inputs have no kernel to record), each
+// recorded to a log of its own whose name starts with `prefix`.
+std::vector<LiveRecording> RecordEveryScenario(const std::string& prefix) {
+  std::vector<LiveRecording> recordings;
+  for (const fs::path& file : test_support::ConformanceScenarioFiles()) {
     absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
-    if (!scenario.ok()) continue;  // scenarios of refused inputs have no kernel to record
-    const fs::path log = TempLog("event_recorder_test.alog");
-    const std::string live = DriveLive(*scenario, log);
-    const std::string bytes = ReadFile(log);
-    absl::StatusOr<EventLogContents> read = ReadEventLog(bytes, "recorded.alog");
+    if (!scenario.ok()) continue;
+    LiveRecording& r = recordings.emplace_back(LiveRecording{.file = file, .scenario = *scenario});
+    r.log = TempLog(prefix + "-" + std::to_string(recordings.size()) + ".alog");
+    r.live = DriveLive(r.scenario, r.log);
+  }
+  return recordings;
+}
+
+SchedulerConfig TwoQueues() { return test_support::RootWith(test_support::Leaves({"a", "b"})); }
+
+// Records `events`, each of which the kernel must accept, to `log` with a kernel over one leaf,
+// root.a; the types of the decisions they made.
+std::vector<DecisionType> RecordOnRootA(const fs::path& log, const std::vector<Event>& events) {
+  std::vector<DecisionType> types;
+  absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel = RecordingKernel::Create(
+      test_support::RootWith(test_support::Leaves({"a"})), {}, log.string());
+  EXPECT_TRUE(kernel.ok()) << kernel.status();
+  if (!kernel.ok()) return types;
+  std::vector<Decision> out;
+  for (const Event& event : events) {
+    const absl::Status applied = (*kernel)->Apply(event, &out);
+    EXPECT_TRUE(applied.ok()) << applied;
+  }
+  for (const Decision& decision : out) types.push_back(decision.type);
+  EXPECT_TRUE((*kernel)->Close().ok()) << (*kernel)->recording_status();
+  return types;
+}
+
+TEST(EventRecorderTest, EveryScenarioRecordedLiveReplaysWithTheSameDecisions) {
+  const std::vector<LiveRecording> recordings = RecordEveryScenario("event_recorder_test");
+  ASSERT_GT(recordings.size(), 30u) << "tests/scenarios is missing";
+  int recorded = 0;
+  for (const auto& [file, scenario, live, log] : recordings) {
+    absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "recorded.alog");
     ASSERT_TRUE(read.ok()) << file << ": " << read.status();
     EXPECT_TRUE(read->warnings.empty()) << file;
     EXPECT_EQ(read->scenario.clock, StepClock::kAdvanceStepsOnly);
@@ -111,9 +115,7 @@ TEST(EventRecorderTest, EveryScenarioRecordedLiveReplaysWithTheSameDecisions) {
 
 TEST(EventRecorderTest, GeneratedWorkloadsRecordedLiveReplayWithTheSameDecisions) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
-    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed});
-    ASSERT_TRUE(text.ok()) << text.status();
-    absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+    absl::StatusOr<Scenario> scenario = test_support::LoadGeneratedScenario({.seed = seed});
     ASSERT_TRUE(scenario.ok()) << scenario.status();
     const fs::path log = TempLog("event_recorder_random.alog");
     // Buffered: frames leave in blocks, and Close() writes the rest.
@@ -127,9 +129,7 @@ TEST(EventRecorderTest, GeneratedWorkloadsRecordedLiveReplayWithTheSameDecisions
 
 TEST(EventRecorderTest, AWriterThatForgetsNamesWritesThemAgainAndReplaysTheSame) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed});
-    ASSERT_TRUE(text.ok()) << text.status();
-    absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+    absl::StatusOr<Scenario> scenario = test_support::LoadGeneratedScenario({.seed = seed});
     ASSERT_TRUE(scenario.ok()) << scenario.status();
     const fs::path remembering = TempLog("event_recorder_names_all.alog");
     const fs::path forgetting = TempLog("event_recorder_names_few.alog");
@@ -143,25 +143,6 @@ TEST(EventRecorderTest, AWriterThatForgetsNamesWritesThemAgainAndReplaysTheSame)
     ASSERT_TRUE(read.ok()) << read.status();
     EXPECT_EQ(ReplayDecisions(read->scenario), live) << "seed " << seed;
   }
-}
-
-SchedulerConfig TwoQueues() {
-  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
-name: handles
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues:
-            - name: a
-            - name: b
-steps: []
-)",
-                                                       "handles.yaml");
-  EXPECT_TRUE(scenario.ok()) << scenario.status();
-  return scenario->config;
 }
 
 TEST(EventRecorderTest, EventsByHandleAreRecordedAsTheSameCallsByName) {
@@ -283,9 +264,7 @@ uint32_t ReferenceCrc32c(std::string_view bytes) {
 
 TEST(EventRecorderTest, EveryFrameCarriesTheCrc32cOfItsPayload) {
   ASSERT_EQ(ReferenceCrc32c("123456789"), 0xE3069283u);  // the standard check value
-  absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = 5});
-  ASSERT_TRUE(text.ok()) << text.status();
-  absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+  absl::StatusOr<Scenario> scenario = test_support::LoadGeneratedScenario({.seed = 5});
   ASSERT_TRUE(scenario.ok()) << scenario.status();
   const fs::path log = TempLog("event_recorder_crc.alog");
   ASSERT_FALSE(DriveLive(*scenario, log).empty());
@@ -311,9 +290,7 @@ TEST(EventRecorderTest, EveryFrameCarriesTheCrc32cOfItsPayload) {
 }
 
 TEST(EventRecorderTest, ALogCutMidFrameReplaysUpToTheLastWholeFrame) {
-  absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = 3});
-  ASSERT_TRUE(text.ok()) << text.status();
-  absl::StatusOr<Scenario> scenario = LoadScenarioText(*text, "random");
+  absl::StatusOr<Scenario> scenario = test_support::LoadGeneratedScenario({.seed = 3});
   ASSERT_TRUE(scenario.ok()) << scenario.status();
   const fs::path log = TempLog("event_recorder_cut.alog");
   const std::string live = DriveLive(*scenario, log);
@@ -417,12 +394,6 @@ int64_t FirstDifferentStep(const DecisionsByStep& a, const DecisionsByStep& b) {
   return 0;
 }
 
-absl::StatusOr<RunResult> CheckedReplay(const Scenario& scenario, RunObserver* observer = nullptr) {
-  RunOptions options;
-  options.check_decision_digests = true;
-  return RunScenario(scenario, options, observer);
-}
-
 // The frames of a log (header, length, CRC and payload each), after its 16-byte file header.
 std::vector<std::string> Frames(const std::string& log) {
   std::vector<std::string> frames;
@@ -470,11 +441,7 @@ std::string Splice(const std::string& log, const std::vector<std::string>& frame
 
 TEST(EventRecorderTest, EveryScenarioRecordedLivePassesItsDecisionDigests) {
   int checked = 0;
-  for (const fs::path& file : ScenarioFiles()) {
-    absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
-    if (!scenario.ok()) continue;
-    const fs::path log = TempLog("event_recorder_digests.alog");
-    DriveLive(*scenario, log);
+  for (const auto& [file, scenario, live, log] : RecordEveryScenario("event_recorder_digests")) {
     absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "recorded.alog");
     ASSERT_TRUE(read.ok()) << file << ": " << read.status();
     ASSERT_TRUE(read->scenario.decision_digests) << file;
@@ -487,10 +454,7 @@ TEST(EventRecorderTest, EveryScenarioRecordedLivePassesItsDecisionDigests) {
     absl::StatusOr<std::unique_ptr<ScenarioStream>> stream =
         OpenEventLogStream(log.string(), {}, &warnings);
     ASSERT_TRUE(stream.ok()) << stream.status();
-    RunOptions options;
-    options.check_decision_digests = true;
-    absl::StatusOr<RunResult> streamed = RunScenarioSteps(
-        (*stream)->header(), (*stream)->step_count(), (*stream)->steps(), options, nullptr);
+    absl::StatusOr<RunResult> streamed = CheckedReplay(**stream);
     ASSERT_TRUE(streamed.ok()) << streamed.status();
     EXPECT_FALSE(streamed->digest_divergence) << file;
     EXPECT_EQ(streamed->digests_checked, streamed->steps_run) << file;
@@ -510,15 +474,11 @@ TEST(EventRecorderTest, EveryScenarioRecordedLivePassesItsDecisionDigests) {
 // whose decisions differ; a replay that decides the same passes.
 TEST(EventRecorderTest, AReplayUnderTheOtherProfileFailsAtTheFirstStepThatDecidesDifferently) {
   int diverged = 0;
-  for (const fs::path& file : ScenarioFiles()) {
-    absl::StatusOr<Scenario> scenario = LoadScenarioFile(file.string());
-    if (!scenario.ok()) continue;
-    const fs::path log = TempLog("event_recorder_profile.alog");
-    DriveLive(*scenario, log);
+  for (const auto& [file, scenario, live, log] : RecordEveryScenario("event_recorder_profile")) {
     const std::string bytes = ReadFile(log);
     absl::StatusOr<EventLogContents> same = ReadEventLog(bytes, "recorded.alog");
-    const Semantics other = scenario->semantics == Semantics::kYunikorn12 ? Semantics::kYunikorn19
-                                                                          : Semantics::kYunikorn12;
+    const Semantics other = scenario.semantics == Semantics::kYunikorn12 ? Semantics::kYunikorn19
+                                                                         : Semantics::kYunikorn12;
     absl::StatusOr<EventLogContents> moved =
         ReadEventLog(bytes, "recorded.alog", {.semantics = other});
     ASSERT_TRUE(same.ok()) << file << ": " << same.status();
@@ -546,28 +506,18 @@ TEST(EventRecorderTest, AReplayUnderTheOtherProfileFailsAtTheFirstStepThatDecide
 // places the ask, and the check names that step.
 TEST(EventRecorderTest, AnEditedEventFailsTheDigestsAtTheFirstStepThatDecidesDifferently) {
   auto scenario_with = [](int slots) {
-    absl::StatusOr<Scenario> s = LoadScenarioText(R"(
-name: edited
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+    absl::StatusOr<Scenario> s =
+        LoadScenarioText(test_support::OneNodeScenario("[{name: a}]", R"(
   - add_app: {id: x, queue: root.a, user: u}
   - add_ask: {app: x, id: k1, resources: {slots: 2}}
   - schedule: {}
   - add_ask: {app: x, id: k2, resources: {slots: )" + std::to_string(slots) +
-                                                      R"(}}
+                                                                          R"(}}
   - schedule: {}
   - release: {app: x, ask: k1}
   - schedule: {}
-)",
-                                                  "edited.yaml");
+)"),
+                         "edited.yaml");
     EXPECT_TRUE(s.ok()) << s.status();
     return *s;
   };
@@ -673,20 +623,7 @@ TEST(EventRecorderTest, TheDigestRecordsHoldTheDocumentedDigestOfTheLiveDecision
     out.clear();
     after_step.emplace_back(documented.count, documented.value());
   };
-  for (const AddNodeStep& node : scenario->nodes) take((*kernel)->Apply(node.node, &out));
-  for (const ScenarioStep& step : scenario->steps) {
-    take((*kernel)->Advance(1, &out));
-    std::visit(
-        [&](const auto& action) {
-          using T = std::decay_t<decltype(action)>;
-          if constexpr (std::is_same_v<T, AddNodeStep>) {
-            take((*kernel)->Apply(action.node, &out));
-          } else if constexpr (!std::is_same_v<T, ProbeStep>) {
-            take((*kernel)->Apply(action, &out));
-          }
-        },
-        step.action);
-  }
+  for (const Event& event : testing_util::EventsOf(*scenario)) take((*kernel)->Apply(event, &out));
   ASSERT_TRUE((*kernel)->Close().ok());
   ASSERT_GT(documented.count, 10);
   absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "documented.alog");
@@ -727,21 +664,8 @@ TEST(EventRecorderTest, TheDigestsDoNotDependOnTheCallersDecisionVector) {
       if (mode == Vector::kClearedPerCall) out.clear();
       return &out;
     };
-    for (const AddNodeStep& node : scenario->nodes) {
-      (*kernel)->Apply(node.node, target()).IgnoreError();
-    }
-    for (const ScenarioStep& step : scenario->steps) {
-      (*kernel)->Advance(1, target()).IgnoreError();
-      std::visit(
-          [&](const auto& action) {
-            using T = std::decay_t<decltype(action)>;
-            if constexpr (std::is_same_v<T, AddNodeStep>) {
-              (*kernel)->Apply(action.node, target()).IgnoreError();
-            } else if constexpr (!std::is_same_v<T, ProbeStep>) {
-              (*kernel)->Apply(action, target()).IgnoreError();
-            }
-          },
-          step.action);
+    for (const Event& event : testing_util::EventsOf(*scenario)) {
+      (*kernel)->Apply(event, target()).IgnoreError();
     }
     EXPECT_TRUE((*kernel)->Close().ok());
     if (mode == Vector::kAccumulated) {
@@ -757,31 +681,10 @@ TEST(EventRecorderTest, TheDigestsDoNotDependOnTheCallersDecisionVector) {
 // A log whose first event decides (an application the queue does not admit): its digest record
 // comes before step 1, which the streamed replay's second pass must start at.
 TEST(EventRecorderTest, ADigestBeforeTheFirstStepIsReadByTheStream) {
-  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
-name: first decides
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-steps: []
-)",
-                                                       "first.yaml");
-  ASSERT_TRUE(scenario.ok()) << scenario.status();
   const fs::path log = TempLog("event_recorder_first.alog");
-  {
-    absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel =
-        RecordingKernel::Create(scenario->config, {}, log.string());
-    ASSERT_TRUE(kernel.ok());
-    std::vector<Decision> out;
-    ASSERT_TRUE((*kernel)->Apply(AppSpec{.id = "x", .queue = "root.nope", .user = "u"}, &out).ok());
-    ASSERT_EQ(out.size(), 1u);
-    EXPECT_EQ(out[0].type, DecisionType::kAppRejected);
-    ASSERT_TRUE((*kernel)->Apply(NodeSpec{.id = "n", .capacity = {{"slots", 4}}}, &out).ok());
-    ASSERT_TRUE((*kernel)->Close().ok());
-  }
+  EXPECT_THAT(RecordOnRootA(log, {AppSpec{.id = "x", .queue = "root.nope", .user = "u"},
+                                  NodeSpec{.id = "n", .capacity = {{"slots", 4}}}}),
+              ElementsAre(DecisionType::kAppRejected));
   const std::vector<std::string> frames = Frames(ReadFile(log));
   auto first = std::find_if(frames.begin(), frames.end(), [](const std::string& f) {
     return f[8] == kStepRecord || f[8] == kDigestRecord;
@@ -792,11 +695,8 @@ steps: []
   absl::StatusOr<std::unique_ptr<ScenarioStream>> stream =
       OpenEventLogStream(log.string(), {}, &warnings);
   ASSERT_TRUE(stream.ok()) << stream.status();
-  RunOptions options;
-  options.check_decision_digests = true;
   for (int pass = 0; pass < 2; ++pass) {  // the stream starts over for a second run
-    absl::StatusOr<RunResult> run = RunScenarioSteps((*stream)->header(), (*stream)->step_count(),
-                                                     (*stream)->steps(), options, nullptr);
+    absl::StatusOr<RunResult> run = CheckedReplay(**stream);
     ASSERT_TRUE(run.ok()) << run.status();
     EXPECT_FALSE(run->digest_divergence) << "pass " << pass;
     EXPECT_EQ(run->digests_checked, 2);
@@ -806,28 +706,8 @@ steps: []
 // A step the replay's kernel refuses fails the check even when it decided nothing live: a
 // recorded log holds only accepted events.
 TEST(EventRecorderTest, AStepTheReplayRefusesFailsTheDigests) {
-  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
-name: refused on replay
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-steps: []
-)",
-                                                       "refused.yaml");
-  ASSERT_TRUE(scenario.ok());
   const fs::path log = TempLog("event_recorder_refused.alog");
-  {
-    absl::StatusOr<std::unique_ptr<RecordingKernel>> kernel =
-        RecordingKernel::Create(scenario->config, {}, log.string());
-    ASSERT_TRUE(kernel.ok());
-    std::vector<Decision> out;
-    ASSERT_TRUE((*kernel)->Apply(NodeSpec{.id = "n", .capacity = {{"slots", 4}}}, &out).ok());
-    ASSERT_TRUE((*kernel)->Close().ok());
-  }
+  EXPECT_THAT(RecordOnRootA(log, {NodeSpec{.id = "n", .capacity = {{"slots", 4}}}}), IsEmpty());
   absl::StatusOr<EventLogContents> read = ReadEventLog(ReadFile(log), "refused.alog");
   ASSERT_TRUE(read.ok());
   // The same node twice: the second add_node is refused on replay, and decided nothing live.
@@ -841,23 +721,13 @@ steps: []
 }
 
 TEST(EventRecorderTest, DigestRecordsAreCheckedAsTheRestOfTheLog) {
-  absl::StatusOr<Scenario> scenario = LoadScenarioText(R"(
-name: digests
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+  absl::StatusOr<Scenario> scenario =
+      LoadScenarioText(test_support::OneNodeScenario("[{name: a}]", R"(
   - add_app: {id: x, queue: root.a, user: u}
   - add_ask: {app: x, id: k1, resources: {slots: 2}}
   - schedule: {}
-)",
-                                                       "digests.yaml");
+)"),
+                       "digests.yaml");
   ASSERT_TRUE(scenario.ok()) << scenario.status();
   const fs::path log = TempLog("event_recorder_hostile.alog");
   DriveLive(*scenario, log);

@@ -9,9 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <future>
-#include <iterator>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -25,6 +23,7 @@
 #include "allocore/adapters/event_log.h"
 #include "gtest/gtest.h"
 #include "support/configs.h"
+#include "support/files.h"
 
 namespace allocore::adapters {
 namespace {
@@ -35,6 +34,14 @@ SchedulerConfig TwoQueues() {
   std::vector<QueueConfig> leaves = {test_support::Leaf("a"), test_support::Leaf("b")};
   for (QueueConfig& leaf : leaves) leaf.resources.guaranteed = QuantityMap{{"memory", 100}};
   return test_support::RootWith(std::move(leaves));
+}
+
+// A service over TwoQueues() with `options`, without a sink; null after a test failure.
+std::unique_ptr<KernelService> NewService(const KernelService::Options& options = {}) {
+  absl::StatusOr<std::unique_ptr<KernelService>> service =
+      KernelService::Create(TwoQueues(), {}, nullptr, options);
+  EXPECT_TRUE(service.ok()) << service.status();
+  return service.ok() ? *std::move(service) : nullptr;
 }
 
 std::string Text(const Decision& d) {
@@ -212,9 +219,7 @@ TEST(KernelServiceTest, ARecordedServiceReplaysWithTheDecisionsItsSinkSaw) {
   svc.Stop();
   ASSERT_TRUE(svc.StopRecording().ok()) << svc.recording_status();
 
-  std::ifstream in(log, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  absl::StatusOr<EventLogContents> read = ReadEventLog(bytes, "service.alog");
+  absl::StatusOr<EventLogContents> read = ReadEventLog(test_support::ReadFile(log), "service.alog");
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_TRUE(read->warnings.empty());
   EXPECT_EQ(read->scenario.budgets.max_live_allocations, 200);
@@ -225,9 +230,7 @@ TEST(KernelServiceTest, ARecordedServiceReplaysWithTheDecisionsItsSinkSaw) {
   EXPECT_EQ(replayed.lines, sink_saw);
   // The service's recorder writes the decision digests, and the replay matches them.
   ASSERT_TRUE(read->scenario.decision_digests);
-  RunOptions check;
-  check.check_decision_digests = true;
-  absl::StatusOr<RunResult> checked = RunScenario(read->scenario, check, nullptr);
+  absl::StatusOr<RunResult> checked = testing_util::CheckedReplay(read->scenario);
   ASSERT_TRUE(checked.ok()) << checked.status();
   EXPECT_FALSE(checked->digest_divergence);
   EXPECT_EQ(checked->digests_checked, checked->steps_run);
@@ -286,9 +289,9 @@ TEST(KernelServiceTest, ADurableServiceCreatedAgainContinuesItsDirectory) {
 }
 
 TEST(KernelServiceTest, SnapshotsFollowTheBatchesAndForgetRemovedApplications) {
-  auto service = KernelService::Create(TwoQueues(), {}, nullptr);
-  ASSERT_TRUE(service.ok());
-  KernelService& svc = **service;
+  std::unique_ptr<KernelService> service = NewService();
+  ASSERT_NE(service, nullptr);
+  KernelService& svc = *service;
   EXPECT_EQ(svc.snapshot()->applied_seq, 0u);
   EXPECT_FALSE(svc.RunOnce());
   svc.Submit(NodeSpec{.id = "n", .capacity = {{"memory", 100}}});
@@ -339,11 +342,9 @@ TEST(KernelServiceTest, HandlesFromTheDecisionsDriveLaterEvents) {
 }
 
 TEST(KernelServiceTest, AFullQueueRefusesEventsAndKeepsTheSequenceDense) {
-  KernelService::Options options;
-  options.max_queued = 2;
-  auto service = KernelService::Create(TwoQueues(), {}, nullptr, options);
-  ASSERT_TRUE(service.ok());
-  KernelService& svc = **service;
+  std::unique_ptr<KernelService> service = NewService({.max_queued = 2});
+  ASSERT_NE(service, nullptr);
+  KernelService& svc = *service;
   EXPECT_EQ(svc.Submit(NodeSpec{.id = "n1", .capacity = {{"memory", 10}}}), 1u);
   EXPECT_EQ(svc.Submit(NodeSpec{.id = "n2", .capacity = {{"memory", 10}}}), 2u);
   EXPECT_EQ(svc.Submit(NodeSpec{.id = "n3", .capacity = {{"memory", 10}}}), 0u);  // refused
@@ -356,11 +357,9 @@ TEST(KernelServiceTest, AFullQueueRefusesEventsAndKeepsTheSequenceDense) {
 // The service answers what the kernel answers: type ids and names, handles by name, handles in
 // receipts, and a snapshot whose usage reads by type name.
 TEST(KernelServiceTest, TypeIdsLookupsAndReceiptsGiveHandlesEndToEnd) {
-  KernelService::Options options;
-  options.snapshot_inventory = true;
-  auto service = KernelService::Create(TwoQueues(), {}, nullptr, options);
-  ASSERT_TRUE(service.ok());
-  KernelService& svc = **service;
+  std::unique_ptr<KernelService> service = NewService({.snapshot_inventory = true});
+  ASSERT_NE(service, nullptr);
+  KernelService& svc = *service;
   absl::StatusOr<int> memory = svc.ResourceTypeId("memory");
   absl::StatusOr<int> gpu = svc.ResourceTypeId("nvidia.com/gpu");
   ASSERT_TRUE(memory.ok() && gpu.ok());
@@ -440,9 +439,9 @@ TEST(KernelServiceTest, TypeIdsLookupsAndReceiptsGiveHandlesEndToEnd) {
 }
 
 TEST(KernelServiceTest, WaitAppliedReturnsTheSnapshotThatShowsTheEvent) {
-  auto service = KernelService::Create(TwoQueues(), {}, nullptr);
-  ASSERT_TRUE(service.ok());
-  KernelService& svc = **service;
+  std::unique_ptr<KernelService> service = NewService();
+  ASSERT_NE(service, nullptr);
+  KernelService& svc = *service;
   // Never issued: refused at once.
   EXPECT_EQ(svc.WaitApplied(0).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(svc.WaitApplied(1).status().code(), absl::StatusCode::kInvalidArgument);
@@ -465,11 +464,9 @@ TEST(KernelServiceTest, WaitAppliedReturnsTheSnapshotThatShowsTheEvent) {
 }
 
 TEST(KernelServiceTest, AFullQueueAnswersAReceiptAtOnce) {
-  KernelService::Options options;
-  options.max_queued = 1;
-  auto service = KernelService::Create(TwoQueues(), {}, nullptr, options);
-  ASSERT_TRUE(service.ok());
-  KernelService& svc = **service;
+  std::unique_ptr<KernelService> service = NewService({.max_queued = 1});
+  ASSERT_NE(service, nullptr);
+  KernelService& svc = *service;
   EXPECT_EQ(svc.Submit(NodeSpec{.id = "n1", .capacity = {{"memory", 10}}}), 1u);
   std::future<KernelService::Receipt> dropped =
       svc.SubmitWithReceipt(NodeSpec{.id = "n2", .capacity = {{"memory", 10}}});

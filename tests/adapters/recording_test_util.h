@@ -1,6 +1,7 @@
 // Helpers of the recording tests (event_recorder_test, kernel_service_test, c_api_test's
-// driver): decisions as JSON lines without their step numbers, so that a live kernel's
-// decisions and a replay's records compare byte for byte.
+// driver, the restart tests): a scenario as the events a manager sends, and decisions as JSON
+// lines without their step numbers, so that a live kernel's decisions and a replay's records
+// compare byte for byte.
 #ifndef ALLOCORE_TESTS_ADAPTERS_RECORDING_TEST_UTIL_H_
 #define ALLOCORE_TESTS_ADAPTERS_RECORDING_TEST_UTIL_H_
 
@@ -8,12 +9,18 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <system_error>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/scenario.h"
+#include "allocore/adapters/scenario_stream.h"
+#include "allocore/events.h"
 #include "allocore/kernel.h"
 
 namespace allocore::adapters::testing_util {
@@ -41,6 +48,35 @@ inline RecordType RecordTypeOf(DecisionType type) {
   return RecordType::kError;
 }
 
+// The event a manager sends for `step`: the step's call (the node of an add_node); none for a
+// probe, which is a question, not a call.
+inline std::optional<Event> EventOf(const ScenarioStep& step) {
+  return std::visit(
+      [](const auto& action) -> std::optional<Event> {
+        using T = std::decay_t<decltype(action)>;
+        if constexpr (std::is_same_v<T, ProbeStep>) {
+          return std::nullopt;
+        } else if constexpr (std::is_same_v<T, AddNodeStep>) {
+          return Event(action.node);
+        } else {
+          return Event(action);
+        }
+      },
+      step.action);
+}
+
+// The scenario as the events a manager would send: its nodes, then before every step the
+// runner's 1 ms tick and the step's event.
+inline std::vector<Event> EventsOf(const Scenario& scenario) {
+  std::vector<Event> events;
+  for (const AddNodeStep& node : scenario.nodes) events.emplace_back(node.node);
+  for (const ScenarioStep& step : scenario.steps) {
+    events.emplace_back(AdvanceEvent{.millis = 1});
+    if (std::optional<Event> event = EventOf(step)) events.push_back(*std::move(event));
+  }
+  return events;
+}
+
 // A live kernel's decisions as the decision stream writes them, every step number 0 (a live
 // kernel has no steps; a replay numbers its records by step).
 inline std::string DecisionLines(const std::vector<Decision>& decisions, const Kernel& kernel) {
@@ -66,6 +102,21 @@ class DecisionCollector : public RunObserver {
   std::string lines;
   bool no_types = false;  // as lines written without the kernel's resource type names
 };
+
+// A replay that checks the decision digests the recorder wrote against its own decisions.
+inline absl::StatusOr<RunResult> CheckedReplay(const Scenario& scenario,
+                                               RunObserver* observer = nullptr) {
+  RunOptions options;
+  options.check_decision_digests = true;
+  return RunScenario(scenario, options, observer);
+}
+
+// The same for a log streamed step by step, as `allocore run LOG --check` reads it.
+inline absl::StatusOr<RunResult> CheckedReplay(ScenarioStream& stream) {
+  RunOptions options;
+  options.check_decision_digests = true;
+  return RunScenarioSteps(stream.header(), stream.step_count(), stream.steps(), options, nullptr);
+}
 
 inline std::string ReplayDecisions(const Scenario& scenario) {
   DecisionCollector decisions;

@@ -15,6 +15,7 @@
 #include "allocore/adapters/workload_gen.h"
 #include "allocore/semantics.h"
 #include "gtest/gtest.h"
+#include "support/scenarios.h"
 
 namespace allocore::adapters {
 namespace {
@@ -57,31 +58,20 @@ const ResourceUsage& Usage(const QueueReport& q, const std::string& type) {
 
 // root.a (guarantee 4 slots, max 8) gets 3 asks of 4 slots on a 10-slot node:
 //   t=2 the asks arrive; t=3 two run (8 slots), t=5 one is released, t=6 the third runs.
-constexpr char kOneQueue[] = R"(
-name: one queue
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues:
-            - name: a
-              resources: {guaranteed: {slots: 4}, max: {slots: 8}}
-            - name: b
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+std::string OneQueue() {
+  return test_support::OneNodeScenario(
+      "[{name: a, resources: {guaranteed: {slots: 4}, max: {slots: 8}}}, {name: b}]", R"(
   - add_app: {id: x, queue: root.a, user: u}
   - add_ask: {app: x, id: k, resources: {slots: 4}, count: 3}
   - schedule: {}
   - add_app: {id: y, queue: root.b, user: u}
   - release: {app: x, ask: k}
   - schedule: {}
-)";
+)");
+}
 
 TEST(ReportTest, PendingTimesFromSubmissionToEachAllocation) {
-  Replayed r = Replay(kOneQueue);
+  Replayed r = Replay(OneQueue());
   ASSERT_EQ(r.report.end_millis, 6);
   const QueueReport& a = Queue(r.report, "root.a");
   // Waits 1, 1 (step 3) and 4 (step 6, submitted at step 2). Nearest rank: p50 is the 2nd of
@@ -108,7 +98,7 @@ TEST(ReportTest, PendingTimesFromSubmissionToEachAllocation) {
 }
 
 TEST(ReportTest, TimeWeightedUsageAgainstGuaranteeAndMax) {
-  Replayed r = Replay(kOneQueue);
+  Replayed r = Replay(OneQueue());
   const ResourceUsage& a = Usage(Queue(r.report, "root.a"), "slots");
   // 8 slots over [3,5), 4 over [5,6), 8 from 6 (the end): integral 20 over 6 ms.
   EXPECT_NEAR(a.mean, 20.0 / 6.0, 1e-12);
@@ -135,7 +125,7 @@ TEST(ReportTest, TimeWeightedUsageAgainstGuaranteeAndMax) {
 }
 
 TEST(ReportTest, NodeUtilisationByNodeTime) {
-  Replayed r = Replay(kOneQueue);
+  Replayed r = Replay(OneQueue());
   const NodeUtilisation& nodes = r.report.partitions[0].nodes;
   EXPECT_EQ(nodes.nodes, 1);
   // Idle over [0,3), 80% over [3,5), 40% over [5,6).
@@ -148,22 +138,10 @@ TEST(ReportTest, NodeUtilisationByNodeTime) {
 // Two children with guarantees 2 and 4 each get 2 slots at t=5: ratios 1 and 0.5, Jain's
 // index (1.5)^2 / (2 * 1.25) = 0.9. From t=4 both wait (ratios 0, 0: even, index 1).
 TEST(ReportTest, FairnessIndexOverTheCountedChildren) {
-  Replayed r = Replay(R"(
-name: fairness
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues:
-            - name: a
-              resources: {guaranteed: {slots: 2}}
-            - name: b
-              resources: {guaranteed: {slots: 4}}
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+  Replayed r =
+      Replay(test_support::OneNodeScenario("[{name: a, resources: {guaranteed: {slots: 2}}},"
+                                           " {name: b, resources: {guaranteed: {slots: 4}}}]",
+                                           R"(
   - add_app: {id: xa, queue: root.a, user: u}
   - add_app: {id: xb, queue: root.b, user: u}
   - add_ask: {app: xa, id: k, resources: {slots: 2}}
@@ -171,7 +149,7 @@ steps:
   - schedule: {}
   - schedule: {}
   - schedule: {}
-)");
+)"));
   ASSERT_EQ(r.report.end_millis, 7);
   const PartitionReport& p = r.report.partitions[0];
   ASSERT_EQ(p.fairness.size(), 1u);
@@ -189,23 +167,12 @@ steps:
 }
 
 TEST(ReportTest, StillPendingAsksAreCountedWithTheReasonExplainGives) {
-  Replayed r = Replay(R"(
-name: too big
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+  Replayed r = Replay(test_support::OneNodeScenario("[{name: a}]", R"(
   - add_app: {id: x, queue: root.a, user: u}
   - add_ask: {app: x, id: big, resources: {slots: 20}, count: 2}
   - add_ask: {app: x, id: small, resources: {slots: 1}}
   - schedule: {}
-)");
+)"));
   const QueueReport& a = Queue(r.report, "root.a");
   EXPECT_EQ(a.waits.count, 1);
   EXPECT_EQ(a.waits.still_pending, 2);
@@ -227,18 +194,7 @@ steps:
 // An ask that waited 10 s for room, then ran: listed first, with the reason ExplainPending gave
 // while it waited (the collector asks once an ask has waited longer than the listed ones).
 TEST(ReportTest, ALongWaiterKeepsTheReasonItWaitedFor) {
-  Replayed r = Replay(R"(
-name: waiter
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+  Replayed r = Replay(test_support::OneNodeScenario("[{name: a}]", R"(
   - add_app: {id: x, queue: root.a, user: u}
   - add_ask: {app: x, id: first, resources: {slots: 10}}
   - schedule: {}
@@ -248,7 +204,7 @@ steps:
   - schedule: {}
   - release: {app: x, ask: first}
   - schedule: {}
-)");
+)"));
   const PartitionReport& p = r.report.partitions[0];
   ASSERT_EQ(p.longest_waiters.size(), 2u);
   const Waiter& second = p.longest_waiters[0];
@@ -275,22 +231,11 @@ steps:
 // the whole kernel every now/32 of logical time, as the collector once did, left 9 or 10 of
 // the 10 listed waits without a reason: near the end it asked only every 3 days.)
 TEST(ReportTest, EveryListedWaiterOfALongRunCarriesTheVerdictOfItsWait) {
-  std::string text = R"(
-name: long run
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+  std::string text = test_support::OneNodeScenario("[{name: a}]", R"(
   - add_app: {id: x, queue: root.a, user: u}
   - add_ask: {app: x, id: k0, resources: {slots: 10}}
   - schedule: {}
-)";
+)");
   constexpr int kJobs = 1200;
   for (int i = 1; i <= kJobs; ++i) {
     // Job i arrives while job i-1 runs, and starts when i-1 is released 2 h (+ i s) later.
@@ -330,7 +275,7 @@ steps:
 
 // An ask the first schedule after its submission allocates says so, with that moment.
 TEST(ReportTest, AWaiterNoScheduleLeftPendingSaysSo) {
-  Replayed r = Replay(kOneQueue);
+  Replayed r = Replay(OneQueue());
   const PartitionReport& p = r.report.partitions[0];
   ASSERT_FALSE(p.longest_waiters.empty());
   for (const Waiter& w : p.longest_waiters) {
@@ -345,23 +290,12 @@ TEST(ReportTest, AWaiterNoScheduleLeftPendingSaysSo) {
   EXPECT_EQ(k.reason_at_millis, 3);
 
   // An ask that fits at once: the schedule right after it allocates it.
-  Replayed at_once = Replay(R"(
-name: at once
-config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-nodes:
-  - {id: n1, resources: {slots: 10}}
-steps:
+  Replayed at_once = Replay(test_support::OneNodeScenario("[{name: a}]", R"(
   - add_app: {id: x, queue: root.a, user: u}
   - add_ask: {app: x, id: quick, resources: {slots: 1}}
   - advance: {seconds: 5}
   - schedule: {}
-)");
+)"));
   const PartitionReport& q = at_once.report.partitions[0];
   ASSERT_EQ(q.longest_waiters.size(), 1u);
   EXPECT_EQ(q.longest_waiters[0].ask, "quick");

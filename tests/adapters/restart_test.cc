@@ -20,12 +20,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "adapters/recording_test_util.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/events.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/configs.h"
 #include "support/profiles.h"
+#include "support/scenarios.h"
 
 namespace allocore::adapters {
 namespace {
@@ -38,20 +40,22 @@ struct Seen {
   std::string ask;
   std::string node;
   std::string what;  // reason / state change, for releases and states
+
+  static Seen Of(int64_t step, const Decision& d) {
+    return {.step = step,
+            .type = d.type,
+            .seq = d.seq,
+            .app = std::string(d.app),
+            .ask = std::string(d.ask),
+            .node = std::string(d.node),
+            .what = std::string(ReleaseReasonName(d.release_reason))};
+  }
 };
 
 class Recorder : public RunObserver {
  public:
   void OnRecord(const Record& record, const Kernel&) override {
-    if (record.decision == nullptr) return;
-    const Decision& d = *record.decision;
-    seen.push_back({.step = record.step,
-                    .type = d.type,
-                    .seq = d.seq,
-                    .app = std::string(d.app),
-                    .ask = std::string(d.ask),
-                    .node = std::string(d.node),
-                    .what = std::string(ReleaseReasonName(d.release_reason))});
+    if (record.decision != nullptr) seen.push_back(Seen::Of(record.step, *record.decision));
   }
   std::vector<Seen> seen;
 };
@@ -245,27 +249,10 @@ std::optional<std::vector<Seen>> RestartAt(const Scenario& scenario, int64_t cut
     const ScenarioStep& step = scenario.steps[i];
     out.clear();
     EXPECT_TRUE((*kernel)->Advance(1, &out).ok());
-    std::visit(
-        [&](const auto& action) {
-          using T = std::decay_t<decltype(action)>;
-          if constexpr (std::is_same_v<T, ProbeStep>) {
-            return;
-          } else if constexpr (std::is_same_v<T, AddNodeStep>) {
-            (void)ApplyEvent(**kernel, action.node, &out);
-          } else {
-            (void)ApplyEvent(**kernel, action, &out);
-          }
-        },
-        step.action);
-    for (const Decision& d : out) {
-      after.push_back({.step = static_cast<int64_t>(i) + 1,
-                       .type = d.type,
-                       .seq = d.seq,
-                       .app = std::string(d.app),
-                       .ask = std::string(d.ask),
-                       .node = std::string(d.node),
-                       .what = std::string(ReleaseReasonName(d.release_reason))});
+    if (std::optional<Event> event = testing_util::EventOf(step)) {
+      (void)ApplyEvent(**kernel, *event, &out);
     }
+    for (const Decision& d : out) after.push_back(Seen::Of(static_cast<int64_t>(i) + 1, d));
   }
   EXPECT_TRUE((*kernel)->CheckConsistency().ok()) << (*kernel)->CheckConsistency();
   return after;
@@ -299,21 +286,15 @@ std::string RestartableWorkload(uint64_t seed) {
     state ^= state << 17;
     return static_cast<int64_t>(state % static_cast<uint64_t>(n));
   };
-  std::string text = R"(config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues:
-            - name: a
-              resources: {guaranteed: {memory: 200}, max: {memory: 400}}
-            - name: b
-              resources: {max: {memory: 300}}
-              properties: {priority.offset: "2"}
-            - name: c
-              properties: {application.sort.policy: fifo}
-nodes:
+  std::string text = test_support::OpenRootConfig(R"(
+- name: a
+  resources: {guaranteed: {memory: 200}, max: {memory: 400}}
+- name: b
+  resources: {max: {memory: 300}}
+  properties: {priority.offset: "2"}
+- name: c
+  properties: {application.sort.policy: fifo}
+)") + R"(nodes:
   - {id: node-1, resources: {memory: 200, vcore: 20}}
   - {id: node-2, resources: {memory: 200, vcore: 20}}
   - {id: node-3, resources: {memory: 120, vcore: 10}}

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,11 +14,13 @@
 #include "allocore/adapters/workload_gen.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/files.h"
 
 namespace allocore::adapters {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::ReadFile;
 using ::testing::HasSubstr;
 
 class Lines : public RunObserver {
@@ -28,13 +28,6 @@ class Lines : public RunObserver {
   void OnRecord(const Record& record, const Kernel&) override { AppendJsonLine(record, &text); }
   std::string text;
 };
-
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string View(const absl::Status& status) {
   return {status.message().data(), status.message().size()};
@@ -103,7 +96,7 @@ TEST(ScenarioStreamTest, ConformanceScenariosStreamWithTheSameRecords) {
   for (const fs::path& file : files) {
     if (file.extension() != ".yaml") continue;
     // config_file: paths resolve against the scenario's directory, as for a file.
-    Outcome outcome = Compare(Slurp(file), file.string());
+    Outcome outcome = Compare(ReadFile(file), file.string());
     streamed += outcome.streamed ? 1 : 0;
   }
   EXPECT_GT(streamed, 30) << "the conformance scenarios have no aliases: they should stream";
@@ -123,7 +116,7 @@ TEST(ScenarioStreamTest, FuzzCorpusGivesTheSameVerdictAndRecords) {
   std::vector<fs::path> files = Files(ALLOCORE_SOURCE_DIR "/fuzz/corpus/fuzz_scenario");
   ASSERT_GT(files.size(), 100u);
   for (const fs::path& file : files) {
-    std::string text = Slurp(file);
+    std::string text = ReadFile(file);
     if (text.find("config_file") != std::string::npos) continue;  // may name any file
     Compare(text, "fuzz-input.yaml", /*libyaml_corners=*/true);
   }
@@ -144,10 +137,7 @@ TEST(ScenarioStreamTest, ReadAheadDeliversEveryStepOfALongFileInOrder) {
   }
   ASSERT_GT(text.size(), size_t{5} << 20);
   const fs::path path = fs::temp_directory_path() / "allocore-read-ahead-test.yaml";
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-  }
+  test_support::WriteFile(path, text);
   for (bool by_path : {true, false}) {
     absl::StatusOr<std::unique_ptr<ScenarioStream>> stream =
         by_path ? ScenarioStream::Open(path.string(), /*stream_above_bytes=*/0)

@@ -13,6 +13,8 @@
 #include "allocore/adapters/decision_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/files.h"
+#include "support/scenarios.h"
 
 namespace allocore::adapters {
 namespace {
@@ -44,19 +46,12 @@ Scenario Load(const std::string& text) {
   return scenario.ok() ? *std::move(scenario) : Scenario{};
 }
 
-constexpr char kConfig[] = R"(config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues:
-            - name: a
-            - name: b
-nodes:
-  - id: node-1
-    resources: {memory: 100, vcore: 10}
-)";
+// root.a and root.b under a root anyone may submit to, and node-1: twelve lines, so that the
+// steps a test adds after `steps:` start at line 14.
+std::string ConfigAndNode() {
+  return test_support::OpenRootConfig("- name: a\n- name: b\n") +
+         "nodes:\n  - id: node-1\n    resources: {memory: 100, vcore: 10}\n";
+}
 
 // Collects the JSON lines of a run.
 class JsonLines : public RunObserver {
@@ -89,7 +84,7 @@ TEST(ScenarioLoaderTest, HostileInputIsRefusedWithItsPosition) {
 }
 
 TEST(ScenarioLoaderTest, UnknownStepKindNamesStepAndPosition) {
-  std::string error = LoadError(std::string(kConfig) +
+  std::string error = LoadError(ConfigAndNode() +
                                 "steps:\n"
                                 "  - schedule: {}\n"
                                 "  - launch: {id: x}\n");
@@ -102,33 +97,33 @@ TEST(ScenarioLoaderTest, UnknownStepKindNamesStepAndPosition) {
 // load errors with their positions.
 TEST(ScenarioLoaderTest, SemanticsProfileKeysAndTheirRefusals) {
   const std::string nodes = "  - {id: n, resources: {memory: 10}, occupied: {memory: 1}}\n";
-  Scenario v12 = Load("semantics: yunikorn-1.2\n" + std::string(kConfig) + nodes);
+  Scenario v12 = Load("semantics: yunikorn-1.2\n" + ConfigAndNode() + nodes);
   EXPECT_EQ(v12.semantics, Semantics::kYunikorn12);
-  EXPECT_EQ(Load(std::string(kConfig)).semantics, Semantics::kYunikorn12);
-  EXPECT_THAT(LoadError("semantics: yunikorn-1.9\n" + std::string(kConfig) + nodes),
+  EXPECT_EQ(Load(ConfigAndNode()).semantics, Semantics::kYunikorn12);
+  EXPECT_THAT(LoadError("semantics: yunikorn-1.9\n" + ConfigAndNode() + nodes),
               HasSubstr("occupied is not read under yunikorn-1.9"));
-  EXPECT_THAT(LoadError("semantics: yunikorn-2\n" + std::string(kConfig)),
+  EXPECT_THAT(LoadError("semantics: yunikorn-2\n" + ConfigAndNode()),
               StartsWith("s.yaml:1:12: semantics: unknown profile \"yunikorn-2\" (known: "
                          "yunikorn-1.2, yunikorn-1.9)"));
   // The load options override the file's profile (allocore run --semantics).
   absl::StatusOr<Scenario> overridden =
-      LoadScenarioText("semantics: yunikorn-1.2\n" + std::string(kConfig), "s.yaml",
+      LoadScenarioText("semantics: yunikorn-1.2\n" + ConfigAndNode(), "s.yaml",
                        {.semantics = Semantics::kYunikorn19});
   ASSERT_TRUE(overridden.ok()) << Message(overridden.status());
   EXPECT_EQ(overridden->semantics, Semantics::kYunikorn19);
-  Scenario timed = Load(std::string(kConfig) +
+  Scenario timed = Load(ConfigAndNode() +
                         "steps:\n  - add_ask: {app: a, id: k, resources: {memory: 1}, "
                         "creation_time: 40}\n");
   ASSERT_EQ(timed.steps.size(), 1u);
   EXPECT_EQ(std::get<AskSpec>(timed.steps[0].action).creation_time_millis, 40'000);
-  EXPECT_THAT(LoadError(std::string(kConfig) +
-                        "steps:\n  - add_ask: {app: a, id: k, resources: {memory: 1}, "
-                        "creation_time: -1}\n"),
-              HasSubstr("creation_time"));
+  EXPECT_THAT(
+      LoadError(ConfigAndNode() + "steps:\n  - add_ask: {app: a, id: k, resources: {memory: 1}, "
+                                  "creation_time: -1}\n"),
+      HasSubstr("creation_time"));
 }
 
 TEST(ScenarioLoaderTest, ResourceValuesAreRawIntegers) {
-  std::string error = LoadError(std::string(kConfig) +
+  std::string error = LoadError(ConfigAndNode() +
                                 "steps:\n"
                                 "  - add_app: {id: app-1, queue: root.a, user: u}\n"
                                 "  - add_ask: {app: app-1, id: x, resources: {memory: 10Gi}}\n");
@@ -139,7 +134,7 @@ TEST(ScenarioLoaderTest, ResourceValuesAreRawIntegers) {
 
 TEST(ScenarioLoaderTest, OutOfRangeNumbers) {
   std::string error =
-      LoadError(std::string(kConfig) +
+      LoadError(ConfigAndNode() +
                 "steps:\n"
                 "  - add_ask: {app: a, id: x, resources: {memory: "
                 "9223372036854775808}}\n"
@@ -153,7 +148,7 @@ TEST(ScenarioLoaderTest, OutOfRangeNumbers) {
 }
 
 TEST(ScenarioLoaderTest, UnknownDuplicateAndMissingKeys) {
-  std::string error = LoadError(std::string(kConfig) +
+  std::string error = LoadError(ConfigAndNode() +
                                 "steps:\n"
                                 "  - add_app: {id: app-1, queu: root.a}\n"
                                 "  - add_app: {id: app-1, id: app-2}\n"
@@ -166,7 +161,7 @@ TEST(ScenarioLoaderTest, UnknownDuplicateAndMissingKeys) {
 }
 
 TEST(ScenarioLoaderTest, StepShape) {
-  std::string error = LoadError(std::string(kConfig) +
+  std::string error = LoadError(ConfigAndNode() +
                                 "steps:\n"
                                 "  - {schedule: {}, advance: {seconds: 1}}\n"
                                 "  - [schedule]\n"
@@ -180,7 +175,7 @@ TEST(ScenarioLoaderTest, StepShape) {
 TEST(ScenarioLoaderTest, AdvanceSeconds) {
   for (const char* bad : {"-1", "1.2345", "abc", "1.", ".5", "1e3"}) {
     std::string error =
-        LoadError(std::string(kConfig) + "steps:\n  - advance: {seconds: " + bad + "}\n");
+        LoadError(ConfigAndNode() + "steps:\n  - advance: {seconds: " + bad + "}\n");
     EXPECT_THAT(error, HasSubstr("step 1 (advance): seconds: expected a non-negative number of "
                                  "seconds"))
         << bad;
@@ -320,7 +315,7 @@ TEST(ScenarioLoaderTest, UnreadableFile) {
 }
 
 TEST(ScenarioLoaderTest, EveryProblemIsReported) {
-  std::string error = LoadError(std::string(kConfig) +
+  std::string error = LoadError(ConfigAndNode() +
                                 "steps:\n"
                                 "  - add_ask: {app: a, id: x, resources: {memory: q}}\n"
                                 "  - nope: {}\n"
@@ -347,7 +342,7 @@ TEST(ScenarioLoaderTest, BareConfigOnlyWhenAllowed) {
 // --- loading: every step kind ---------------------------------------------------------------
 
 TEST(ScenarioLoaderTest, EveryStepKind) {
-  Scenario s = Load(std::string(kConfig) + R"(steps:
+  Scenario s = Load(ConfigAndNode() + R"(steps:
   - add_app: {id: app-1, queue: root.a, user: alice, groups: [dev, ops], tags: {k: v}}
   - add_ask: {app: app-1, id: ask-1, resources: {memory: 10, vcore: -1}, priority: -5, count: 2, partition: p}
   - schedule: {}
@@ -406,7 +401,7 @@ TEST(ScenarioLoaderTest, EveryStepKind) {
 }
 
 TEST(ScenarioLoaderTest, Expect) {
-  Scenario s = Load(std::string(kConfig) + R"(expect:
+  Scenario s = Load(ConfigAndNode() + R"(expect:
   allocations:
     - {app: a, ask: x}
     - {node: n, queue: root.a, partition: p}
@@ -420,13 +415,13 @@ TEST(ScenarioLoaderTest, Expect) {
   EXPECT_EQ((*s.expect->allocations)[1].partition, "p");
   EXPECT_THAT(*s.expect->rejected_apps, ElementsAre("r1", "r2"));
   EXPECT_EQ(s.expect->errors, 3);
-  EXPECT_FALSE(Load(kConfig).expect.has_value());
+  EXPECT_FALSE(Load(ConfigAndNode()).expect.has_value());
 }
 
 // --- running --------------------------------------------------------------------------------
 
 TEST(ScenarioRunnerTest, RefusedCallsBecomeErrorRecordsAndTheRunGoesOn) {
-  Scenario s = Load(std::string(kConfig) + R"(  - id: node-1
+  Scenario s = Load(ConfigAndNode() + R"(  - id: node-1
     resources: {memory: 1}
 steps:
   - add_ask: {app: ghost, id: x, resources: {memory: 1}}
@@ -462,7 +457,7 @@ TEST(ScenarioRunnerTest, ProbeStepsAnswerWithAProbeRecordAndChangeNothing) {
   - probe: {app: app-1, resources: {gpu: 1}}
   - probe: {app: ghost, resources: {memory: 1}}
 )";
-  Scenario s = Load(std::string(kConfig) + steps);
+  Scenario s = Load(ConfigAndNode() + steps);
   ASSERT_EQ(s.steps.size(), 7u);
   EXPECT_EQ(s.steps[1].kind(), StepKind::kProbe);
   EXPECT_EQ(std::get<ProbeStep>(s.steps[4].action).ask.id, "y");
@@ -477,7 +472,7 @@ TEST(ScenarioRunnerTest, ProbeStepsAnswerWithAProbeRecordAndChangeNothing) {
   EXPECT_THAT(json, HasSubstr("{\"type\":\"error\",\"step\":7,\"message\":\"probe: unknown "
                               "application ghost\"}\n"));
   // Without the probes, every other record is the same.
-  Scenario plain = Load(std::string(kConfig) + steps);
+  Scenario plain = Load(ConfigAndNode() + steps);
   std::erase_if(plain.steps,
                 [](const ScenarioStep& step) { return step.kind() == StepKind::kProbe; });
   std::string without = RunJson(plain);
@@ -499,8 +494,7 @@ TEST(ScenarioRunnerTest, ProbeStepsAnswerWithAProbeRecordAndChangeNothing) {
 }
 
 TEST(ScenarioRunnerTest, EveryStepAdvancesTheClockByOneMillisecond) {
-  Scenario s =
-      Load(std::string(kConfig) + "steps: [schedule, schedule, {advance: {seconds: 2}}]\n");
+  Scenario s = Load(ConfigAndNode() + "steps: [schedule, schedule, {advance: {seconds: 2}}]\n");
   absl::StatusOr<RunResult> run = RunScenario(s, {}, nullptr);
   ASSERT_TRUE(run.ok());
   EXPECT_EQ(run->kernel->now_millis(), 3 + 2000);
@@ -517,7 +511,7 @@ TEST(ScenarioRunnerTest, EveryStepAdvancesTheClockByOneMillisecond) {
 }
 
 TEST(ScenarioRunnerTest, LatenciesOnePerAllocation) {
-  Scenario s = Load(std::string(kConfig) + R"(steps:
+  Scenario s = Load(ConfigAndNode() + R"(steps:
   - add_app: {id: app-1, queue: root.a, user: u}
   - add_ask: {app: app-1, id: ask-1, resources: {memory: 10, vcore: 1}, count: 5}
   - schedule: {max: 4}
@@ -543,24 +537,10 @@ TEST(ScenarioRunnerTest, LatenciesOnePerAllocation) {
   EXPECT_LE(split, run->kernel_nanos);
 }
 
-std::vector<std::filesystem::path> ScenarioFiles() {
-  std::vector<std::filesystem::path> files;
-  // The project's scenarios, and the shared conformance suite when it is beside the checkout
-  // (ALLOCORE_SHARED_SCENARIOS is empty otherwise).
-  for (const char* dir : {ALLOCORE_SOURCE_DIR "/tests/scenarios", ALLOCORE_SHARED_SCENARIOS}) {
-    if (std::string_view(dir).empty()) continue;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 // Two runs give byte-identical JSON lines, and driving `schedule` steps one allocation (or a
 // few) per kernel call changes nothing.
 TEST(ScenarioRunnerTest, DeterministicAndIndependentOfCallGranularity) {
-  std::vector<std::filesystem::path> files = ScenarioFiles();
+  std::vector<std::filesystem::path> files = test_support::ConformanceScenarioFiles();
   ASSERT_FALSE(files.empty());
   size_t total_output = 0;  // some scenarios only admit applications and print nothing
   for (const std::filesystem::path& file : files) {
@@ -577,7 +557,7 @@ TEST(ScenarioRunnerTest, DeterministicAndIndependentOfCallGranularity) {
 }
 
 TEST(ScenarioRunnerTest, SharedAndProjectScenariosMeetTheirExpectations) {
-  for (const std::filesystem::path& file : ScenarioFiles()) {
+  for (const std::filesystem::path& file : test_support::ConformanceScenarioFiles()) {
     SCOPED_TRACE(file.string());
     absl::StatusOr<Scenario> s = LoadScenarioFile(file.string());
     ASSERT_TRUE(s.ok()) << Message(s.status());
@@ -606,7 +586,7 @@ TEST(ScenarioRunnerTest, DefaultScenarioIsThePriorityTree) {
 class ScenarioCheckTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    scenario_ = Load(std::string(kConfig) + R"(steps:
+    scenario_ = Load(ConfigAndNode() + R"(steps:
   - add_app: {id: app-1, queue: root.a, user: u}
   - add_app: {id: app-2, queue: root.b, user: u}
   - add_ask: {app: app-1, id: x, resources: {memory: 10, vcore: 1}, priority: 5, count: 2}
@@ -620,9 +600,7 @@ class ScenarioCheckTest : public ::testing::Test {
     ASSERT_EQ(run_.allocations.size(), 3u);  // x, x, y
   }
 
-  ScenarioExpect Expect(const std::string& yaml) {
-    return *Load(std::string(kConfig) + yaml).expect;
-  }
+  ScenarioExpect Expect(const std::string& yaml) { return *Load(ConfigAndNode() + yaml).expect; }
 
   Scenario scenario_;
   RunResult run_;

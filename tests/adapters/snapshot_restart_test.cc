@@ -17,10 +17,10 @@
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/event_recorder.h"
 #include "allocore/adapters/scenario.h"
-#include "allocore/adapters/workload_gen.h"
 #include "allocore/events.h"
 #include "allocore/kernel.h"
 #include "gtest/gtest.h"
+#include "support/scenarios.h"
 
 namespace allocore::adapters {
 namespace {
@@ -28,27 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing_util::DecisionCollector;
 using testing_util::DecisionLines;
-
-// The scenario as the events a manager would send: its nodes, then before every step the
-// runner's 1 ms tick and the step's call (probes change nothing and are left out).
-std::vector<Event> EventsOf(const Scenario& scenario) {
-  std::vector<Event> events;
-  for (const AddNodeStep& node : scenario.nodes) events.emplace_back(node.node);
-  for (const ScenarioStep& step : scenario.steps) {
-    events.emplace_back(AdvanceEvent{1});
-    std::visit(
-        [&](const auto& action) {
-          using T = std::decay_t<decltype(action)>;
-          if constexpr (std::is_same_v<T, AddNodeStep>) {
-            events.emplace_back(action.node);
-          } else if constexpr (!std::is_same_v<T, ProbeStep>) {
-            events.emplace_back(action);
-          }
-        },
-        step.action);
-  }
-  return events;
-}
+using testing_util::EventsOf;
 
 // Runs `scenario` live, snapshots after `cut` events and records the rest; then restores and
 // replays the recording. Returns the live decisions after the cut and the restarted ones.
@@ -110,10 +90,8 @@ class SnapshotRestartTest : public ::testing::Test {
 TEST_F(SnapshotRestartTest, RandomChurnWithReloadsUnderBothProfiles) {
   int64_t compared = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
-    absl::StatusOr<std::string> text = GenerateRandomScenario({.seed = seed, .steps = 400});
-    ASSERT_TRUE(text.ok()) << text.status();
-    absl::StatusOr<Scenario> scenario = LoadScenarioText(
-        *text, "random.yaml",
+    absl::StatusOr<Scenario> scenario = test_support::LoadGeneratedScenario(
+        {.seed = seed, .steps = 400},
         {.semantics = seed % 2 == 0 ? Semantics::kYunikorn19 : Semantics::kYunikorn12});
     ASSERT_TRUE(scenario.ok()) << scenario.status();
     const size_t events = EventsOf(*scenario).size();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "allocore/c.h"
+#include "support/two_leaves_yaml.h"
 
 static int failures = 0;
 
@@ -26,15 +27,15 @@ static int failures = 0;
     }                                                                              \
   } while (0)
 
-static const char kQueues[] =
-    "partitions:\n"
-    "  - name: default\n"
-    "    queues:\n"
-    "      - name: root\n"
-    "        submitacl: '*'\n"
-    "        queues:\n"
-    "          - name: a\n"
-    "          - name: b\n";
+/* The call before must have been refused; its message is freed. */
+#define EXPECT_ERROR(err)  \
+  do {                     \
+    EXPECT((err) != NULL); \
+    allocore_free(err);    \
+    (err) = NULL;          \
+  } while (0)
+
+static const char kQueues[] = ALLOCORE_TEST_TWO_LEAVES_YAML;
 
 /* The index of the first decision of `type` from `start` on, or -1. */
 static long find_decision(const allocore_decisions_t* out, int type, size_t start) {
@@ -45,12 +46,45 @@ static long find_decision(const allocore_decisions_t* out, int type, size_t star
   return -1;
 }
 
+/* Adds application `id` of `user` in `queue`; its decisions (a rejection) go to `out`. */
+static void add_app(allocore_kernel_t* kernel, const char* id, const char* user, const char* queue,
+                    allocore_decisions_t* out) {
+  char* err = NULL;
+  allocore_app_t* app = allocore_app_create(id, user);
+  allocore_app_set_queue(app, queue);
+  allocore_add_app(kernel, app, out, &err);
+  EXPECT_OK(err);
+  allocore_app_destroy(app);
+}
+
+/* Adds ask `id` of `app`: `count` repeats of `memory`. */
+static void add_memory_ask(allocore_kernel_t* kernel, const char* app, const char* id,
+                           int64_t memory, int64_t count) {
+  char* err = NULL;
+  allocore_ask_t* ask = allocore_ask_create(app, id);
+  allocore_ask_add_resource(ask, "memory", memory);
+  allocore_ask_set_count(ask, count);
+  allocore_add_ask(kernel, ask, NULL, &err);
+  EXPECT_OK(err);
+  allocore_ask_destroy(ask);
+}
+
+/* Recovers allocation `id` of `app` (`memory`), found running on node-1. */
+static void recover_on_node_1(allocore_kernel_t* kernel, const char* app, const char* id,
+                              int64_t memory, allocore_decisions_t* out) {
+  char* err = NULL;
+  allocore_ask_t* ask = allocore_ask_create(app, id);
+  allocore_ask_add_resource(ask, "memory", memory);
+  allocore_recover_allocation(kernel, ask, "node-1", out, &err);
+  EXPECT_OK(err);
+  allocore_ask_destroy(ask);
+}
+
 /* A kernel of `yaml` with node-1 (memory 100) and app-1 (alice) in root.a; NULL on failure. */
 static allocore_kernel_t* kernel_with_app(const char* yaml, const char* name,
                                           const allocore_options_t* options) {
   char* err = NULL;
   allocore_node_t* node;
-  allocore_app_t* app;
   allocore_kernel_t* kernel = allocore_kernel_create(yaml, strlen(yaml), name, options, &err);
   EXPECT_OK(err);
   if (kernel == NULL) return NULL;
@@ -59,11 +93,7 @@ static allocore_kernel_t* kernel_with_app(const char* yaml, const char* name,
   allocore_add_node(kernel, node, NULL, &err);
   EXPECT_OK(err);
   allocore_node_destroy(node);
-  app = allocore_app_create("app-1", "alice");
-  allocore_app_set_queue(app, "root.a");
-  allocore_add_app(kernel, app, NULL, &err);
-  EXPECT_OK(err);
-  allocore_app_destroy(app);
+  add_app(kernel, "app-1", "alice", "root.a", NULL);
   return kernel;
 }
 
@@ -131,9 +161,7 @@ int main(void) {
   EXPECT_OK(err);
   /* The same node again is refused. */
   allocore_add_node(kernel, node, out, &err);
-  EXPECT(err != NULL);
-  allocore_free(err);
-  err = NULL;
+  EXPECT_ERROR(err);
   allocore_node_destroy(node);
   EXPECT(allocore_resource_type_count(kernel) == 2);
 
@@ -146,11 +174,7 @@ int main(void) {
   allocore_app_destroy(app);
 
   /* An application for a queue that does not exist is rejected: a decision, not an error. */
-  app = allocore_app_create("app-2", "bob");
-  allocore_app_set_queue(app, "root.missing");
-  allocore_add_app(kernel, app, out, &err);
-  EXPECT_OK(err);
-  allocore_app_destroy(app);
+  add_app(kernel, "app-2", "bob", "root.missing", out);
   i = find_decision(out, ALLOCORE_APP_REJECTED, 0);
   EXPECT(i >= 0);
   if (i >= 0) {
@@ -171,9 +195,7 @@ int main(void) {
   allocore_decisions_clear(out);
   ask = allocore_ask_create("no-such-app", "ask-x");
   allocore_add_ask(kernel, ask, out, &err);
-  EXPECT(err != NULL);
-  allocore_free(err);
-  err = NULL;
+  EXPECT_ERROR(err);
   allocore_ask_destroy(ask);
   EXPECT(allocore_decisions_count(out) == 0);
 
@@ -234,9 +256,7 @@ int main(void) {
     allocore_app_info_destroy(info);
   }
   EXPECT(allocore_get_app(kernel, NULL, "nobody", &err) == NULL);
-  EXPECT(err != NULL);
-  allocore_free(err);
-  err = NULL;
+  EXPECT_ERROR(err);
 
   explanations = allocore_explain_pending(kernel);
   EXPECT(allocore_explanations_count(explanations) == 1);
@@ -340,9 +360,7 @@ int main(void) {
       allocore_queues_destroy(queues);
     }
     EXPECT(allocore_get_queue(kernel, NULL, "root.nowhere", &err) == NULL);
-    EXPECT(err != NULL);
-    allocore_free(err);
-    err = NULL;
+    EXPECT_ERROR(err);
   }
 
   /* By handle: found once, then no names; a handle whose ask is gone is stale. */
@@ -401,9 +419,7 @@ int main(void) {
     allocore_free(err);
     err = NULL;
     EXPECT(allocore_find_app(kernel, NULL, "nobody", &err).slot == ALLOCORE_NO_HANDLE);
-    EXPECT(err != NULL);
-    allocore_free(err);
-    err = NULL;
+    EXPECT_ERROR(err);
   }
 
   allocore_remove_ask(kernel, NULL, "app-1", "ask-1", out, &err);
@@ -432,12 +448,7 @@ int main(void) {
   options.max_live_allocations = 1;
   kernel = kernel_with_app(kQueues, "queues.yaml", &options);
   if (kernel == NULL) return 1;
-  ask = allocore_ask_create("app-1", "ask-1");
-  allocore_ask_add_resource(ask, "memory", 10);
-  allocore_ask_set_count(ask, 2);
-  allocore_add_ask(kernel, ask, NULL, &err);
-  EXPECT_OK(err);
-  allocore_ask_destroy(ask);
+  add_memory_ask(kernel, "app-1", "ask-1", 10, 2);
   EXPECT(allocore_allocation_budget_blocks(kernel) == 0);
   EXPECT(allocore_schedule(kernel, 0, NULL, NULL, &err) == 1);
   EXPECT_OK(err);
@@ -450,11 +461,7 @@ int main(void) {
   kernel = kernel_with_app(kQueues, "queues.yaml", &v19);
   if (kernel == NULL) return 1;
   out = allocore_decisions_create();
-  ask = allocore_ask_create("app-1", "running-1");
-  allocore_ask_add_resource(ask, "memory", 40);
-  allocore_recover_allocation(kernel, ask, "node-1", out, &err);
-  EXPECT_OK(err);
-  allocore_ask_destroy(ask);
+  recover_on_node_1(kernel, "app-1", "running-1", 40, out);
   {
     long recovered = find_decision(out, ALLOCORE_RECOVERED, 0);
     EXPECT(recovered >= 0);
@@ -537,9 +544,7 @@ int main(void) {
     EXPECT(strcmp(allocore_allocations_node(live, 5), "") == 0); /* out of range: empty */
     allocore_allocations_destroy(live);
     EXPECT(allocore_list_allocations(kernel, NULL, "ghost", NULL, &err) == NULL);
-    EXPECT(err != NULL);
-    allocore_free(err);
-    err = NULL;
+    EXPECT_ERROR(err);
   }
   /* Applications with state and usage. */
   {
@@ -559,12 +564,7 @@ int main(void) {
     EXPECT(allocore_apps_count(NULL) == 0);
   }
   /* Release by handle and seq: exactly the allocation named, not the oldest. */
-  ask = allocore_ask_create("app-1", "ask-2");
-  allocore_ask_add_resource(ask, "memory", 10);
-  allocore_ask_set_count(ask, 2);
-  allocore_add_ask(kernel, ask, NULL, &err);
-  EXPECT_OK(err);
-  allocore_ask_destroy(ask);
+  add_memory_ask(kernel, "app-1", "ask-2", 10, 2);
   allocore_decisions_clear(out);
   EXPECT(allocore_schedule(kernel, 0, NULL, out, &err) == 2);
   {
@@ -634,16 +634,8 @@ int main(void) {
     kernel = kernel_with_app(kQuota, "quota.yaml", &v19);
     if (kernel == NULL) return 1;
     out = allocore_decisions_create();
-    ask = allocore_ask_create("app-1", "big");
-    allocore_ask_add_resource(ask, "memory", 10);
-    allocore_recover_allocation(kernel, ask, "node-1", NULL, &err);
-    EXPECT_OK(err);
-    allocore_ask_destroy(ask);
-    ask = allocore_ask_create("app-1", "small");
-    allocore_ask_add_resource(ask, "memory", 2);
-    allocore_recover_allocation(kernel, ask, "node-1", NULL, &err);
-    EXPECT_OK(err);
-    allocore_ask_destroy(ask);
+    recover_on_node_1(kernel, "app-1", "big", 10, NULL);
+    recover_on_node_1(kernel, "app-1", "small", 2, NULL);
     allocore_advance(kernel, 999, out, &err);
     EXPECT_OK(err);
     EXPECT(find_decision(out, ALLOCORE_QUOTA_PREEMPTION, 0) < 0);
@@ -691,16 +683,11 @@ int main(void) {
     allocore_kernel_t* original = kernel_with_app(kQueues, "queues.yaml", NULL);
     allocore_kernel_t* restored;
     allocore_kernel_t* fork;
-    allocore_ask_t* ask = allocore_ask_create("app-1", "k");
     allocore_decisions_t* a = allocore_decisions_create();
     allocore_decisions_t* b = allocore_decisions_create();
     size_t len = 0;
     char* snapshot;
-    allocore_ask_add_resource(ask, "memory", 30);
-    allocore_ask_set_count(ask, 5);
-    allocore_add_ask(original, ask, NULL, &err);
-    EXPECT_OK(err);
-    allocore_ask_destroy(ask);
+    add_memory_ask(original, "app-1", "k", 30, 5);
     snapshot = allocore_kernel_snapshot(original, &len, &err);
     EXPECT_OK(err);
     EXPECT(snapshot != NULL && len > 24 && memcmp(snapshot, "ALLOCSNP", 8) == 0);

@@ -2,19 +2,14 @@
 // binary data, oversized texts, huge counts, names that made std::regex recurse or backtrack)
 // ends with a clear message and a defined exit code. Peak memory is checked too (under 100 MiB)
 // except in sanitizer builds, whose shadow memory and redzones make RSS meaningless.
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+#include <string_view>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-
-extern char** environ;
+#include "support/command.h"
+#include "support/scenarios.h"
 
 namespace allocore {
 namespace {
@@ -23,74 +18,35 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-  int64_t peak_rss_kib = 0;
-};
+using test_support::CommandResult;
 
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class HostileCliTest : public ::testing::Test {
+class HostileCliTest : public test_support::CommandTest {
  protected:
   void SetUp() override {
-    binary_ = fs::read_symlink("/proc/self/exe").parent_path() / "allocore";
-    ASSERT_TRUE(fs::exists(binary_)) << "the allocore command is built next to this test";
-    dir_ = fs::temp_directory_path() /
-           ("allocore-hostile-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs `sh -c SCRIPT` where $ALLOCORE is the command; stdout and stderr are captured.
-  Result Sh(const std::string& script) {
-    const std::string out = (dir_ / "stdout").string();
-    const std::string err = (dir_ / "stderr").string();
-    const std::string command =
-        "ALLOCORE='" + binary_.string() + "'; " + script + " >'" + out + "' 2>'" + err + "'";
-    const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-    pid_t pid = 0;
-    Result result;
-    if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0) {
-      ADD_FAILURE() << "cannot start /bin/sh";
-      return result;
-    }
-    int status = 0;
-    struct rusage usage {};
-    if (wait4(pid, &status, 0, &usage) != pid) {
-      ADD_FAILURE() << "wait4 failed";
-      return result;
-    }
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.peak_rss_kib = usage.ru_maxrss;
-    result.out = Slurp(out);
-    result.err = Slurp(err);
-    return result;
+    ASSERT_TRUE(fs::exists(test_support::AllocoreBinary()))
+        << "the allocore command is built next to this test";
+    CommandTest::SetUp();
   }
 
-  fs::path Write(const std::string& name, const std::string& text) {
-    fs::path path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
+  // count.yaml: application a1 in root.a asks for `count` repeats of `resources` on one node of
+  // 10^15 memory and 10^12 vcore, then a schedule.
+  fs::path WriteHugeAsk(std::string_view resources, std::string_view count) {
+    return Write("count.yaml", test_support::OpenRootConfig("[{name: a}]") + R"(nodes:
+  - {id: n1, resources: {memory: 1000000000000000, vcore: 1000000000000}}
+steps:
+  - add_app: {id: a1, queue: root.a, user: u}
+  - add_ask: {app: a1, id: k1, resources: )" +
+                                   std::string(resources) + ", count: " + std::string(count) +
+                                   "}\n  - schedule: {}\n");
   }
 
-  static void ExpectSmall(const Result& r) {
+  static void ExpectSmall(const CommandResult& r) {
 #ifndef ALLOCORE_SANITIZED
     EXPECT_LT(r.peak_rss_kib, 100 * 1024) << "peak RSS of the command";
 #else
     (void)r;
 #endif
   }
-
-  fs::path binary_;
-  fs::path dir_;
 };
 
 constexpr char kFilteredConfig[] = R"(config:
@@ -120,7 +76,7 @@ std::string FilteredScenario(const std::string& pattern, size_t user_length) {
 // character). Now the name is over ApiLimits::kMaxNameBytes: an error record, exit 0.
 TEST_F(HostileCliTest, LongUserNameAgainstAnchoredFilter) {
   fs::path scenario = Write("long-user.yaml", FilteredScenario("^[a-z]+$", 60000));
-  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
+  CommandResult r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("\"type\":\"error\",\"step\":1"));
   EXPECT_THAT(r.out, HasSubstr("kMaxNameBytes"));
@@ -130,7 +86,7 @@ TEST_F(HostileCliTest, LongUserNameAgainstAnchoredFilter) {
 // Row 2: `.*x` against a 20,000-character name took 6 s of backtracking.
 TEST_F(HostileCliTest, BacktrackingFilterAgainstLongName) {
   fs::path scenario = Write("backtrack.yaml", FilteredScenario(".*x", 20000));
-  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
+  CommandResult r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("kMaxNameBytes"));
   // At the limit the filter is matched (linearly) and does not match: the second rule places.
@@ -146,7 +102,7 @@ TEST_F(HostileCliTest, BacktrackingFilterAgainstLongName) {
 TEST_F(HostileCliTest, DevicesAreRefusedByName) {
   for (const char* command : {"run", "tree", "check"}) {
     for (const char* device : {"/dev/urandom", "/dev/zero"}) {
-      Result r = Sh(std::string("exec \"$ALLOCORE\" ") + command + " " + device);
+      CommandResult r = Sh(std::string("exec \"$ALLOCORE\" ") + command + " " + device);
       EXPECT_EQ(r.exit_code, 2) << command << " " << device;
       EXPECT_THAT(r.out + r.err, HasSubstr("is a character device, not a file")) << command;
       ExpectSmall(r);
@@ -156,14 +112,14 @@ TEST_F(HostileCliTest, DevicesAreRefusedByName) {
 
 // Row 4: `run - < /dev/zero` aborted without a message.
 TEST_F(HostileCliTest, DeviceOnStdinIsRefused) {
-  Result r = Sh("exec \"$ALLOCORE\" run - </dev/zero");
+  CommandResult r = Sh("exec \"$ALLOCORE\" run - </dev/zero");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("<stdin>: is a character device"));
   ExpectSmall(r);
 }
 
 TEST_F(HostileCliTest, BinaryDataThroughAPipeStopsAtTheFirstNul) {
-  Result r = Sh("head -c 50000000 /dev/zero | \"$ALLOCORE\" run -");
+  CommandResult r = Sh("head -c 50000000 /dev/zero | \"$ALLOCORE\" run -");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("<stdin>:1:1: a NUL byte (byte 1)"));
   ExpectSmall(r);
@@ -173,10 +129,10 @@ TEST_F(HostileCliTest, BinaryDataThroughAPipeStopsAtTheFirstNul) {
 TEST_F(HostileCliTest, NulByteIsReportedWithLineAndColumn) {
   const std::string text("partitions:\n  - name: default\n    que\0ues: []\n", 46);
   const std::string file = Write("nul.yaml", text).string();
-  Result run = Sh("\"$ALLOCORE\" run '" + file + "'");
+  CommandResult run = Sh("\"$ALLOCORE\" run '" + file + "'");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("nul.yaml:3:8: NUL byte"));
-  Result check = Sh("\"$ALLOCORE\" check '" + file + "'");
+  CommandResult check = Sh("\"$ALLOCORE\" check '" + file + "'");
   EXPECT_EQ(check.exit_code, 2);
   EXPECT_THAT(check.out, HasSubstr("nul.yaml:3:8: a NUL byte (byte 38)"));
 }
@@ -184,7 +140,7 @@ TEST_F(HostileCliTest, NulByteIsReportedWithLineAndColumn) {
 // Configs are read whole, up to 64 MiB; replays are streamed, and 80 MiB without a single YAML
 // node (comment lines) stop at the stream's bound on what one node may take.
 TEST_F(HostileCliTest, OversizedTextIsRefusedAtTheLimit) {
-  Result r = Sh("yes '# padding' | head -c 83886080 | \"$ALLOCORE\" check -");
+  CommandResult r = Sh("yes '# padding' | head -c 83886080 | \"$ALLOCORE\" check -");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.out + r.err,
               HasSubstr("<stdin>: larger than the limit of 67108864 bytes (64 MiB)"));
@@ -198,7 +154,7 @@ TEST_F(HostileCliTest, OversizedTextIsRefusedAtTheLimit) {
 // is streamed: the memory is what the kernel and one step hold, not the file.
 TEST_F(HostileCliTest, LongReplayIsStreamedInBoundedMemory) {
   const std::string line = "  - advance: {seconds: 0.001}  # " + std::string(966, 'x');
-  Result r =
+  CommandResult r =
       Sh("{ printf 'nodes: [{id: n1, resources: {memory: 10}}]\\nsteps:\\n'; "
          "yes '" +
          line +
@@ -210,32 +166,16 @@ TEST_F(HostileCliTest, LongReplayIsStreamedInBoundedMemory) {
 }
 
 TEST_F(HostileCliTest, DirectoriesAreRefusedByName) {
-  Result r = Sh("exec \"$ALLOCORE\" run '" + dir_.string() + "'");
+  CommandResult r = Sh("exec \"$ALLOCORE\" run '" + dir_.string() + "'");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("is a directory, not a file"));
 }
 
-constexpr char kOneHugeNode[] = R"(config:
-  partitions:
-    - name: default
-      queues:
-        - name: root
-          submitacl: "*"
-          queues: [{name: a}]
-nodes:
-  - {id: n1, resources: {memory: 1000000000000000, vcore: 1000000000000}}
-steps:
-  - add_app: {id: a1, queue: root.a, user: u}
-)";
-
 // Row 5: `count: 100000000` on a huge node took 24 GB before the OOM killer stopped it. The
 // run's live allocation budget (default 500,000) stops the step with an error record.
 TEST_F(HostileCliTest, HugeCountStopsAtTheAllocationBudget) {
-  fs::path scenario =
-      Write("count.yaml", std::string(kOneHugeNode) +
-                              "  - add_ask: {app: a1, id: k1, resources: {memory: 1, vcore: 1},"
-                              " count: 100000000}\n  - schedule: {}\n");
-  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "' --quiet");
+  const fs::path scenario = WriteHugeAsk("{memory: 1, vcore: 1}", "100000000");
+  CommandResult r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "' --quiet");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("the live allocation budget (--max-allocations 500000) was full"));
   ExpectSmall(r);
@@ -249,11 +189,8 @@ TEST_F(HostileCliTest, HugeCountStopsAtTheAllocationBudget) {
 
 // Row 5, second half: `count: 9223372036854775807` never finished.
 TEST_F(HostileCliTest, CountOverInt32IsAnErrorRecord) {
-  fs::path scenario =
-      Write("count.yaml", std::string(kOneHugeNode) +
-                              "  - add_ask: {app: a1, id: k1, resources: {memory: 1},"
-                              " count: 9223372036854775807}\n  - schedule: {}\n");
-  Result r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
+  const fs::path scenario = WriteHugeAsk("{memory: 1}", "9223372036854775807");
+  CommandResult r = Sh("exec \"$ALLOCORE\" run '" + scenario.string() + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("add_ask: count of 9223372036854775807 is over the limit of "
                                "2147483647 (ApiLimits::kMaxAskCount)"));
@@ -262,7 +199,7 @@ TEST_F(HostileCliTest, CountOverInt32IsAnErrorRecord) {
 }
 
 TEST_F(HostileCliTest, MaxAllocationsOptionIsChecked) {
-  Result r = Sh("exec \"$ALLOCORE\" run --max-allocations -3");
+  CommandResult r = Sh("exec \"$ALLOCORE\" run --max-allocations -3");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--max-allocations needs a number >= 0"));
 }
@@ -278,7 +215,7 @@ TEST_F(HostileCliTest, DashReadsStdinEverywhere) {
   const std::string config =
       "printf 'partitions:\\n  - name: default\\n    queues:\\n      - name: root\\n"
       "        queues: [{name: a}]\\n'";
-  Result r = Sh(config + " | \"$ALLOCORE\" check -");
+  CommandResult r = Sh(config + " | \"$ALLOCORE\" check -");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("<stdin>: valid, 1 partition"));
   r = Sh(config + " | \"$ALLOCORE\" tree -");

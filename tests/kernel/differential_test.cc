@@ -155,52 +155,39 @@ std::string RuleYaml(const PlacementRuleConfig& r) {
   return out + "}";
 }
 
+// The `properties:` and `resources:` lines of a queue or a child template (at `pad`), each
+// when set.
+void PropertiesAndResourcesYaml(const PropertyMap& properties, const ResourcesConfig& resources,
+                                const std::string& pad, std::ostream& os) {
+  if (!properties.empty()) {
+    os << pad << "properties: {";
+    for (size_t i = 0; i < properties.size(); ++i) {
+      os << (i ? ", " : "") << properties[i].first << ": " << Quote(properties[i].second);
+    }
+    os << "}\n";
+  }
+  if (resources.guaranteed || resources.max) {
+    os << pad << "resources: {";
+    if (resources.guaranteed) os << "guaranteed: " << QuantitiesYaml(*resources.guaranteed, true);
+    if (resources.max) {
+      os << (resources.guaranteed ? ", " : "") << "max: " << QuantitiesYaml(*resources.max, true);
+    }
+    os << "}\n";
+  }
+}
+
 void QueueYaml(const QueueConfig& q, int indent, std::ostream& os) {
   std::string pad(static_cast<size_t>(indent), ' ');
   os << pad << "- name: " << q.name << "\n";
   if (q.parent) os << pad << "  parent: true\n";
   if (q.max_applications != 0) os << pad << "  maxapplications: " << q.max_applications << "\n";
   if (!q.submit_acl.empty()) os << pad << "  submitacl: " << Quote(q.submit_acl) << "\n";
-  if (!q.properties.empty()) {
-    os << pad << "  properties: {";
-    for (size_t i = 0; i < q.properties.size(); ++i) {
-      os << (i ? ", " : "") << q.properties[i].first << ": " << Quote(q.properties[i].second);
-    }
-    os << "}\n";
-  }
-  if (q.resources.guaranteed || q.resources.max) {
-    os << pad << "  resources: {";
-    if (q.resources.guaranteed) {
-      os << "guaranteed: " << QuantitiesYaml(*q.resources.guaranteed, true);
-    }
-    if (q.resources.max) {
-      os << (q.resources.guaranteed ? ", " : "")
-         << "max: " << QuantitiesYaml(*q.resources.max, true);
-    }
-    os << "}\n";
-  }
+  PropertiesAndResourcesYaml(q.properties, q.resources, pad + "  ", os);
   if (q.child_template) {
     const ChildTemplateConfig& t = *q.child_template;
     os << pad << "  childtemplate:\n";
     if (t.max_applications != 0) os << pad << "    maxapplications: " << t.max_applications << "\n";
-    if (!t.properties.empty()) {
-      os << pad << "    properties: {";
-      for (size_t i = 0; i < t.properties.size(); ++i) {
-        os << (i ? ", " : "") << t.properties[i].first << ": " << Quote(t.properties[i].second);
-      }
-      os << "}\n";
-    }
-    if (t.resources.guaranteed || t.resources.max) {
-      os << pad << "    resources: {";
-      if (t.resources.guaranteed) {
-        os << "guaranteed: " << QuantitiesYaml(*t.resources.guaranteed, true);
-      }
-      if (t.resources.max) {
-        os << (t.resources.guaranteed ? ", " : "")
-           << "max: " << QuantitiesYaml(*t.resources.max, true);
-      }
-      os << "}\n";
-    }
+    PropertiesAndResourcesYaml(t.properties, t.resources, pad + "    ", os);
   }
   if (!q.limits.empty()) LimitsYaml(q.limits, indent + 2, os);
   if (!q.queues.empty()) {
@@ -1446,24 +1433,22 @@ Sequence Shrink(const Sequence& failing, const Mismatch& first, bool restoring) 
     return m.has_value() && m->kind == first.kind;
   };
   bool progress = true;
+  // Drops the items of one list of the sequence (its calls, its nodes) one at a time, last
+  // first, keeping every drop after which it still fails.
+  auto drop_each = [&](auto Sequence::*list) {
+    for (size_t i = (best.*list).size(); i-- > 0;) {
+      Sequence trial = best;
+      (trial.*list).erase((trial.*list).begin() + static_cast<std::ptrdiff_t>(i));
+      if (still_fails(trial)) {
+        best = trial;
+        progress = true;
+      }
+    }
+  };
   while (progress) {
     progress = false;
-    for (size_t i = best.calls.size(); i-- > 0;) {
-      Sequence trial = best;
-      trial.calls.erase(trial.calls.begin() + static_cast<std::ptrdiff_t>(i));
-      if (still_fails(trial)) {
-        best = trial;
-        progress = true;
-      }
-    }
-    for (size_t i = best.nodes.size(); i-- > 0;) {
-      Sequence trial = best;
-      trial.nodes.erase(trial.nodes.begin() + static_cast<std::ptrdiff_t>(i));
-      if (still_fails(trial)) {
-        best = trial;
-        progress = true;
-      }
-    }
+    drop_each(&Sequence::calls);
+    drop_each(&Sequence::nodes);
   }
   return best;
 }

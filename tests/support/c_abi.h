@@ -7,12 +7,12 @@
 #include <string_view>
 
 #include "allocore/c.h"
+#include "support/two_leaves_yaml.h"
 
 namespace test_support {
 
-// root.a and root.b under a root anyone may submit to, in one line of flow-style YAML.
-inline constexpr std::string_view kTwoLeavesYaml =
-    R"(partitions: [{name: default, queues: [{name: root, submitacl: "*", queues: [{name: a}, {name: b}]}]}])";
+// root.a and root.b under a root anyone may submit to (support/two_leaves_yaml.h).
+inline constexpr std::string_view kTwoLeavesYaml = ALLOCORE_TEST_TWO_LEAVES_YAML;
 
 // An errptr message, freed with the test's scope.
 class CError {

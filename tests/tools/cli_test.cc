@@ -1,13 +1,7 @@
 // The `allocore` command end to end: exit codes, where output goes, and the flags of run, tree
 // and gen. Runs the binary that sits next to this test (build/bin/); skipped when it is absent
 // (ALLOCORE_BUILD_TOOLS=OFF).
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +10,7 @@
 #include "allocore/version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/command.h"
 
 namespace {
 
@@ -26,50 +21,13 @@ using ::testing::StartsWith;
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using allocore::test_support::CommandResult;
+using allocore::test_support::ReadFile;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-class CliTest : public ::testing::Test {
+class CliTest : public allocore::test_support::CommandTest {
  protected:
-  void SetUp() override {
-    binary_ = fs::read_symlink("/proc/self/exe").parent_path() / "allocore";
-    if (!fs::exists(binary_)) GTEST_SKIP() << "no allocore binary next to the test";
-    dir_ = fs::path(::testing::TempDir()) / ("cli_test_" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-
-  // Runs `allocore ARGS` with stdout and stderr captured to files (so neither is a terminal).
-  Result Run(const std::string& args) {
-    const fs::path out = dir_ / "stdout";
-    const fs::path err = dir_ / "stderr";
-    std::string command =
-        binary_.string() + " " + args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
-    int status = std::system(command.c_str());
-    Result result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = ReadFile(out);
-    result.err = ReadFile(err);
-    return result;
-  }
-
-  fs::path Write(const std::string& name, const std::string& text) {
-    fs::path path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-
-  fs::path binary_;
-  fs::path dir_;
+  // Runs `allocore ARGS`, stdout and stderr captured to files (so neither is a terminal).
+  CommandResult Run(const std::string& args) { return Sh("\"$ALLOCORE\" " + args); }
 };
 
 // The project's own copies of conformance scenarios (shared_copies_match keeps them equal to
@@ -77,18 +35,18 @@ class CliTest : public ::testing::Test {
 const std::string kScenarios = ALLOCORE_SOURCE_DIR "/tests/scenarios/";
 
 TEST_F(CliTest, DefaultScenarioIsTheWalkthroughTable) {
-  Result r = Run("run");
+  CommandResult r = Run("run");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("Effective queue priorities before scheduling"));
   EXPECT_THAT(r.out, HasSubstr("system-high: 1001 -> n/a"));
   EXPECT_THAT(r.out, HasSubstr("The order matches the seed's walk-through."));
-  Result jsonl = Run("run --format jsonl");
+  CommandResult jsonl = Run("run --format jsonl");
   EXPECT_EQ(jsonl.exit_code, 0);
   EXPECT_THAT(jsonl.out, StartsWith("{\"type\":"));
 }
 
 TEST_F(CliTest, JsonlIsTheDefaultWhenStdoutIsNotATerminal) {
-  Result r = Run("run " + kScenarios + "priority-tree.yaml");
+  CommandResult r = Run("run " + kScenarios + "priority-tree.yaml");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("{\"type\":\"app_state\",\"step\":8,"));
   EXPECT_THAT(r.out, HasSubstr("{\"type\":\"allocation\",\"step\":19,\"seq\":1,\"partition\":"
@@ -100,7 +58,7 @@ TEST_F(CliTest, JsonlIsTheDefaultWhenStdoutIsNotATerminal) {
 }
 
 TEST_F(CliTest, CheckQuietStatsAndExplain) {
-  Result r = Run("run " + kScenarios + "reservation.yaml --check --quiet --stats");
+  CommandResult r = Run("run " + kScenarios + "reservation.yaml --check --quiet --stats");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, HasSubstr("stats: "));
@@ -129,14 +87,14 @@ TEST_F(CliTest, MismatchIsExitOneWithADiff) {
   ASSERT_NE(at, std::string::npos);
   text.replace(at, std::string("- {app: app-hi, ask: hi-p1").size(),
                "- {app: app-lo, ask: lo-p200");
-  Result r = Run("run " + Write("mismatch.yaml", text).string() + " --check --quiet");
+  CommandResult r = Run("run " + Write("mismatch.yaml", text).string() + " --check --quiet");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("first divergence at #1"));
   EXPECT_THAT(r.err, HasSubstr("expected  {app: app-lo, ask: lo-p200"));
 }
 
 TEST_F(CliTest, UnusableInputIsExitTwo) {
-  Result r = Run("run " + Write("syntax.yaml", "steps: [\n").string());
+  CommandResult r = Run("run " + Write("syntax.yaml", "steps: [\n").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("syntax.yaml:2:1: "));
   r = Run("run " + Write("kind.yaml", "steps:\n  - schedule: {}\n  - launch: {}\n").string());
@@ -167,16 +125,16 @@ TEST_F(CliTest, UnusableInputIsExitTwo) {
 }
 
 TEST_F(CliTest, RefusedEventsAreRecordsNotExits) {
-  Result r = Run("run " + Write("refused.yaml",
-                                "steps:\n  - add_ask: {app: ghost, id: x, "
-                                "resources: {memory: 1}}\n  - schedule: {}\n")
-                              .string());
+  CommandResult r = Run("run " + Write("refused.yaml",
+                                       "steps:\n  - add_ask: {app: ghost, id: x, "
+                                       "resources: {memory: 1}}\n  - schedule: {}\n")
+                                     .string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("{\"type\":\"error\",\"step\":1,\"message\":\"add_ask: "));
 }
 
 TEST_F(CliTest, TreeTextDotAndSteps) {
-  Result r = Run("tree " + kScenarios + "priority-tree.yaml --at-step 18");
+  CommandResult r = Run("tree " + kScenarios + "priority-tree.yaml --at-step 18");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("partition default, after step 18 of 19"));
   EXPECT_THAT(r.out, HasSubstr("│  ├─ system-high        1001   +1000"));
@@ -194,13 +152,13 @@ TEST_F(CliTest, TreeTextDotAndSteps) {
 
 TEST_F(CliTest, GenWritesScenariosThatRun) {
   fs::path shape = dir_ / "shape.yaml";
-  Result r = Run("gen yunikorn-shape --nodes 10 --pods 200 -o " + shape.string());
+  CommandResult r = Run("gen yunikorn-shape --nodes 10 --pods 200 -o " + shape.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   r = Run("run " + shape.string() + " --check --stats --quiet");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("(200 allocations,"));
-  Result a = Run("gen random --seed 11 --steps 80");
-  Result b = Run("gen random --seed 11 --steps 80");
+  CommandResult a = Run("gen random --seed 11 --steps 80");
+  CommandResult b = Run("gen random --seed 11 --steps 80");
   EXPECT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
   r = Run("run " + Write("random.yaml", a.out).string() + " --quiet");
@@ -212,7 +170,7 @@ TEST_F(CliTest, GenWritesScenariosThatRun) {
 
 TEST_F(CliTest, VersionIsTheProjectVersion) {
   for (const char* args : {"--version", "version"}) {
-    Result r = Run(args);
+    CommandResult r = Run(args);
     EXPECT_EQ(r.exit_code, 0) << args;
     EXPECT_EQ(r.out, std::string("allocore ") + ALLOCORE_VERSION_STRING + "\n") << args;
     EXPECT_EQ(r.err, "") << args;
@@ -227,11 +185,9 @@ TEST_F(CliTest, OutputThatCannotBeWrittenFails) {
   for (const std::string& args :
        {"check " + config, "tree " + config, std::string("--help"), std::string("--version"),
         std::string("run --format jsonl"), std::string("gen yunikorn-shape --nodes 2 --pods 4")}) {
-    const fs::path err = dir_ / "stderr";
-    std::string command = binary_.string() + " " + args + " >/dev/full 2>" + err.string();
-    int status = std::system(command.c_str());
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << args;
-    EXPECT_THAT(ReadFile(err), HasSubstr("error writing the output")) << args;
+    CommandResult r = Run(args + " >/dev/full");
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr("error writing the output")) << args;
   }
 }
 
@@ -243,7 +199,7 @@ steps:
   - add_ask: {app: "app\a1", id: k, resources: {memory: 5}}
   - schedule: {}
 )");
-  Result r = Run("run " + scenario.string() + " --format table");
+  CommandResult r = Run("run " + scenario.string() + " --format table");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
   EXPECT_EQ(r.out.find('\a'), std::string::npos);
@@ -258,8 +214,8 @@ steps:
 
 TEST_F(CliTest, OneOptionParserForEveryCommand) {
   // --x=y and --x y alike.
-  Result a = Run("gen yunikorn-shape --nodes=2 --pods=4");
-  Result b = Run("gen yunikorn-shape --nodes 2 --pods 4");
+  CommandResult a = Run("gen yunikorn-shape --nodes=2 --pods=4");
+  CommandResult b = Run("gen yunikorn-shape --nodes 2 --pods 4");
   EXPECT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
   const std::string config =
@@ -270,18 +226,18 @@ TEST_F(CliTest, OneOptionParserForEveryCommand) {
   for (const std::string& args :
        {std::string("run --bogus"), std::string("check --bogus " + config),
         std::string("tree --bogus " + config), std::string("gen random --seed 1 --bogus 3")}) {
-    Result r = Run(args);
+    CommandResult r = Run(args);
     EXPECT_EQ(r.exit_code, 2) << args;
     EXPECT_THAT(r.err, HasSubstr("unknown option '--bogus'")) << args;
   }
-  Result missing = Run("run --format");
+  CommandResult missing = Run("run --format");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("allocore run: --format needs a value"));
-  Result stray = Run("tree " + config + " " + config);
+  CommandResult stray = Run("tree " + config + " " + config);
   EXPECT_EQ(stray.exit_code, 2);
   EXPECT_THAT(stray.err, HasSubstr("unexpected argument"));
   // `--` ends the options: what follows is a file name, even when it starts with a dash.
-  Result dashed = Run("check -- --not-an-option.yaml");
+  CommandResult dashed = Run("check -- --not-an-option.yaml");
   EXPECT_EQ(dashed.exit_code, 2);
   EXPECT_THAT(dashed.out + dashed.err, HasSubstr("--not-an-option.yaml"));
   EXPECT_THAT(dashed.err, ::testing::Not(HasSubstr("unknown option")));
@@ -296,19 +252,19 @@ namespace {
 TEST_F(CliTest, PackRunAndUnpackAnEventLog) {
   const std::string scenario = kScenarios + "every-v3-step-kind.yaml";
   const std::string log = (dir_ / "s.alog").string();
-  Result packed = Run("pack " + scenario + " -o " + log);
+  CommandResult packed = Run("pack " + scenario + " -o " + log);
   ASSERT_EQ(packed.exit_code, 0) << packed.err;
   EXPECT_EQ(packed.out, "");
-  Result from_yaml = Run("run " + scenario + " --check");
-  Result from_log = Run("run " + log + " --check");
+  CommandResult from_yaml = Run("run " + scenario + " --check");
+  CommandResult from_log = Run("run " + log + " --check");
   EXPECT_EQ(from_yaml.exit_code, 0) << from_yaml.err;
   EXPECT_EQ(from_log.exit_code, 0) << from_log.err;
   EXPECT_EQ(from_log.out, from_yaml.out);
 
-  Result unpacked = Run("unpack " + log);
+  CommandResult unpacked = Run("unpack " + log);
   ASSERT_EQ(unpacked.exit_code, 0) << unpacked.err;
   EXPECT_THAT(unpacked.out, HasSubstr("steps:\n  - "));
-  Result from_unpacked = Run("run " + Write("u.yaml", unpacked.out).string() + " --check");
+  CommandResult from_unpacked = Run("run " + Write("u.yaml", unpacked.out).string() + " --check");
   EXPECT_EQ(from_unpacked.exit_code, 0) << from_unpacked.err;
   EXPECT_EQ(from_unpacked.out, from_yaml.out);
 
@@ -317,13 +273,14 @@ TEST_F(CliTest, PackRunAndUnpackAnEventLog) {
   // cut short instead: event_log_test covers every byte.)
   std::string bytes = ReadFile(log);
   bytes.back() = static_cast<char>(bytes.back() ^ 0x01);
-  Result damaged = Run("run " + Write("damaged.alog", bytes).string());
+  CommandResult damaged = Run("run " + Write("damaged.alog", bytes).string());
   EXPECT_EQ(damaged.exit_code, 2);
   EXPECT_THAT(damaged.err, ContainsRegex("damaged.alog: offset [0-9]+: "));
   EXPECT_EQ(damaged.out, "");
 
   // Cut short: read up to the last whole record, with a warning.
-  Result cut = Run("run " + Write("cut.alog", ReadFile(log).substr(0, bytes.size() - 3)).string());
+  CommandResult cut =
+      Run("run " + Write("cut.alog", ReadFile(log).substr(0, bytes.size() - 3)).string());
   EXPECT_EQ(cut.exit_code, 0) << cut.err;
   EXPECT_THAT(cut.err, HasSubstr("the last record is cut short"));
 
@@ -337,17 +294,17 @@ TEST_F(CliTest, PackRunAndUnpackAnEventLog) {
 // uninterrupted run's, byte for byte, whichever N.
 TEST_F(CliTest, SnapshotAtAStepAndContinueFromIt) {
   const std::string scenario = kScenarios + "every-v3-step-kind.yaml";
-  Result whole = Run("run " + scenario + " --format jsonl");
+  CommandResult whole = Run("run " + scenario + " --format jsonl");
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
   std::vector<std::string> lines = absl::StrSplit(whole.out, '\n', absl::SkipEmpty());
   ASSERT_GT(lines.size(), 4u);
   for (int step : {0, 1, 2, 5, 9, 12, 13}) {
     const std::string file = (dir_ / ("after-" + std::to_string(step) + ".snap")).string();
-    Result taken =
+    CommandResult taken =
         Run("run " + scenario + " --quiet --snapshot-at " + std::to_string(step) + "=" + file);
     ASSERT_EQ(taken.exit_code, 0) << taken.err;
-    Result resumed = Run("run " + scenario + " --format jsonl --from-snapshot " +
-                         std::to_string(step) + "=" + file);
+    CommandResult resumed = Run("run " + scenario + " --format jsonl --from-snapshot " +
+                                std::to_string(step) + "=" + file);
     ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
     std::string expected;
     for (const std::string& line : lines) {
@@ -357,17 +314,18 @@ TEST_F(CliTest, SnapshotAtAStepAndContinueFromIt) {
     EXPECT_EQ(resumed.out, expected) << "snapshot after step " << step;
   }
 
-  Result past = Run("run " + scenario + " --snapshot-at 99=" + (dir_ / "x.snap").string());
+  CommandResult past = Run("run " + scenario + " --snapshot-at 99=" + (dir_ / "x.snap").string());
   EXPECT_EQ(past.exit_code, 2);
   EXPECT_THAT(past.err, HasSubstr("--snapshot-at 99: the scenario has 13 steps"));
   EXPECT_EQ(Run("run " + scenario + " --snapshot-at x.snap").exit_code, 2);  // no STEP=
-  Result checked = Run("run " + scenario + " --check --from-snapshot x.snap");
+  CommandResult checked = Run("run " + scenario + " --check --from-snapshot x.snap");
   EXPECT_EQ(checked.exit_code, 2);
   EXPECT_THAT(checked.err, HasSubstr("--check"));
-  Result not_one = Run("run " + scenario + " --from-snapshot 3=" + scenario);
+  CommandResult not_one = Run("run " + scenario + " --from-snapshot 3=" + scenario);
   EXPECT_EQ(not_one.exit_code, 2);
   EXPECT_THAT(not_one.err, HasSubstr("snapshot: byte 0: not an allocore snapshot"));
-  Result missing = Run("run " + scenario + " --from-snapshot " + (dir_ / "none.snap").string());
+  CommandResult missing =
+      Run("run " + scenario + " --from-snapshot " + (dir_ / "none.snap").string());
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("none.snap: No such file"));
 }
@@ -407,7 +365,7 @@ TEST_F(CliTest, RunReplaysARecordedLogUnderItsKernelsBudget) {
     ASSERT_EQ(*(*kernel)->Schedule(0, "", &out), 2);  // the budget stops it
     ASSERT_TRUE((*kernel)->Close().ok());
   }
-  Result replayed = Run("run " + log + " --format jsonl");
+  CommandResult replayed = Run("run " + log + " --format jsonl");
   EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
   size_t allocations = 0;
   for (size_t at = 0; (at = replayed.out.find("\"type\":\"allocation\"", at)) != std::string::npos;
@@ -416,26 +374,26 @@ TEST_F(CliTest, RunReplaysARecordedLogUnderItsKernelsBudget) {
   }
   EXPECT_EQ(allocations, 2u) << replayed.out;
   // --check proves the replay by the log's decision digests...
-  Result checked = Run("run " + log + " --check --quiet");
+  CommandResult checked = Run("run " + log + " --check --quiet");
   EXPECT_EQ(checked.exit_code, 0) << checked.err;
   EXPECT_THAT(checked.err, HasSubstr("the replay decided as the recording: 4 steps replayed"));
   // ...and names the first step after which a replay decides otherwise: under a budget of 3,
   // the schedule (step 4: node, app, ask, schedule) allocates a third time.
-  Result diverged = Run("run " + log + " --check --quiet --max-allocations 3");
+  CommandResult diverged = Run("run " + log + " --check --quiet --max-allocations 3");
   EXPECT_EQ(diverged.exit_code, 1) << diverged.err;
   EXPECT_THAT(diverged.err, HasSubstr("the replay diverges from the recording at step 4 "
                                       "(schedule): the recording counts 5 decisions"));
   EXPECT_THAT(diverged.err, HasSubstr("the replay 6 decisions"));
   // Packed again under another profile, the log leaves its digests out (they would not hold).
   const std::string repacked = (dir_ / "repacked.alog").string();
-  Result pack = Run("pack " + log + " -o " + repacked + " --semantics yunikorn-1.9");
+  CommandResult pack = Run("pack " + log + " -o " + repacked + " --semantics yunikorn-1.9");
   EXPECT_EQ(pack.exit_code, 0) << pack.err;
   EXPECT_THAT(pack.err, HasSubstr("the recorded decision digests are left out"));
   // A log with neither expect: nor digests has nothing to check.
-  Result nothing = Run("run " + repacked + " --check --quiet");
+  CommandResult nothing = Run("run " + repacked + " --check --quiet");
   EXPECT_EQ(nothing.exit_code, 2);
   EXPECT_THAT(nothing.err, HasSubstr("no expect: block and no decision digests"));
-  Result unpacked = Run("unpack " + log);
+  CommandResult unpacked = Run("unpack " + log);
   EXPECT_EQ(unpacked.exit_code, 0) << unpacked.err;
   EXPECT_THAT(unpacked.err, HasSubstr("warning: a recorded log"));
   EXPECT_THAT(unpacked.out, StartsWith("# recorded from a live kernel"));
@@ -445,20 +403,20 @@ TEST_F(CliTest, RunReplaysARecordedLogUnderItsKernelsBudget) {
 // unusable arguments are exit 2 with a message naming what is wrong.
 TEST_F(CliTest, ReportWritesEveryFormatAndRefusesBadArguments) {
   const std::string workload = ALLOCORE_SOURCE_DIR "/tests/tools/report_workload.yaml";
-  Result text = Run("report " + workload);
+  CommandResult text = Run("report " + workload);
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("pending time, submission to allocation"));
   EXPECT_THAT(text.out, HasSubstr("root.teams.a"));
-  Result json = Run("report " + workload + " --format json");
+  CommandResult json = Run("report " + workload + " --format json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, StartsWith("{\"report_version\":1,"));
-  Result html = Run("report " + workload + " --format html");
+  CommandResult html = Run("report " + workload + " --format html");
   ASSERT_EQ(html.exit_code, 0) << html.err;
   EXPECT_THAT(html.out, StartsWith("<!DOCTYPE html>"));
   EXPECT_THAT(html.out, HasSubstr("<svg"));
 
   const fs::path out = dir_ / "report-out";
-  Result files = Run("report " + workload + " -o " + out.string());
+  CommandResult files = Run("report " + workload + " -o " + out.string());
   ASSERT_EQ(files.exit_code, 0) << files.err;
   EXPECT_EQ(ReadFile(out / "report.txt"), text.out);
   EXPECT_EQ(ReadFile(out / "report.json"), json.out);
@@ -467,7 +425,7 @@ TEST_F(CliTest, ReportWritesEveryFormatAndRefusesBadArguments) {
   // The same workload as an event log gives the same figures (the source name aside).
   const fs::path log = dir_ / "workload.alog";
   ASSERT_EQ(Run("pack " + workload + " -o " + log.string()).exit_code, 0);
-  Result from_log = Run("report " + log.string() + " --format json");
+  CommandResult from_log = Run("report " + log.string() + " --format json");
   ASSERT_EQ(from_log.exit_code, 0) << from_log.err;
   auto without_source = [](std::string s) {
     const size_t at = s.find("\"semantics\"");
@@ -475,23 +433,23 @@ TEST_F(CliTest, ReportWritesEveryFormatAndRefusesBadArguments) {
   };
   EXPECT_EQ(without_source(from_log.out), without_source(json.out));
 
-  Result format = Run("report " + workload + " --format pdf");
+  CommandResult format = Run("report " + workload + " --format pdf");
   EXPECT_EQ(format.exit_code, 2);
   EXPECT_THAT(format.err, HasSubstr("unknown format 'pdf'"));
-  Result side = Run("report --compare scenario nodes=tight --trace " + workload);
+  CommandResult side = Run("report --compare scenario nodes=tight --trace " + workload);
   EXPECT_EQ(side.exit_code, 2);
   EXPECT_THAT(side.err, HasSubstr("nodes=tight"));
-  Result config =
+  CommandResult config =
       Run("report --compare " + Write("bad.yaml", "partitions: [{name: x}]\n").string() +
           " scenario --trace " + workload);
   EXPECT_EQ(config.exit_code, 2);
   EXPECT_THAT(config.err, HasSubstr("bad.yaml"));
-  Result onto_file = Run("report " + workload + " -o " + workload);
+  CommandResult onto_file = Run("report " + workload + " -o " + workload);
   EXPECT_EQ(onto_file.exit_code, 2);
   EXPECT_THAT(onto_file.err, HasSubstr("not a directory"));
-  Result waiters = Run("report " + workload + " --waiters -3");
+  CommandResult waiters = Run("report " + workload + " --waiters -3");
   EXPECT_EQ(waiters.exit_code, 2);
-  Result missing = Run("report");
+  CommandResult missing = Run("report");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(Run("report --help").exit_code, 0);
 }
@@ -503,13 +461,13 @@ TEST_F(CliTest, ImportTurnsAStateDumpIntoARunnableScenario) {
   const std::string dump = data + "a_fair_two_queues.json";
   const std::string config = data + "a_fair_two_queues.queues.yaml";
   const fs::path scenario = dir_ / "cluster.yaml";
-  Result imported =
+  CommandResult imported =
       Run("import yunikorn " + dump + " --config " + config + " -o " + scenario.string());
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   EXPECT_THAT(imported.err, HasSubstr("yunikorn 1.2 state dump"));
   EXPECT_THAT(imported.err, HasSubstr("3 nodes, 3 applications, 12 pods running, 4 asks pending"));
   EXPECT_TRUE(imported.out.empty());
-  Result run = Run("run " + scenario.string() + " --explain --format jsonl");
+  CommandResult run = Run("run " + scenario.string() + " --explain --format jsonl");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::vector<std::string> recovered = absl::StrSplit(run.out, "\"type\":\"recovered\"");
   EXPECT_EQ(recovered.size(), 13u);  // 12 records split the text in 13
@@ -519,7 +477,7 @@ TEST_F(CliTest, ImportTurnsAStateDumpIntoARunnableScenario) {
 
   // Malformed JSON: the file, line and column, exit 2, and the earlier output left alone.
   const fs::path bad = Write("bad.json", "{\"Applications\": [\n  {\"applicationID\": }\n]}");
-  Result refused =
+  CommandResult refused =
       Run("import yunikorn " + bad.string() + " --config " + config + " -o " + scenario.string());
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_THAT(refused.err, HasSubstr(bad.string() + ":2:"));
@@ -530,10 +488,10 @@ TEST_F(CliTest, ImportTurnsAStateDumpIntoARunnableScenario) {
             2);
   EXPECT_FALSE(fs::exists(fresh));
 
-  Result no_config = Run("import yunikorn " + dump);
+  CommandResult no_config = Run("import yunikorn " + dump);
   EXPECT_EQ(no_config.exit_code, 2);
   EXPECT_THAT(no_config.err, HasSubstr("--config are required"));
-  Result unknown = Run("import mesos " + dump + " --config " + config);
+  CommandResult unknown = Run("import mesos " + dump + " --config " + config);
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_THAT(unknown.err, HasSubstr("unknown source 'mesos'"));
   EXPECT_EQ(Run("import --help").exit_code, 0);
@@ -550,11 +508,12 @@ TEST_F(CliTest, ImportStrictRefusesWhatItWouldDrop) {
   {"kind": "Pod", "metadata": {"name": "done", "namespace": "ns", "uid": "u1"},
    "spec": {"schedulerName": "yunikorn", "nodeName": "n1", "containers": []},
    "status": {"phase": "Succeeded"}}]})");
-  Result lenient = Run("import kubernetes " + objects.string() + " --config " + config.string());
+  CommandResult lenient =
+      Run("import kubernetes " + objects.string() + " --config " + config.string());
   EXPECT_EQ(lenient.exit_code, 0) << lenient.err;
   EXPECT_THAT(lenient.err, HasSubstr("1 x pod phase Succeeded"));
   EXPECT_THAT(lenient.err, HasSubstr("(first: pod ns/done)"));
-  Result strict =
+  CommandResult strict =
       Run("import kubernetes " + objects.string() + " --config " + config.string() + " --strict");
   EXPECT_EQ(strict.exit_code, 2);
   EXPECT_THAT(strict.err, HasSubstr("--strict"));
@@ -577,16 +536,16 @@ steps:
   - schedule: {}
 )");
   const fs::path dump = dir_ / "dump.json";
-  Result exported =
+  CommandResult exported =
       Run("export yunikorn " + scenario.string() + " --at-step 4 -o " + dump.string());
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
   EXPECT_THAT(ReadFile(dump), HasSubstr("\"minAllocationPriority\""));
-  Result imported = Run("import yunikorn " + dump.string() + " --config " + config.string());
+  CommandResult imported = Run("import yunikorn " + dump.string() + " --config " + config.string());
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   EXPECT_THAT(imported.out, HasSubstr("recover_allocation: {app: \"app-1\", id: \"k1\""));
   EXPECT_THAT(imported.out, HasSubstr("add_ask: {app: \"app-1\", id: \"k2\""));
   EXPECT_THAT(imported.err, HasSubstr("1 pod running, 1 ask pending"));
-  Result past = Run("export yunikorn " + scenario.string() + " --at-step 9");
+  CommandResult past = Run("export yunikorn " + scenario.string() + " --at-step 9");
   EXPECT_EQ(past.exit_code, 2);
   EXPECT_THAT(past.err, HasSubstr("step 9 is outside"));
   EXPECT_EQ(Run("export yunikorn").exit_code, 2);

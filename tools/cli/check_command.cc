@@ -203,7 +203,7 @@ int CheckCommand(int argc, char** argv) {
   std::string format = "text";
   bool strict = false;
   bool quiet = false;
-  std::string semantics_name = "yunikorn-1.2";
+  std::string semantics_name;
   CLI::App app;
   app.add_option("--semantics", semantics_name);
   app.add_option("--format", format);
@@ -218,12 +218,8 @@ int CheckCommand(int argc, char** argv) {
                  format.c_str());
     return 2;
   }
-  std::optional<Semantics> semantics = ParseSemantics(semantics_name);
-  if (!semantics) {
-    std::fprintf(stderr, "allocore check: unknown --semantics '%s' (known: %s)\n",
-                 semantics_name.c_str(), std::string(SemanticsNames()).c_str());
-    return 2;
-  }
+  std::optional<Semantics> semantics = Semantics::kYunikorn12;
+  if (!ParseSemanticsOption("check", semantics_name, &semantics)) return 2;
   if (files.empty()) {
     std::fprintf(stderr, "allocore check: no FILE given\n\n%s", kUsage);
     return 2;

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,38 @@ std::optional<uint64_t> ParseUint64(std::string_view text) {
   return value;
 }
 
+bool ParseIntOption(std::string_view command, std::string_view flag, const std::string& text,
+                    std::string_view need, int64_t min, int64_t max, int64_t* value) {
+  std::optional<int64_t> n = ParseInt64(text);
+  if (!n || *n < min || *n > max) {
+    std::fprintf(stderr, "allocore %.*s: %.*s needs %.*s, got '%s'\n",
+                 static_cast<int>(command.size()), command.data(), static_cast<int>(flag.size()),
+                 flag.data(), static_cast<int>(need.size()), need.data(), text.c_str());
+    return false;
+  }
+  *value = *n;
+  return true;
+}
+
+bool ParseSemanticsOption(std::string_view command, const std::string& text,
+                          std::optional<Semantics>* semantics) {
+  if (text.empty()) return true;
+  *semantics = ParseSemantics(text);
+  if (*semantics) return true;
+  std::fprintf(stderr, "allocore %.*s: unknown --semantics '%s' (known: %s)\n",
+               static_cast<int>(command.size()), command.data(), text.c_str(),
+               std::string(SemanticsNames()).c_str());
+  return false;
+}
+
+std::string MessageOf(const absl::Status& status) {
+  return {status.message().data(), status.message().size()};
+}
+
+void PrintWarnings(const std::vector<std::string>& warnings) {
+  for (const std::string& warning : warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+}
+
 bool TakeAllSteps(adapters::ScenarioStream& stream, adapters::Scenario* scenario) {
   scenario->steps.clear();
   scenario->steps.reserve(static_cast<size_t>(stream.step_count()));
@@ -37,14 +70,26 @@ bool TakeAllSteps(adapters::ScenarioStream& stream, adapters::Scenario* scenario
   while (true) {
     absl::StatusOr<const adapters::ScenarioStep*> step = steps.Next();
     if (!step.ok()) {
-      std::fprintf(
-          stderr, "%s\n",
-          std::string(step.status().message().data(), step.status().message().size()).c_str());
+      std::fprintf(stderr, "%s\n", MessageOf(step.status()).c_str());
       return false;
     }
     if (*step == nullptr) return true;
     scenario->steps.push_back(**step);
   }
+}
+
+std::optional<adapters::Scenario> ReadWholeScenario(const std::string& path,
+                                                    const adapters::ScenarioLoadOptions& options) {
+  absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream =
+      adapters::ScenarioStream::Open(path, adapters::kStreamAboveBytes, options);
+  if (!stream.ok()) {
+    std::fprintf(stderr, "%s\n", MessageOf(stream.status()).c_str());
+    return std::nullopt;
+  }
+  PrintWarnings((*stream)->header().config_warnings);
+  adapters::Scenario scenario = (*stream)->header();
+  if ((*stream)->streamed() && !TakeAllSteps(**stream, &scenario)) return std::nullopt;
+  return scenario;
 }
 
 bool WriteOutput(const std::string& command, const std::string& path, std::string_view bytes) {

@@ -8,6 +8,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "allocore/semantics.h"
 
 namespace CLI {
 class App;
@@ -15,6 +19,7 @@ class App;
 
 namespace allocore::adapters {
 struct Scenario;
+struct ScenarioLoadOptions;
 class ScenarioStream;
 }  // namespace allocore::adapters
 
@@ -30,6 +35,27 @@ std::optional<int> ParseOptions(CLI::App* app, int argc, char** argv, std::strin
 // A decimal integer with an optional sign and nothing else; nullopt otherwise.
 std::optional<int64_t> ParseInt64(std::string_view text);
 std::optional<uint64_t> ParseUint64(std::string_view text);
+
+// The value `text` of an integer option `flag` into `*value` when it lies in [min, max]. False
+// after printing "allocore COMMAND: FLAG needs NEED, got 'TEXT'" (`need` says the range).
+bool ParseIntOption(std::string_view command, std::string_view flag, const std::string& text,
+                    std::string_view need, int64_t min, int64_t max, int64_t* value);
+
+// The profile `text` names, into `*semantics`; an empty `text` leaves it as it is. False after
+// printing "allocore COMMAND: unknown --semantics 'TEXT' (known: ...)".
+bool ParseSemanticsOption(std::string_view command, const std::string& text,
+                          std::optional<Semantics>* semantics);
+
+// The message of `status` alone, as the commands print it (file:line:col first when it has one).
+std::string MessageOf(const absl::Status& status);
+
+// Each warning on a line of its own on stderr (config warnings, a log's warnings).
+void PrintWarnings(const std::vector<std::string>& warnings);
+
+// The scenario or event log at `path` ("-": stdin) whole, its steps included, its config
+// warnings printed; nullopt after printing why not.
+std::optional<adapters::Scenario> ReadWholeScenario(const std::string& path,
+                                                    const adapters::ScenarioLoadOptions& options);
 
 // Writes `bytes` to `path` ("-": stdout). False after printing why not
 // ("allocore COMMAND: PATH: reason").

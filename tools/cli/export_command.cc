@@ -51,27 +51,14 @@ int ExportCommand(int argc, char** argv) {
     return 2;
   }
   adapters::ScenarioLoadOptions load_options;
-  if (!semantics_text.empty()) {
-    load_options.semantics = ParseSemantics(semantics_text);
-    if (!load_options.semantics) {
-      std::fprintf(stderr, "allocore export: unknown semantics '%s' (%s)\n", semantics_text.c_str(),
-                   std::string(SemanticsNames()).c_str());
-      return 2;
-    }
-  }
-  absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream =
-      adapters::ScenarioStream::Open(input, adapters::kStreamAboveBytes, load_options);
-  if (!stream.ok()) {
-    std::fprintf(stderr, "%s\n", std::string(stream.status().message()).c_str());
-    return 2;
-  }
-  adapters::Scenario scenario = (*stream)->header();
-  if ((*stream)->streamed() && !TakeAllSteps(**stream, &scenario)) return 2;
+  if (!ParseSemanticsOption("export", semantics_text, &load_options.semantics)) return 2;
+  std::optional<adapters::Scenario> scenario = ReadWholeScenario(input, load_options);
+  if (!scenario) return 2;
   adapters::ExportOptions options;
   options.at_step = at_step;
-  absl::StatusOr<std::string> dump = adapters::ExportYunikornStateDump(scenario, options);
+  absl::StatusOr<std::string> dump = adapters::ExportYunikornStateDump(*scenario, options);
   if (!dump.ok()) {
-    std::fprintf(stderr, "allocore export: %s\n", std::string(dump.status().message()).c_str());
+    std::fprintf(stderr, "allocore export: %s\n", MessageOf(dump.status()).c_str());
     return 2;
   }
   return WriteOutput("export", output, *dump) ? 0 : 2;

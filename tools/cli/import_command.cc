@@ -48,10 +48,6 @@ constexpr char kImportUsage[] =
     "\n"
     "exit codes: 0 ok, 2 unusable input (the message names the file, line, object and field)\n";
 
-std::string View(const absl::Status& status) {
-  return {status.message().data(), status.message().size()};
-}
-
 // Writes `bytes` beside `path` and renames it into place, so that a failure leaves nothing.
 bool WriteWhole(const std::string& path, std::string_view bytes) {
   if (path == "-") return WriteOutput("import", path, bytes);
@@ -104,25 +100,16 @@ int ImportCommand(int argc, char** argv) {
                  kImportUsage);
     return 2;
   }
-  if (!semantics_text.empty()) {
-    options.semantics = ParseSemantics(semantics_text);
-    if (!options.semantics) {
-      std::fprintf(stderr, "allocore import: unknown semantics '%s' (%s)\n", semantics_text.c_str(),
-                   std::string(SemanticsNames()).c_str());
-      return 2;
-    }
-  }
+  if (!ParseSemanticsOption("import", semantics_text, &options.semantics)) return 2;
   options.schedule = !no_schedule;
   absl::StatusOr<adapters::ImportResult> imported =
       source_kind == "yunikorn" ? adapters::ImportYunikornStateDump(input, options)
                                 : adapters::ImportKubernetesObjects(input, options);
   if (!imported.ok()) {
-    std::fprintf(stderr, "allocore import: %s\n", View(imported.status()).c_str());
+    std::fprintf(stderr, "allocore import: %s\n", MessageOf(imported.status()).c_str());
     return 2;
   }
-  for (const std::string& warning : imported->scenario.config_warnings) {
-    std::fprintf(stderr, "%s\n", warning.c_str());
-  }
+  PrintWarnings(imported->scenario.config_warnings);
   if (!imported->warnings.empty()) {
     std::fprintf(stderr, "allocore import: warning: dropped or guessed (--strict refuses):\n%s",
                  adapters::FormatImportWarnings(imported->warnings).c_str());

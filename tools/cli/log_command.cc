@@ -42,10 +42,6 @@ constexpr char kUnpackUsage[] =
     "\n"
     "exit codes: 0 ok, 2 unusable input or output\n";
 
-std::string View(const absl::Status& status) {
-  return {status.message().data(), status.message().size()};
-}
-
 }  // namespace
 
 int PackCommand(int argc, char** argv) {
@@ -64,27 +60,10 @@ int PackCommand(int argc, char** argv) {
     return 2;
   }
   adapters::ScenarioLoadOptions load_options;
-  if (!semantics_text.empty()) {
-    load_options.semantics = ParseSemantics(semantics_text);
-    if (!load_options.semantics) {
-      std::fprintf(stderr, "allocore pack: unknown semantics '%s' (%s)\n", semantics_text.c_str(),
-                   std::string(SemanticsNames()).c_str());
-      return 2;
-    }
-  }
-  absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream =
-      adapters::ScenarioStream::Open(input, adapters::kStreamAboveBytes, load_options);
-  if (!stream.ok()) {
-    std::fprintf(stderr, "%s\n", View(stream.status()).c_str());
-    return 2;
-  }
-  for (const std::string& warning : (*stream)->header().config_warnings) {
-    std::fprintf(stderr, "%s\n", warning.c_str());
-  }
-  adapters::Scenario scenario = (*stream)->header();
-  if ((*stream)->streamed()) {
-    if (!TakeAllSteps(**stream, &scenario)) return 2;
-  }
+  if (!ParseSemanticsOption("pack", semantics_text, &load_options.semantics)) return 2;
+  std::optional<adapters::Scenario> read = ReadWholeScenario(input, load_options);
+  if (!read) return 2;
+  adapters::Scenario& scenario = *read;
   // A recorded log's decision digests are those of its own profile: under another one they
   // would make every `run --check` of the new log fail, so they are left out.
   if (scenario.decision_digests && load_options.semantics) {
@@ -115,10 +94,10 @@ int UnpackCommand(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream =
       adapters::OpenEventLogStream(input, {}, &warnings);
   if (!stream.ok()) {
-    std::fprintf(stderr, "%s\n", View(stream.status()).c_str());
+    std::fprintf(stderr, "%s\n", MessageOf(stream.status()).c_str());
     return 2;
   }
-  for (const std::string& warning : warnings) std::fprintf(stderr, "%s\n", warning.c_str());
+  PrintWarnings(warnings);
   adapters::Scenario scenario = (*stream)->header();
   if (scenario.clock == adapters::StepClock::kAdvanceStepsOnly) {
     std::fprintf(stderr,

@@ -66,10 +66,6 @@ constexpr char kUsage[] =
 
 constexpr int64_t kDefaultMaxAllocations = 500000;
 
-std::string View(const absl::Status& status) {
-  return {status.message().data(), status.message().size()};
-}
-
 // Forwards to the collector and draws a progress line on a terminal.
 class ReportSink : public adapters::RunObserver {
  public:
@@ -205,7 +201,7 @@ std::optional<adapters::Report> Replay(adapters::ScenarioStream& stream, const V
   }
   if (!run.ok()) {
     std::fprintf(stderr, "allocore report: %s: %s\n", variant.label.c_str(),
-                 View(run.status()).c_str());
+                 MessageOf(run.status()).c_str());
     return std::nullopt;
   }
   if (!run->errors.empty()) {
@@ -259,31 +255,16 @@ int ParseArgs(int argc, char** argv, Options* options) {
                  options->format.c_str());
     return 2;
   }
-  if (!semantics.empty()) {
-    options->semantics = ParseSemantics(semantics);
-    if (!options->semantics) {
-      std::fprintf(stderr, "allocore report: unknown profile '%s' (%s)\n", semantics.c_str(),
-                   std::string(SemanticsNames()).c_str());
-      return 2;
-    }
-  }
-  if (!waiters.empty()) {
-    std::optional<int64_t> n = ParseInt64(waiters);
-    if (!n || *n < 0 || *n > 1000) {
-      std::fprintf(stderr, "allocore report: --waiters needs a number in [0, 1000], got '%s'\n",
-                   waiters.c_str());
-      return 2;
-    }
-    options->waiters = *n;
+  if (!ParseSemanticsOption("report", semantics, &options->semantics)) return 2;
+  if (!waiters.empty() && !ParseIntOption("report", "--waiters", waiters, "a number in [0, 1000]",
+                                          0, 1000, &options->waiters)) {
+    return 2;
   }
   if (!max_allocations.empty()) {
-    std::optional<int64_t> n = ParseInt64(max_allocations);
-    if (!n || *n < 0) {
-      std::fprintf(stderr, "allocore report: --max-allocations needs a number >= 0, got '%s'\n",
-                   max_allocations.c_str());
+    if (!ParseIntOption("report", "--max-allocations", max_allocations, "a number >= 0", 0,
+                        INT64_MAX, &options->max_allocations)) {
       return 2;
     }
-    options->max_allocations = *n;
     options->max_allocations_given = true;
   }
   return 0;
@@ -317,13 +298,11 @@ int ReportCommand(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<adapters::ScenarioStream>> stream = adapters::ScenarioStream::Open(
       options.scenario, adapters::kStreamAboveBytes, {.semantics = options.semantics});
   if (!stream.ok()) {
-    std::fprintf(stderr, "%s\n", View(stream.status()).c_str());
+    std::fprintf(stderr, "%s\n", MessageOf(stream.status()).c_str());
     return 2;
   }
   const adapters::Scenario& scenario = (*stream)->header();
-  for (const std::string& warning : scenario.config_warnings) {
-    std::fprintf(stderr, "%s\n", warning.c_str());
-  }
+  PrintWarnings(scenario.config_warnings);
   const bool progress = IsTerminal(stderr);
 
   if (options.compare.empty()) {

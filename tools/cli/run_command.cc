@@ -143,10 +143,6 @@ int64_t NanosSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
 }
 
-std::string View(const absl::Status& status) {
-  return {status.message().data(), status.message().size()};
-}
-
 // Counts records by type, writes JSON lines when asked, draws the progress line, and forwards
 // to the table collector in table mode.
 class RunSink : public adapters::RunObserver {
@@ -270,14 +266,7 @@ int ParseArgs(int argc, char** argv, Options* options) {
                  static_cast<long long>(options->resume_after));
     return 2;
   }
-  if (!semantics.empty()) {
-    options->semantics = ParseSemantics(semantics);
-    if (!options->semantics) {
-      std::fprintf(stderr, "allocore run: unknown --semantics '%s' (known: %s)\n",
-                   semantics.c_str(), std::string(SemanticsNames()).c_str());
-      return 2;
-    }
-  }
+  if (!ParseSemanticsOption("run", semantics, &options->semantics)) return 2;
   if (!format.empty()) {
     if (format == "jsonl") {
       options->format = Format::kJsonl;
@@ -289,15 +278,10 @@ int ParseArgs(int argc, char** argv, Options* options) {
     }
   }
   if (!max_allocations.empty()) {
-    std::optional<int64_t> n = ParseInt64(max_allocations);
-    if (!n || *n < 0) {
-      std::fprintf(stderr,
-                   "allocore run: --max-allocations needs a number >= 0 (0: no budget), got "
-                   "'%s'\n",
-                   max_allocations.c_str());
+    if (!ParseIntOption("run", "--max-allocations", max_allocations, "a number >= 0 (0: no budget)",
+                        0, INT64_MAX, &options->max_allocations)) {
       return 2;
     }
-    options->max_allocations = *n;
     options->max_allocations_given = true;
   }
   return 0;
@@ -455,15 +439,13 @@ int RunCommand(int argc, char** argv) {
   if (!(builtin ? builtin_scenario.status() : stream.status()).ok()) {
     // One problem per line, each starting with "file:line:col: ".
     std::fprintf(stderr, "%s\n",
-                 View(builtin ? builtin_scenario.status() : stream.status()).c_str());
+                 MessageOf(builtin ? builtin_scenario.status() : stream.status()).c_str());
     return 2;
   }
   const adapters::Scenario* scenario = builtin ? &*builtin_scenario : &(*stream)->header();
   const int64_t step_count =
       builtin ? static_cast<int64_t>(scenario->steps.size()) : (*stream)->step_count();
-  for (const std::string& warning : scenario->config_warnings) {
-    std::fprintf(stderr, "%s\n", warning.c_str());
-  }
+  PrintWarnings(scenario->config_warnings);
   if (options.check && !scenario->expect && !scenario->decision_digests) {
     std::fprintf(stderr,
                  "allocore run: %s: --check, but the scenario has no expect: block and no "
@@ -529,7 +511,7 @@ int RunCommand(int argc, char** argv) {
   sink.EndProgress();
   if (!run.ok()) {
     stdout_buffer.Flush();
-    std::fprintf(stderr, "allocore run: %s\n", View(run.status()).c_str());
+    std::fprintf(stderr, "allocore run: %s\n", MessageOf(run.status()).c_str());
     return 2;
   }
   if (options.snapshot_at >= 0) {

@@ -28,10 +28,6 @@ constexpr char kUsage[] =
     "\n"
     "exit codes: 0 ok, 2 unusable input\n";
 
-std::string View(const absl::Status& status) {
-  return {status.message().data(), status.message().size()};
-}
-
 }  // namespace
 
 int TreeCommand(int argc, char** argv) {
@@ -51,14 +47,9 @@ int TreeCommand(int argc, char** argv) {
     return 2;
   }
   const bool dot = format == "dot";
-  if (!at_step_text.empty()) {
-    std::optional<int64_t> step = ParseInt64(at_step_text);
-    if (!step || *step < 0) {
-      std::fprintf(stderr, "allocore tree: --at-step needs a step number >= 0, got '%s'\n",
-                   at_step_text.c_str());
-      return 2;
-    }
-    at_step = *step;
+  if (!at_step_text.empty() && !ParseIntOption("tree", "--at-step", at_step_text,
+                                               "a step number >= 0", 0, INT64_MAX, &at_step)) {
+    return 2;
   }
   if (path.empty()) {
     std::fprintf(stderr, "%s", kUsage);
@@ -68,12 +59,10 @@ int TreeCommand(int argc, char** argv) {
   absl::StatusOr<adapters::Scenario> scenario =
       adapters::LoadScenarioFile(path, {.allow_bare_config = true});
   if (!scenario.ok()) {
-    std::fprintf(stderr, "%s\n", View(scenario.status()).c_str());
+    std::fprintf(stderr, "%s\n", MessageOf(scenario.status()).c_str());
     return 2;
   }
-  for (const std::string& warning : scenario->config_warnings) {
-    std::fprintf(stderr, "%s\n", warning.c_str());
-  }
+  PrintWarnings(scenario->config_warnings);
   const auto steps = static_cast<int64_t>(scenario->steps.size());
   if (at_step > steps) {
     std::fprintf(stderr, "allocore tree: --at-step %lld, but %s has %lld steps\n",
@@ -84,7 +73,7 @@ int TreeCommand(int argc, char** argv) {
   run_options.last_step = at_step;
   absl::StatusOr<adapters::RunResult> run = adapters::RunScenario(*scenario, run_options, nullptr);
   if (!run.ok()) {
-    std::fprintf(stderr, "allocore tree: %s\n", View(run.status()).c_str());
+    std::fprintf(stderr, "allocore tree: %s\n", MessageOf(run.status()).c_str());
     return 2;
   }
   const Kernel& kernel = *run->kernel;
@@ -94,7 +83,7 @@ int TreeCommand(int argc, char** argv) {
     absl::StatusOr<std::vector<QueueInfo>> queues = kernel.ListQueues(name);
     if (!queues.ok()) {
       std::fprintf(stderr, "allocore tree: partition %s: %s\n", name.c_str(),
-                   View(queues.status()).c_str());
+                   MessageOf(queues.status()).c_str());
       return 2;
     }
     partitions.push_back({.partition = name, .queues = *std::move(queues)});
@@ -119,9 +108,7 @@ int TreeCommand(int argc, char** argv) {
   output.Flush();
   if (!run->errors.empty()) {
     std::fprintf(stderr, "allocore tree: note: %s refused by the kernel\n",
-                 (run->errors.size() == 1 ? std::string("1 step was")
-                                          : std::to_string(run->errors.size()) + " steps were")
-                     .c_str());
+                 Count(static_cast<int64_t>(run->errors.size()), "step was", "steps were").c_str());
   }
   if (!output.ok()) {
     std::fprintf(stderr, "allocore tree: error writing the output\n");

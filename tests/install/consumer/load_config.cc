@@ -6,13 +6,7 @@
 
 int main() {
   allocore::adapters::ConfigLoadResult loaded = allocore::adapters::LoadConfigText(
-      "partitions:\n"
-      "  - name: default\n"
-      "    queues:\n"
-      "      - name: root\n"
-      "        submitacl: '*'\n"
-      "        queues:\n"
-      "          - name: a\n",
+      "partitions: [{name: default, queues: [{name: root, submitacl: '*', queues: [{name: a}]}]}]",
       "queues.yaml");
   if (!loaded.config) return 1;
   auto kernel = allocore::Kernel::Create(*loaded.config);
