@@ -1,12 +1,13 @@
 # Install rules: libraries, public headers, the allocore command, CMake package files
-# (find_package(allocore CONFIG): allocore::kernel, allocore::adapters) and pkg-config files
-# (allocore, allocore-adapters).
+# (find_package(allocore CONFIG): allocore::kernel, allocore::adapters and its layers
+# allocore::config, scenario, report, import and service, allocore::c) and pkg-config files
+# (allocore, allocore-adapters, allocore-c).
 include(CMakePackageConfigHelpers)
 
 set(ALLOCORE_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/allocore)
 set(ALLOCORE_INSTALLED_TARGETS allocore_kernel)
 if(ALLOCORE_BUILD_ADAPTERS)
-  list(APPEND ALLOCORE_INSTALLED_TARGETS allocore_adapters allocore_c)
+  list(APPEND ALLOCORE_INSTALLED_TARGETS ${ALLOCORE_ADAPTER_LIBRARIES} allocore_c)
 endif()
 install(TARGETS ${ALLOCORE_INSTALLED_TARGETS} EXPORT allocoreTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -31,8 +31,8 @@
 #include "allocore/adapters/decision_format.h"
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
+#include "allocore/crc32c.h"
 #include "allocore/kernel.h"
-#include "byte_codec.h"
 #include "event_sequence.h"
 
 namespace allocore::fuzz {
@@ -72,7 +72,7 @@ void CheckSnapshot(std::string_view bytes) {
   std::string snapshot(bytes);
   if (snapshot.size() >= kHeader) {
     std::string body = snapshot.substr(kHeader);
-    const uint32_t crc = internal::Crc32c(body);
+    const uint32_t crc = Crc32c(body);
     for (size_t i = 0; i < 4; ++i) snapshot[12 + i] = static_cast<char>((crc >> (8 * i)) & 0xff);
     for (size_t i = 0; i < 8; ++i) {
       snapshot[16 + i] = static_cast<char>((uint64_t{body.size()} >> (8 * i)) & 0xff);

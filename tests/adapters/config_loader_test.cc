@@ -21,7 +21,7 @@
 #include <tuple>
 #include <vector>
 
-#include "../../adapters/src/yaml_config_decode.h"
+#include "../../adapters/config/yaml_config_decode.h"
 #include "allocore/config.h"
 #include "allocore/kernel.h"
 #include "gmock/gmock.h"

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 using internal::FieldCount;
 using ::testing::HasSubstr;
 
-// The codec lists every field of these structs (adapters/src/event_log_codec.h): a field added
+// The codec lists every field of these structs (adapters/scenario/event_log_codec.h): a field added
 // to one of them must be added there too, or logs would silently drop it.
 static_assert(FieldCount<SourceLocation>() == 2);
 static_assert(FieldCount<LimitConfig>() == 7);

@@ -26,7 +26,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 // Debian's RapidJSON computes `nullptr + n` when its stack first grows: harmless, but the
-// sanitizer builds trap on it (adapters/src/rapidjson_reader.h says the same of the reader).
+// sanitizer builds trap on it (adapters/import/rapidjson_reader.h says the same of the reader).
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((no_sanitize("pointer-overflow"))), apply_to = function)
 #endif

@@ -1,10 +1,10 @@
-// adapters/src/str_util.h — internal: string concatenation that takes std::string_view.
+// adapters/config/str_util.h — internal: string concatenation that takes std::string_view.
 //
 // Debian's Abseil is built with its own absl::string_view, so absl::StrCat and friends refuse
 // std::string_view arguments. These helpers accept strings, string views, C strings and
 // integers (decimal) and nothing else.
-#ifndef ALLOCORE_ADAPTERS_SRC_STR_UTIL_H_
-#define ALLOCORE_ADAPTERS_SRC_STR_UTIL_H_
+#ifndef ALLOCORE_ADAPTERS_CONFIG_STR_UTIL_H_
+#define ALLOCORE_ADAPTERS_CONFIG_STR_UTIL_H_
 
 #include <charconv>
 #include <string>
@@ -50,4 +50,4 @@ std::string Join(const Range& items, std::string_view separator) {
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_STR_UTIL_H_
+#endif  // ALLOCORE_ADAPTERS_CONFIG_STR_UTIL_H_

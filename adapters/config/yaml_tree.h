@@ -1,4 +1,4 @@
-// adapters/src/yaml_tree.h — internal: a compact, read-only YAML document tree.
+// adapters/config/yaml_tree.h — internal: a compact, read-only YAML document tree.
 //
 // The config loader builds it straight from yaml-cpp's event parser (no YAML::Node), which is
 // faster and lets it control aliases: an alias shares the anchored node (the tree is a DAG),
@@ -11,8 +11,12 @@
 //   1. The tree is acyclic; walking it visits at most (nodes + kMaxYamlAliasNodes) nodes.
 //   2. Nesting depth is at most kMaxYamlDepth.
 //   3. line/column are 1-based.
-#ifndef ALLOCORE_ADAPTERS_SRC_YAML_TREE_H_
-#define ALLOCORE_ADAPTERS_SRC_YAML_TREE_H_
+//
+// The scenario layer (allocore_scenario) reads its files with this tree and the pre-check, so
+// they are exported from a shared liballocore_config (ALLOCORE_EXPORT) though their header is
+// internal: not installed, no API.
+#ifndef ALLOCORE_ADAPTERS_CONFIG_YAML_TREE_H_
+#define ALLOCORE_ADAPTERS_CONFIG_YAML_TREE_H_
 
 #include <cstdint>
 #include <optional>
@@ -21,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "allocore/export.h"
 #include "yaml-cpp/yaml.h"
 
 namespace allocore::adapters::internal {
@@ -49,7 +54,7 @@ struct YamlTextIssue {
   bool scalar_too_large = false;  // a scalar over the scan's limit (the rest of the text unread)
 };
 
-class YamlTree {
+class ALLOCORE_EXPORT YamlTree {
  public:
   using Id = uint32_t;
   static constexpr Id kNone = UINT32_MAX;
@@ -126,9 +131,9 @@ class YamlTree {
 // conservatively), scalar length and alias count. `alias_count` (optional) receives the
 // number of aliases seen.
 // `max_scalar_bytes`: kMaxYamlScalarBytes, or kMaxConfigMapScalarBytes for a ConfigMap's text.
-std::optional<YamlTextIssue> ScanYamlText(std::string_view text, int* alias_count,
-                                          size_t max_scalar_bytes = kMaxYamlScalarBytes);
+ALLOCORE_EXPORT std::optional<YamlTextIssue> ScanYamlText(
+    std::string_view text, int* alias_count, size_t max_scalar_bytes = kMaxYamlScalarBytes);
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_YAML_TREE_H_
+#endif  // ALLOCORE_ADAPTERS_CONFIG_YAML_TREE_H_

@@ -1,7 +1,7 @@
-// adapters/src/import_model.h — internal: what both importers read out of their sources, and
+// adapters/import/import_model.h — internal: what both importers read out of their sources, and
 // the one place that turns it into a scenario (ordering, time, resource types, warnings).
-#ifndef ALLOCORE_ADAPTERS_SRC_IMPORT_MODEL_H_
-#define ALLOCORE_ADAPTERS_SRC_IMPORT_MODEL_H_
+#ifndef ALLOCORE_ADAPTERS_IMPORT_IMPORT_MODEL_H_
+#define ALLOCORE_ADAPTERS_IMPORT_IMPORT_MODEL_H_
 
 #include <cstdint>
 #include <functional>
@@ -143,4 +143,4 @@ std::optional<int64_t> JsonInteger(const JsonValue& value);
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_IMPORT_MODEL_H_
+#endif  // ALLOCORE_ADAPTERS_IMPORT_IMPORT_MODEL_H_

@@ -1,7 +1,8 @@
-// adapters/src/yaml_config_decode.h — internal: yaml-cpp nodes -> config structs.
-// Shared by the config loader and the scenario loader (a scenario embeds a `config:` block).
-#ifndef ALLOCORE_ADAPTERS_SRC_YAML_CONFIG_DECODE_H_
-#define ALLOCORE_ADAPTERS_SRC_YAML_CONFIG_DECODE_H_
+// adapters/config/yaml_config_decode.h — internal: yaml-cpp nodes -> config structs.
+// Shared by the config loader and the scenario loader (a scenario embeds a `config:` block):
+// DecodeConfigTree is exported for allocore_scenario, as yaml_tree.h says.
+#ifndef ALLOCORE_ADAPTERS_CONFIG_YAML_CONFIG_DECODE_H_
+#define ALLOCORE_ADAPTERS_CONFIG_YAML_CONFIG_DECODE_H_
 
 #include <cstdint>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "allocore/config.h"
+#include "allocore/export.h"
 #include "yaml-cpp/yaml.h"
 #include "yaml_tree.h"
 
@@ -32,8 +34,8 @@ void DecodeConfigNode(const YAML::Node& node, SchedulerConfig* out,
 // decoded (wrong kind, bad quantity, bad number, ...): the structs are then incomplete and a
 // semantic validation would report follow-on errors. Unknown and duplicate keys (the first
 // occurrence is used) leave the result complete.
-bool DecodeConfigTree(const YamlTree& tree, YamlTree::Id node, SchedulerConfig* out,
-                      std::vector<ConfigError>* errors);
+ALLOCORE_EXPORT bool DecodeConfigTree(const YamlTree& tree, YamlTree::Id node, SchedulerConfig* out,
+                                      std::vector<ConfigError>* errors);
 
 // YuniKorn's quantity syntax (semantics §1.2) for resource `name`: digits, optional
 // whitespace, optional suffix (k M G T P E, Ki Mi Gi Ti Pi Ei); `vcore` in milli-cores (`m`
@@ -43,4 +45,4 @@ std::optional<int64_t> ParseQuantity(std::string_view name, std::string_view tex
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_YAML_CONFIG_DECODE_H_
+#endif  // ALLOCORE_ADAPTERS_CONFIG_YAML_CONFIG_DECODE_H_

@@ -1,7 +1,7 @@
-// adapters/src/scenario_decode.h — internal: the scenario decoder over YamlTrees, for the
+// adapters/scenario/scenario_decode.h — internal: the scenario decoder over YamlTrees, for the
 // loader (one tree for the whole file) and the streaming reader (a tree per step).
-#ifndef ALLOCORE_ADAPTERS_SRC_SCENARIO_DECODE_H_
-#define ALLOCORE_ADAPTERS_SRC_SCENARIO_DECODE_H_
+#ifndef ALLOCORE_ADAPTERS_SCENARIO_SCENARIO_DECODE_H_
+#define ALLOCORE_ADAPTERS_SCENARIO_SCENARIO_DECODE_H_
 
 #include <cstddef>
 #include <string>
@@ -26,4 +26,4 @@ void DecodeScenarioStep(const YamlTree& tree, size_t index, const std::string& s
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_SCENARIO_DECODE_H_
+#endif  // ALLOCORE_ADAPTERS_SCENARIO_SCENARIO_DECODE_H_

@@ -1,4 +1,4 @@
-// adapters/src/json_stream.h — internal: a large JSON document read one element at a time.
+// adapters/import/json_stream.h — internal: a large JSON document read one element at a time.
 //
 // The importers read documents that can be hundreds of megabytes (a YuniKorn state dump, a
 // `kubectl get -o json` list of every pod) but consist of a top-level object whose big members
@@ -11,8 +11,8 @@
 // the element, which then holds the list empty. Lists nobody reads (each node's copy of its
 // allocations) can be skipped without being built. Memory then stays bounded by the largest
 // item, not by the document.
-#ifndef ALLOCORE_ADAPTERS_SRC_JSON_STREAM_H_
-#define ALLOCORE_ADAPTERS_SRC_JSON_STREAM_H_
+#ifndef ALLOCORE_ADAPTERS_IMPORT_JSON_STREAM_H_
+#define ALLOCORE_ADAPTERS_IMPORT_JSON_STREAM_H_
 
 #include <cstdint>
 #include <functional>
@@ -97,4 +97,4 @@ absl::Status StreamJsonText(std::string_view text, const std::string& source_nam
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_JSON_STREAM_H_
+#endif  // ALLOCORE_ADAPTERS_IMPORT_JSON_STREAM_H_

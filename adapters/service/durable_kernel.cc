@@ -28,7 +28,7 @@
 
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
-#include "byte_codec.h"
+#include "allocore/crc32c.h"
 #include "str_util.h"
 
 namespace allocore::adapters {
@@ -205,7 +205,7 @@ size_t WholeEventsEnd(std::string_view log) {
     }
     if (length == 0 || length > log.size() - at - kFrameHeader) break;
     const std::string_view payload = log.substr(at + kFrameHeader, length);
-    if (::allocore::internal::Crc32c(payload) != crc) break;
+    if (::allocore::Crc32c(payload) != crc) break;
     const auto type = static_cast<uint8_t>(payload[0]);
     at += kFrameHeader + length;
     if (type == 2 || type == 5 || type == 6) whole = at;  // the header, a step, the end

@@ -1,4 +1,4 @@
-// adapters/src/config_loader.cc — queues.yaml text/file -> validated SchedulerConfig, and the
+// adapters/config/config_loader.cc — queues.yaml text/file -> validated SchedulerConfig, and the
 // config as JSON.
 //
 // Pipeline: ScanYamlText (limits, before any parser) -> YamlTree::Parse (yaml-cpp events;

@@ -6,12 +6,13 @@
 // and not its handles, which name slots of one kernel's tables, nor a rejection's message text:
 // a replay by a later allocore may number slots differently or word a message anew and still
 // decide the same.
-#ifndef ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
-#define ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
+#ifndef ALLOCORE_ADAPTERS_SCENARIO_DECISION_DIGEST_H_
+#define ALLOCORE_ADAPTERS_SCENARIO_DECISION_DIGEST_H_
 
 #include <cstdint>
 #include <span>
 
+#include "allocore/crc32c.h"
 #include "allocore/kernel_types.h"
 
 namespace allocore::adapters::internal {
@@ -20,7 +21,10 @@ class DecisionDigest {
  public:
   // The CRC-32C of the encodings of every decision added so far, one after the other
   // (docs/event-log-format.md gives the encoding); 0 before the first.
-  void Add(const Decision& decision);
+  void Add(const Decision& decision) {
+    value_ = Crc32cExtendDecision(value_, decision);
+    ++count_;
+  }
   void Add(std::span<const Decision> decisions) {
     for (const Decision& d : decisions) Add(d);
   }
@@ -35,4 +39,4 @@ class DecisionDigest {
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_DECISION_DIGEST_H_
+#endif  // ALLOCORE_ADAPTERS_SCENARIO_DECISION_DIGEST_H_

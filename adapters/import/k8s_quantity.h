@@ -1,12 +1,12 @@
-// adapters/src/k8s_quantity.h — internal: Kubernetes quantity strings as exact integers.
+// adapters/import/k8s_quantity.h — internal: Kubernetes quantity strings as exact integers.
 //
 // Kubernetes writes resource amounts as quantities: a decimal number (`1`, `1.5`, `.5`, `2e3`)
 // with an optional suffix, binary (`Ki` .. `Ei`) or decimal (`n`, `u`, `m`, `k`, `M` .. `E`),
 // or an exponent (`e3`, `E-2`). YuniKorn's shim turns them into integers with the quantity's
 // Value() (bytes, counts) or MilliValue() (cpu), both of which round up. This parser computes
 // the same integers exactly (no floating point), and says when it had to round.
-#ifndef ALLOCORE_ADAPTERS_SRC_K8S_QUANTITY_H_
-#define ALLOCORE_ADAPTERS_SRC_K8S_QUANTITY_H_
+#ifndef ALLOCORE_ADAPTERS_IMPORT_K8S_QUANTITY_H_
+#define ALLOCORE_ADAPTERS_IMPORT_K8S_QUANTITY_H_
 
 #include <cstdint>
 #include <string_view>
@@ -27,4 +27,4 @@ absl::StatusOr<QuantityValue> ParseKubernetesQuantity(std::string_view text, boo
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_K8S_QUANTITY_H_
+#endif  // ALLOCORE_ADAPTERS_IMPORT_K8S_QUANTITY_H_

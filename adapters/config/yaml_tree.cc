@@ -1,4 +1,4 @@
-// adapters/src/yaml_tree.cc — the compact YAML tree, its builders, and the lexical pre-check.
+// adapters/config/yaml_tree.cc — the compact YAML tree, its builders, and the lexical pre-check.
 #include "yaml_tree.h"
 
 #include <algorithm>

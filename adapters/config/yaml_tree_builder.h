@@ -1,9 +1,9 @@
-// adapters/src/yaml_tree_builder.h — internal: builds a YamlTree from parser events.
+// adapters/config/yaml_tree_builder.h — internal: builds a YamlTree from parser events.
 //
 // yaml-cpp's event parser drives it for configs and whole scenarios; the streaming scenario
 // reader drives it from libyaml's events, one tree per step.
-#ifndef ALLOCORE_ADAPTERS_SRC_YAML_TREE_BUILDER_H_
-#define ALLOCORE_ADAPTERS_SRC_YAML_TREE_BUILDER_H_
+#ifndef ALLOCORE_ADAPTERS_CONFIG_YAML_TREE_BUILDER_H_
+#define ALLOCORE_ADAPTERS_CONFIG_YAML_TREE_BUILDER_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -208,4 +208,4 @@ class YamlTreeBuilder final : public YAML::EventHandler {
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_YAML_TREE_BUILDER_H_
+#endif  // ALLOCORE_ADAPTERS_CONFIG_YAML_TREE_BUILDER_H_

@@ -1,4 +1,4 @@
-// adapters/src/yaml_config_decode.cc — strict decoding of the YuniKorn queues.yaml schema
+// adapters/config/yaml_config_decode.cc — strict decoding of the YuniKorn queues.yaml schema
 // (semantics §2.2) into allocore's config structs.
 //
 // Like YuniKorn's yaml.v2 UnmarshalStrict: keys are the lower-case schema names, unknown and

@@ -1,4 +1,4 @@
-// adapters/src/event_log_codec.h — how an event log writes the values it carries.
+// adapters/scenario/event_log_codec.h — how an event log writes the values it carries.
 //
 // Each struct a log holds is described once, by a Fields(archive, value) function naming its
 // fields in order; LogEncoder and LogDecoder both walk that list, so writing and reading cannot
@@ -7,8 +7,8 @@
 // varints, signed ones zigzagged first, bools and enum values as varints, doubles as their 8
 // little-endian bytes, strings as the number of their name record, optionals as a presence
 // flag then the value, lists as a count then the elements, structs as their fields in order.
-#ifndef ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
-#define ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
+#ifndef ALLOCORE_ADAPTERS_SCENARIO_EVENT_LOG_CODEC_H_
+#define ALLOCORE_ADAPTERS_SCENARIO_EVENT_LOG_CODEC_H_
 
 #include <algorithm>
 #include <array>
@@ -29,8 +29,8 @@
 #include "allocore/adapters/event_log.h"
 #include "allocore/adapters/scenario.h"
 #include "allocore/config.h"
+#include "allocore/crc32c.h"
 #include "allocore/kernel.h"
-#include "byte_codec.h"
 
 namespace allocore::adapters::internal {
 
@@ -228,7 +228,7 @@ inline constexpr size_t kFileHeaderBytes = 16;  // magic, version (u32), flags (
 inline constexpr size_t kFrameHeaderBytes = 8;  // payload length (u32), CRC-32C of the payload
 
 // CRC-32C (Castagnoli, reflected polynomial 0x82F63B78): the kernel's, which its snapshots use.
-using ::allocore::internal::Crc32c;
+using ::allocore::Crc32c;
 void PutU32(std::string* out, uint32_t v);
 
 // ---- writing -----------------------------------------------------------------------------------
@@ -609,4 +609,4 @@ class LogDecoder {
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_EVENT_LOG_CODEC_H_
+#endif  // ALLOCORE_ADAPTERS_SCENARIO_EVENT_LOG_CODEC_H_

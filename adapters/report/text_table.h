@@ -1,11 +1,11 @@
-// adapters/src/text_table.h — internal: aligned plain-text tables for humans.
+// adapters/report/text_table.h — internal: aligned plain-text tables for humans.
 //
 // Columns are separated by two spaces and padded to the widest cell (display width counts
 // UTF-8 code points, so box-drawing characters line up). A cell may hold several lines
 // ('\n'): the row then spans that many lines, the other cells blank. Trailing blanks are
 // trimmed from every line. Control characters in cells are shown as \xNN.
-#ifndef ALLOCORE_ADAPTERS_SRC_TEXT_TABLE_H_
-#define ALLOCORE_ADAPTERS_SRC_TEXT_TABLE_H_
+#ifndef ALLOCORE_ADAPTERS_REPORT_TEXT_TABLE_H_
+#define ALLOCORE_ADAPTERS_REPORT_TEXT_TABLE_H_
 
 #include <string>
 #include <string_view>
@@ -43,4 +43,4 @@ class TextTable {
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_TEXT_TABLE_H_
+#endif  // ALLOCORE_ADAPTERS_REPORT_TEXT_TABLE_H_

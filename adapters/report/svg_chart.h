@@ -1,7 +1,7 @@
-// adapters/src/svg_chart.h — internal: line charts as inline SVG for the report's HTML page
+// adapters/report/svg_chart.h — internal: line charts as inline SVG for the report's HTML page
 // (no script, no external font or style: the page stays self-contained).
-#ifndef ALLOCORE_ADAPTERS_SRC_SVG_CHART_H_
-#define ALLOCORE_ADAPTERS_SRC_SVG_CHART_H_
+#ifndef ALLOCORE_ADAPTERS_REPORT_SVG_CHART_H_
+#define ALLOCORE_ADAPTERS_REPORT_SVG_CHART_H_
 
 #include <optional>
 #include <string>
@@ -43,4 +43,4 @@ void AppendEscaped(std::string_view text, std::string* out);
 
 }  // namespace allocore::adapters::internal
 
-#endif  // ALLOCORE_ADAPTERS_SRC_SVG_CHART_H_
+#endif  // ALLOCORE_ADAPTERS_REPORT_SVG_CHART_H_
