@@ -535,6 +535,14 @@ class Partition {
   std::string ClosestNode(const Resource& wanted) const;
 
   // --- scheduling ---------------------------------------------------------------------
+  // The types of the root's max, YuniKorn's partition total: the cluster capacity's, without
+  // those whose total is zero where the profile prunes them. A pruned type is unlimited in the
+  // headroom, as one no node reports: an ask for it is tried on the nodes (and counts as
+  // unschedulable for the backoff) instead of being skipped.
+  ResourceMask RootMaxTypes() const;
+  // Whether the root has a max, without which YuniKorn does not schedule the partition: no node
+  // yet, or (pruning) no quantity above zero left.
+  bool RootHasMax() const;
   Resource Headroom(uint32_t leaf) const;
   bool CanRunApp(uint32_t app) const { return MaxApplicationsBlocker(app) == kNoSlot; }
   // Whether one level's max (the cluster at the root) takes `delta`: the profile's rule.

@@ -9,10 +9,10 @@
 namespace allocore::internal {
 namespace {
 
-// max − allocated over the types of max only (types the limit does not name stay unlimited).
-Resource Remaining(const Resource& max, const Resource& allocated) {
+// max − allocated over `types` of max only (types the limit does not name stay unlimited).
+Resource Remaining(const Resource& max, ResourceMask types, const Resource& allocated) {
   Resource out;
-  for (ResourceMask m = max.present; m != 0; m &= m - 1) {
+  for (ResourceMask m = types; m != 0; m &= m - 1) {
     const int k = __builtin_ctz(m);
     out.Set(k, SaturatingSub(max.Get(k), allocated.Get(k)));
   }
@@ -47,12 +47,30 @@ bool Partition::ForEachChildInOrder(uint32_t parent, Fn&& fn) const {
   return false;
 }
 
+ResourceMask Partition::RootMaxTypes() const {
+  ResourceMask types = cluster_capacity_.present;
+  if (!context_->profile->root_max_prunes_zeros) return types;
+  for (ResourceMask m = types; m != 0; m &= m - 1) {
+    const int k = __builtin_ctz(m);
+    if (cluster_capacity_.Get(k) == 0) types &= ~(ResourceMask{1} << k);
+  }
+  return types;
+}
+
+bool Partition::RootHasMax() const {
+  return has_nodes_ever_ &&
+         (!context_->profile->root_max_prunes_zeros || StrictlyGreaterThanZero(cluster_capacity_));
+}
+
 Resource Partition::Headroom(uint32_t leaf) const {
   // The permissive minimum is commutative, so the levels can be folded from the leaf up.
-  Resource headroom = Remaining(cluster_capacity_, queues_[root_].allocated);
+  Resource headroom = Remaining(cluster_capacity_, RootMaxTypes(), queues_[root_].allocated);
   for (uint32_t q = leaf; q != root_; q = queues_[q].parent) {
     const Queue& queue = queues_[q];
-    if (queue.max) headroom = PermissiveMin(Remaining(*queue.max, queue.allocated), headroom);
+    if (queue.max) {
+      headroom =
+          PermissiveMin(Remaining(*queue.max, queue.max->present, queue.allocated), headroom);
+    }
   }
   return headroom;
 }
@@ -106,7 +124,7 @@ void Partition::MarkAllocatingAccepted(uint32_t app) {
 }
 
 std::pair<int64_t, bool> Partition::Cycle(std::vector<Decision>* out) {
-  if (!has_nodes_ever_ || root_ == kNoSlot) return {0, false};
+  if (!RootHasMax() || root_ == kNoSlot) return {0, false};
   if (!StrictlyGreaterThanZero(queues_[root_].pending)) return {0, false};
   // §6.2 and seed 002: reservations, then placeholder replacements, then the regular walk.
   // Victims a required-node ask preempted are released by the resource manager after the

@@ -27,6 +27,9 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
   const App& a = apps_[k.app];
   const Queue& leaf = queues_[a.queue];
   if (!has_nodes_ever_) return {.reason = "no nodes registered in the partition"};
+  if (!RootHasMax()) {
+    return {.reason = "no resources in the partition: no node reports a quantity above zero"};
+  }
   // An application without asks (New) turns Accepted with its first one.
   const bool accepted = a.state == AppState::kAccepted || a.state == AppState::kNew;
   switch (AppRefusal(k.app, accepted, AdmittedAcceptedApp(leaf, k.app))) {
@@ -112,9 +115,10 @@ std::string Partition::HeadroomBlocker(uint32_t leaf, const Resource& wanted) co
     const QueueSide& queue_side = queue_side_[*it];
     const Resource* max = *it == root_ ? &cluster_capacity_ : (queue.max ? &*queue.max : nullptr);
     if (max == nullptr) continue;
+    const ResourceMask types = *it == root_ ? RootMaxTypes() : max->present;
     Resource remaining;
     for (int t = 0; t < kMaxResourceTypes; ++t) {
-      if (max->Has(t)) remaining.Set(t, SaturatingSub(max->Get(t), queue.allocated.Get(t)));
+      if ((types >> t) & 1u) remaining.Set(t, SaturatingSub(max->Get(t), queue.allocated.Get(t)));
     }
     if (FitInMaxUndef(remaining, wanted)) continue;
     Resource lacking;

@@ -45,6 +45,7 @@ constexpr Profile kYunikorn12Profile{
     .asks_are_pods = false,
     .reservations_time_out = false,
     .quota_preemption = false,
+    .root_max_prunes_zeros = false,
 };
 
 constexpr Profile kYunikorn19Profile{
@@ -70,6 +71,7 @@ constexpr Profile kYunikorn19Profile{
     .asks_are_pods = true,
     .reservations_time_out = true,
     .quota_preemption = true,
+    .root_max_prunes_zeros = true,
 };
 
 // The share of one type against a denominator resource (YuniKorn 1.6+): found only when the

@@ -93,6 +93,11 @@ struct Profile {
   // preemption.quotapreemptionenabled is true (1.8+, YUNIKORN-3133, -3203); v1.2.0 had neither
   // key.
   bool quota_preemption;
+  // The partition total, the root's max, drops zero quantities (1.6+, YUNIKORN-2796, -2802,
+  // -2826): a type whose nodes all report 0 of it, or have left, limits nothing at the root,
+  // and with no positive quantity left the root has no max and the partition is not scheduled.
+  // v1.2.0 kept such a type as a limit of 0.
+  bool root_max_prunes_zeros;
 };
 
 const Profile& ProfileFor(Semantics semantics);

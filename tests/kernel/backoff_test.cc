@@ -120,5 +120,51 @@ TEST_P(BackoffTest, UnparsableValuesReadAsTheDefaults) {
       << Reason("app-1", "small");
 }
 
+// YuniKorn 1.9 prunes zero quantities from the partition total, the root's max: a type no node
+// has any of (here a node reports gpu 0) limits nothing at the root, so asks for it pass the
+// headroom, find no node and count; v1.2.0 kept the zero, and its headroom skips them without
+// counting. With no quantity above zero left the root has no max and 1.9 does not schedule the
+// partition at all: nothing counts, so nothing backs off.
+TEST_P(BackoffTest, ATypeNoNodeHasCountsAndAnEmptyClusterIsNotScheduled) {
+  Create("2", "30s");
+  ASSERT_TRUE(kernel_->AddNode({.id = "n3", .capacity = {{"memory", 30}, {"gpu", 0}}}, &out_).ok());
+  ASSERT_TRUE(
+      kernel_->AddApplication({.id = "app-1", .queue = "root.parent.leaf", .user = "u"}, &out_)
+          .ok());
+  for (const char* ask : {"gpu-1", "gpu-2"}) {
+    ASSERT_TRUE(kernel_
+                    ->AddAsk({.app = "app-1",
+                              .id = ask,
+                              .resources = {{"memory", 1}, {"gpu", 1}},
+                              .priority = 1},
+                             &out_)
+                    .ok());
+  }
+  ASSERT_TRUE(
+      kernel_->AddAsk({.app = "app-1", .id = "small", .resources = {{"memory", 1}}}, &out_).ok());
+  ASSERT_TRUE(kernel_->Schedule(0, "", &out_).ok());
+  if (!V19()) {
+    EXPECT_EQ(Reason("app-1", "small"), "(not pending)");
+    EXPECT_EQ(Reason("app-1", "gpu-1").rfind("queue root headroom too small: lacks {gpu: 1}", 0),
+              0u)
+        << Reason("app-1", "gpu-1");
+    return;
+  }
+  EXPECT_EQ(Reason("app-1", "small").rfind("application backed off for 30s more", 0), 0u)
+      << Reason("app-1", "small");
+  // Every node leaves; once the backoff is over, the empty cluster is not scheduled.
+  for (const char* node : {"n1", "n2", "n3"}) {
+    ASSERT_TRUE(kernel_->RemoveNode("default", node, &out_).ok());
+  }
+  ASSERT_TRUE(kernel_->Advance(30000, &out_).ok());
+  EXPECT_EQ(kernel_->Schedule(0, "", &out_).value(), 0);
+  EXPECT_EQ(Reason("app-1", "gpu-1"),
+            "no resources in the partition: no node reports a quantity above zero");
+  // Had that walk run, the gpu asks would have backed the app off again.
+  ASSERT_TRUE(kernel_->AddNode({.id = "n4", .capacity = {{"memory", 30}, {"gpu", 2}}}, &out_).ok());
+  EXPECT_EQ(kernel_->Schedule(0, "", &out_).value(), 3);
+  EXPECT_TRUE(kernel_->CheckConsistency().ok());
+}
+
 }  // namespace
 }  // namespace allocore

@@ -898,6 +898,7 @@ class ReferenceModel::Impl {
   Resource QueueAllocated(const PartitionR& p, int q) const;
   int32_t QueueEffectivePriority(const PartitionR& p, int q) const;
   Resource RootMax(const PartitionR& p) const;
+  Resource PrunedRootMax(const PartitionR& p) const;
   std::optional<Resource> QueueMax(const PartitionR& p, int q) const;
   Resource Headroom(const PartitionR& p, int q) const;
   bool CanIncAllocated(const PartitionR& p, int leaf, const Resource& delta) const;
@@ -1383,6 +1384,17 @@ Resource ReferenceModel::Impl::RootMax(const PartitionR& p) const {
   return r;
 }
 
+// YuniKorn 1.6+ prunes zero quantities from the partition total (YUNIKORN-2796, -2802, -2826):
+// the root's max lacks a type no node has any of, and is nil when nothing positive is left.
+Resource ReferenceModel::Impl::PrunedRootMax(const PartitionR& p) const {
+  Resource cluster = RootMax(p);
+  Resource pruned;
+  for (int k = 0; k < kMaxResourceTypes; ++k) {
+    if (cluster.Has(k) && cluster.Get(k) != 0) pruned.Set(k, cluster.Get(k));
+  }
+  return pruned;
+}
+
 std::optional<Resource> ReferenceModel::Impl::QueueMax(const PartitionR& p, int q) const {
   if (q == 0) {
     if (!p.had_node) return std::nullopt;
@@ -1398,6 +1410,7 @@ Resource ReferenceModel::Impl::Headroom(const PartitionR& p, int q) const {
   Resource parent_headroom = parent < 0 ? Resource{} : Headroom(p, parent);
   std::optional<Resource> max = QueueMax(p, q);
   if (!max.has_value()) return parent_headroom;
+  if (q == 0 && v19()) max = PrunedRootMax(p);
   Resource allocated = QueueAllocated(p, q);
   Resource own;
   for (int k = 0; k < kMaxResourceTypes; ++k) {
@@ -2078,6 +2091,8 @@ void ReferenceModel::Impl::Commit(PartitionR& p, const Result& r, std::vector<Re
 
 bool ReferenceModel::Impl::ScheduleStep(PartitionR& p, int64_t* allocations,
                                         std::vector<RefDecision>* out) {
+  // YuniKorn skips a partition whose root has no max: no node yet, or (1.9) nothing positive.
+  if (!p.had_node || (v19() && !StrictlyGreaterThanZero(PrunedRootMax(p)))) return false;
   if (!StrictlyGreaterThanZero(QueuePending(p, 0))) return false;
   // Reservations, placeholder replacements, the regular walk; preemption victims go when the
   // cycle ends.
