@@ -218,33 +218,50 @@ class Partition {
   // the node cannot take, decision 24).
   enum class Outcome : uint8_t { kNone, kAllocated, kReserved, kBlocked };
 
-  // --- the walk's checks, in the walk's order -------------------------------------------
-  // Why the walk passes an application by (AppRefusal) or an ask by before trying nodes
-  // (AskRefusal). The walk skips on a refusal; Judge (--explain, Probe) turns the first one into
-  // its reason. One list for both, so the two cannot differ in which checks run or in what order.
+  // --- the walk's gates, in the walk's order (ask_gates.h) -------------------------------
+  // Why the walk passes an application by, passes an ask by, or places the ask nowhere. The
+  // walk skips (or stops) on a refusal; Judge (--explain, Probe) turns the first one into its
+  // reason. One list for both, evaluated by the same functions (ask_gates.h, ask_gates.cc), so
+  // the two cannot differ in which gates run or in what order.
   enum class Refusal : uint8_t {
     kNone,
-    // Application level (TryAllocate), for an application that is not yet running (`accepted`):
+    // 1. Application (AppRefusal), for an application that is not yet running (`accepted`):
     kStateAware,           // stateaware admits another application of the leaf first
     kMaxApplications,      // a queue of its path runs maxapplications already
     kUserMaxApplications,  // a user or group maxapplications limit on its path
     // For every application:
     kBackedOff,  // yunikorn-1.9 unschedulable-ask backoff
-    // Ask level (TryAllocateAppAsks):
+    // 2. Ask (AskRefusal):
     kAwaitsReplacement,  // a real ask of a task group while placeholders may still replace
     kUserHeadroom,       // a user or group maxresources limit leaves too little
     kQueueHeadroom,      // a queue max (the cluster at the root) leaves too little
+    // 3. The walk (WalkRefusal): a required-node ask before this one in the walk can neither
+    // be allocated nor reserve its node, and ends every regular walk there.
+    kWalkEndsEarlier,
+    // 4. Nodes (NodeRefusal; RoomRefusal from the level's max on):
+    kRequiredNodeUnknown,  // the required node is not registered
+    kRequiredNodeHeld,     // the required node is reserved for a required-node ask
+    kQueueMax,             // a level's max (the cluster at the root) refuses the allocation
+    kNoRoom,               // the required node, or every node, lacks the room
   };
-  // `admitted`: the application stateaware admits in the leaf (AdmittedAcceptedApp). Defined
-  // below the class: the walk calls it for every application it visits.
+  // `admitted`: the application stateaware admits in the leaf (AdmittedAcceptedApp).
   Refusal AppRefusal(uint32_t app, bool accepted, uint32_t admitted) const;
   static Refusal AskRefusal(bool awaits_replacement, const Resource& wanted,
                             const std::optional<Resource>& user_headroom,
-                            const Resource& queue_headroom) {
-    if (awaits_replacement) return Refusal::kAwaitsReplacement;
-    if (user_headroom && !FitInMaxUndef(*user_headroom, wanted)) return Refusal::kUserHeadroom;
-    if (!FitInMaxUndef(queue_headroom, wanted)) return Refusal::kQueueHeadroom;
-    return Refusal::kNone;
+                            const Resource& queue_headroom);
+  // `required`: whether the ask names a node, `required_node` its slot (kNoSlot: not
+  // registered). `*node`: the node that takes the ask when nothing refuses.
+  [[gnu::always_inline]] Refusal NodeRefusal(uint32_t leaf, const Resource& wanted, bool required,
+                                             uint32_t required_node, uint32_t* node) const;
+  // NodeRefusal from the level's max on, for one node (`only_node`) or, with kNoSlot, the first
+  // node in the index's order that fits (the reserved pass asks it for a reserved node).
+  [[gnu::always_inline]] Refusal RoomRefusal(uint32_t leaf, const Resource& wanted,
+                                             uint32_t only_node, uint32_t* node) const;
+  // Whether a required-node ask the node refuses can reserve it instead (else the walk ends at
+  // it: Outcome::kBlocked).
+  bool RequiredNodeReservable(int64_t reservations, int64_t pending, const Resource& wanted,
+                              uint32_t node) const {
+    return reservations < pending && FitIn(nodes_[node].capacity, wanted);
   }
   // The lowest queue of the app's path whose maxapplications an application more would pass
   // (the app itself counted once, already allocating or not), or kNoSlot.
@@ -303,17 +320,28 @@ class Partition {
 
   // --- caches -------------------------------------------------------------------------
   OrderKey ChildKey(uint32_t queue) const;
+  // ChildKey and AppKey with other values than the queue's or the application's own: where a
+  // probe would put them (ProbePosition). Inline in partition_caches.cc, where both callers are.
+  // `pending`, `priority`: nullptr for the queue's own (read after the fair share: the walk's
+  // call keeps nothing across it).
+  [[gnu::always_inline]] OrderKey ChildKey(uint32_t queue, const Resource* pending,
+                                           const int32_t* priority) const;
   // The cluster narrowed by the maxes on the queue's path (what a 1.6+ fair share is measured
   // against where the queue has no guarantee); nullopt without capacity.
   std::optional<Resource> FairMax(uint32_t queue) const;
   // Re-keys the child queues whose fair share reads the cluster's size (profiles that do).
   void ClusterCapacityChanged();
   OrderKey AppKey(uint32_t app) const;
+  [[gnu::always_inline]] OrderKey AppKey(uint32_t app, int32_t priority,
+                                         int64_t submission_time) const;
   // The full key of an order's member (what OrderEntryLess falls back to).
   const OrderKey& FullKey(const OrderEntry& entry) const {
     return entry.app ? *app_keys_[entry.slot] : *queue_keys_[entry.slot];
   }
   int32_t EffectivePriority(const Queue& queue) const;
+  // The queue's effective priority once one child (or application) of priority `old_child`
+  // has `new_child` instead (kNoPriority: nothing pending; ask_gates.cc).
+  int32_t EffectivePriorityWith(const Queue& queue, int32_t old_child, int32_t new_child) const;
   // Re-derives the app's priority, leaf position and stateaware membership, then walks the
   // queue path up to the root repairing priorities and positions.
   void AppChanged(uint32_t app);
@@ -335,6 +363,8 @@ class Partition {
   void SubFromPath(uint32_t queue, Resource Queue::*field, const Resource& delta);
   // REQUIRES: `ask` holds its shape (alive, or removed with live allocations); pending >= 0.
   void SetPending(uint32_t ask, int64_t pending);
+  // Keeps required_node_pending_ (out of line: SetPending runs for every allocation).
+  [[gnu::noinline]] void ListRequiredNodeAsk(uint32_t ask, bool pending);
   // REQUIRES: `app` is a live application record (not freed).
   void Transition(uint32_t app, AppState to, std::vector<Decision>* out);
   // REQUIRES: due >= 0 when `kind` sets a timer (the clock never runs below 0).
@@ -514,22 +544,68 @@ class Partition {
     std::string_view required_node;
     std::string_view task_group;
     bool placeholder = false;
+    int64_t pending = 0;  // repeats (a probe's count)
     int64_t reservations = 0;
     bool preemption_triggered = false;
+    std::optional<int64_t> creation_time;  // a probe's creation_time_millis
   };
   struct Verdict {
     uint32_t node = kNoSlot;  // the node the next scheduling attempt would give the ask
     int64_t victims = 0;      // required node: allocations the preemptor would release there
     std::string reason;       // without a node: the rule that stops it
   };
+  // Where an ask sits in the regular walk: its queues below the root, top down, each with its key
+  // in its parent's order, then its application's key in the leaf and its own in the
+  // application. `reachable` is false when the walk never gets there (a stopped queue, an
+  // application outside the orders).
+  struct WalkPosition {
+    bool reachable = true;
+    absl::InlinedVector<std::pair<uint32_t, OrderKey>, 4> queues;
+    uint32_t app = kNoSlot;
+    OrderKey app_key;
+    AskKey ask_key{};
+    // Whether the walk visits this position before `other` (both reachable).
+    bool VisitedBefore(const WalkPosition& other) const;
+  };
+  // Gate 3: the first ask of the regular walk (in walk order) that ends it every cycle without a
+  // change: a required-node ask that neither fits nor can reserve its node (kNoSlot: none).
+  struct WalkEnd {
+    uint32_t ask = kNoSlot;
+    WalkPosition at;
+  };
   AskView ViewOf(uint32_t ask) const;
-  // The verdict on a pending ask of `app` in ExplainPending's words.
-  PendingExplanation ExplainPendingAsk(uint32_t app, uint32_t ask) const;
-  // The gates of the walk in the walk's order, as if `ask` were the next one it tried.
-  Verdict Judge(const AskView& ask) const;
-  Verdict JudgeRequiredNode(const AskView& ask) const;
+  // The verdict on a pending ask of `app` in ExplainPending's words; `end`: WalkEndOf(nullptr).
+  PendingExplanation ExplainPendingAsk(uint32_t app, uint32_t ask, const WalkEnd& end) const;
+  // The gates of the walk in the walk's order, as if `ask` were the next one it tried (asks
+  // before it in the walk are not played out, except one that ends the walk: `end`), at
+  // `position` (PositionOf, ProbePosition).
+  Verdict Judge(const AskView& ask, const WalkEnd& end, const WalkPosition& position) const;
+  Verdict JudgeRequiredNode(const AskView& ask, uint32_t node, std::string_view ends_walk) const;
   // "; not preempting: why" or "; preempting ..." for a verdict, empty when preemption is off.
   std::string ExplainPreemption(const AskView& k, bool nodes_tried) const;
+
+  // --- gate 3, the walk's end (ask_gates.cc) ----------------------------------------------
+  // The walk's end as it stands, or with the probe at `probe` added (its path's keys change).
+  WalkEnd WalkEndOf(const WalkPosition* probe) const;
+  // Whether the walk meets `end` before the ask at `position`.
+  bool EndsBefore(const WalkEnd& end, const WalkPosition& position) const;
+  // Gate 3 for an ask at `position` holding `reservations` (ask_gates.h).
+  Refusal WalkRefusal(int64_t reservations, const WalkEnd& end, const WalkPosition& position) const;
+  // The position of a pending ask, with the keys of `probe`'s path where it shares them.
+  WalkPosition PositionOf(uint32_t ask, const WalkPosition* probe) const;
+  // Where a probe would sit once submitted: its path's keys with its pending and priority added
+  // (partition_caches.cc).
+  WalkPosition ProbePosition(const AskView& probe) const;
+  // Whether the walk reaches `ask` and ends there every cycle (see WalkEnd). `probe_app`: an
+  // application a probe makes Accepted with pending asks (stateaware), or kNoSlot.
+  bool EndsWalk(uint32_t ask, uint32_t probe_app) const;
+  // yunikorn-1.9 backoff: the pending repeats before `before` in the app that the walk counts as
+  // unschedulable once nothing before them can be placed (TryAllocateAppAsks' count).
+  uint64_t UnschedulableBefore(uint32_t app, const AskKey& before) const;
+  std::string WalkEndReason(uint32_t ask) const;
+  // "; it cannot reserve N either (...)" when a required-node ask its node refuses cannot reserve
+  // it instead (the walk ends at it), else empty.
+  std::string EndsWalkNote(const AskView& k, uint32_t node) const;
 
   std::string HeadroomBlocker(uint32_t leaf, const Resource& wanted) const;
   std::string ClosestNode(const Resource& wanted) const;
@@ -575,7 +651,6 @@ class Partition {
   [[gnu::noinline]] Outcome BackOff(uint32_t app);
   bool RequestAfter(uint32_t app, const AskKey& last) const;
   Outcome TryNodes(uint32_t ask, std::vector<Decision>* out);
-  bool NodeCanTake(uint32_t node, uint32_t ask) const;
   void Allocate(uint32_t ask, uint32_t node, std::optional<uint32_t> reservation_node,
                 std::vector<Decision>* out);
   // False when the node or the ask cannot take the reservation (nothing changed).
@@ -717,6 +792,9 @@ class Partition {
   // (start, queue) of every queue with a quota_start: what NextQuotaCheck looks at, so that an
   // advance firing many timers does not scan every queue for each.
   absl::btree_set<std::pair<int64_t, uint32_t>> quota_starts_;
+  // Alive asks with a required node and pending repeats: the asks that may end the walk (gate 3).
+  // A cache: RebuildCaches derives it.
+  absl::btree_set<uint32_t> required_node_pending_;
   bool walk_changed_ = false;  // the regular walk changed state without a result (cancellations)
   const std::vector<LimitConfig>* partition_limits_ = nullptr;  // during ApplyConfig only
   NodePolicy node_policy_ = NodePolicy::kFair;
@@ -724,19 +802,6 @@ class Partition {
   bool default_node_weights_ = false;  // no resourceweights: vcore and memory, resolved lazily
   int64_t next_sibling_order_ = 0;
 };
-
-inline Partition::Refusal Partition::AppRefusal(uint32_t app, bool accepted,
-                                                uint32_t admitted) const {
-  if (accepted) {
-    const bool stateaware =
-        queues_[apps_[app].queue].props.sort_policy == AppSortPolicy::kStateAware;
-    if (stateaware && app != admitted) return Refusal::kStateAware;
-    if (!CanRunApp(app)) return Refusal::kMaxApplications;
-    if (!LimitsAllowNewApp(app, nullptr)) return Refusal::kUserMaxApplications;
-  }
-  if (BackedOff(app)) return Refusal::kBackedOff;
-  return Refusal::kNone;
-}
 
 }  // namespace allocore::internal
 

@@ -168,6 +168,14 @@ absl::StatusOr<bool> Partition::UpdateKnownPod(uint32_t ask, const Resource& res
   return false;  // nothing pending, nothing live: a new ask under the old key
 }
 
+void Partition::ListRequiredNodeAsk(uint32_t ask, bool pending) {
+  if (pending) {
+    required_node_pending_.insert(ask);
+  } else {
+    required_node_pending_.erase(ask);
+  }
+}
+
 void Partition::SetPending(uint32_t ask, int64_t pending) {
   ALLOCORE_DCHECK(pending >= 0);
   AskHot& hot = ask_hot_[ask];
@@ -180,8 +188,10 @@ void Partition::SetPending(uint32_t ask, int64_t pending) {
     AskKey key{-int64_t{hot.priority}, k.create_time, k.add_seq, ask};
     if (pending > 0) {
       a.ask_order.insert(key);
+      if (hot.has_required_node) ListRequiredNodeAsk(ask, true);
     } else {
       a.ask_order.erase(key);
+      if (hot.has_required_node) ListRequiredNodeAsk(ask, false);
     }
   }
   if (pending == hot.pending - 1) {

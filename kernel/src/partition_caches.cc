@@ -47,15 +47,19 @@ bool OrderEntryLess::FullLess(const OrderEntry& a, const OrderEntry& b) const {
   return ka.slot < kb.slot;
 }
 
-OrderKey Partition::ChildKey(uint32_t queue) const {
+inline OrderKey Partition::ChildKey(uint32_t queue, const Resource* pending,
+                                    const int32_t* priority) const {
   const Queue& q = queues_[queue];
   const Profile& profile = *context_->profile;
   std::optional<Resource> fair_max;
   if (profile.child_share_reads_fair_max) fair_max = FairMax(queue);
-  return ChildQueueKey(profile.child_share(q.allocated, q.guaranteed, fair_max), q.pending,
-                       q.priority, queues_[q.parent].props.priority_sort_enabled, q.sibling_order,
-                       queue);
+  return ChildQueueKey(profile.child_share(q.allocated, q.guaranteed, fair_max),
+                       pending != nullptr ? *pending : q.pending,
+                       priority != nullptr ? *priority : q.priority,
+                       queues_[q.parent].props.priority_sort_enabled, q.sibling_order, queue);
 }
+
+OrderKey Partition::ChildKey(uint32_t queue) const { return ChildKey(queue, nullptr, nullptr); }
 
 std::optional<Resource> Partition::FairMax(uint32_t queue) const {
   // The cluster without its zero quantities, then each max on the way down overrides the
@@ -137,15 +141,57 @@ void Partition::Rekey(Order& order, std::optional<OrderKey>& held,
   order.insert(entry);
 }
 
-OrderKey Partition::AppKey(uint32_t app) const {
+inline OrderKey Partition::AppKey(uint32_t app, int32_t priority, int64_t submission_time) const {
   const App& a = apps_[app];
   const Queue& leaf = queues_[a.queue];
   // Submission order is the add order, unless asks' creation times can lower a submission time.
-  const int64_t submission_time =
-      context_->profile->ask_creation_time_counts ? a.submission_time : 0;
   return ApplicationKey(leaf.props.sort_policy, leaf.props.priority_sort_enabled, a.allocated,
-                        a.allocated_placeholder, leaf.guaranteed, a.priority, submission_time,
+                        a.allocated_placeholder, leaf.guaranteed, priority,
+                        context_->profile->ask_creation_time_counts ? submission_time : 0,
                         a.submission_seq, app);
+}
+
+OrderKey Partition::AppKey(uint32_t app) const {
+  return AppKey(app, apps_[app].priority, apps_[app].submission_time);
+}
+
+Partition::WalkPosition Partition::ProbePosition(const AskView& probe) const {
+  const App& a = apps_[probe.app];
+  WalkPosition at;
+  at.app = probe.app;
+  // AddAsk's key: the creation time (where the profile orders by it), then a later add order
+  // than every ask's.
+  int64_t create_time = context_->now;
+  int64_t submission_time = a.submission_time;
+  if (probe.creation_time && context_->profile->ask_creation_time_counts) {
+    create_time = *probe.creation_time;
+    submission_time = std::min(submission_time, create_time);
+  }
+  at.ask_key = {-int64_t{probe.priority}, create_time, context_->next_ask_seq, kNoSlot};
+  if (!a.in_queue) {
+    at.reachable = false;
+    return at;
+  }
+  // Up the path, each level as AppChanged and QueuePathChanged would leave it with the probe's
+  // repeats pending: the priority of the level below replaced, the pending total raised.
+  int32_t old_priority = a.priority;
+  int32_t new_priority = std::max(a.priority, probe.priority);
+  at.app_key = AppKey(probe.app, new_priority, submission_time);
+  const Resource added = Multiply(probe.resource, probe.pending);
+  for (uint32_t q = a.queue; q != root_; q = queues_[q].parent) {
+    const Queue& queue = queues_[q];
+    const int32_t priority = EffectivePriorityWith(queue, old_priority, new_priority);
+    if (queue.state == QueueState::kStopped) {
+      at.reachable = false;
+      return at;
+    }
+    const Resource pending = Add(queue.pending, added);
+    at.queues.push_back({q, ChildKey(q, &pending, &priority)});
+    old_priority = queue.priority;
+    new_priority = priority;
+  }
+  std::reverse(at.queues.begin(), at.queues.end());
+  return at;
 }
 
 void Partition::AppChanged(uint32_t app) {
@@ -241,6 +287,11 @@ void Partition::RebuildCaches() {
   }
   queue_keys_.assign(queues_.size(), std::nullopt);
   app_keys_.assign(apps_.size(), std::nullopt);
+  required_node_pending_.clear();
+  for (uint32_t ask = 0; ask < ask_hot_.size(); ++ask) {
+    const AskHot& hot = ask_hot_[ask];
+    if (hot.alive && hot.has_required_node && hot.pending > 0) required_node_pending_.insert(ask);
+  }
   // Leaves first (deepest first), so every parent sees final child values.
   std::vector<uint32_t> by_depth;
   for (uint32_t q = 0; q < queues_.size(); ++q) {

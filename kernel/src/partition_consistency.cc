@@ -65,8 +65,19 @@ absl::Status Partition::CheckTimers() const {
 // Ask shapes: every reference an ask holds is counted, and each shape is found by its resource.
 absl::Status Partition::CheckAskShapes() const {
   std::vector<uint32_t> shape_references;
-  for (const AskHot& hot : ask_hot_) {
+  size_t required_node_pending = 0;
+  for (uint32_t ask = 0; ask < ask_hot_.size(); ++ask) {
+    const AskHot& hot = ask_hot_[ask];
     if (hot.shape != ResourceShapes::kNone) shape_references.push_back(hot.shape);
+    if (hot.alive && hot.has_required_node && hot.pending > 0) {
+      ++required_node_pending;
+      if (!required_node_pending_.contains(ask)) {
+        return Inconsistent(name_, "ask slot ", ask, ": a pending required-node ask not listed");
+      }
+    }
+  }
+  if (required_node_pending != required_node_pending_.size()) {
+    return Inconsistent(name_, "the pending required-node asks list others");
   }
   std::string why;
   if (!shapes_.CheckFromScratch(shape_references, &why)) {

@@ -4,43 +4,46 @@
 #include <algorithm>
 #include <tuple>
 
-#include "partition.h"
+#include "ask_gates.h"
 
 namespace allocore::internal {
 
-// The required node only: no schedulable check and no capacity pre-check (a DaemonSet pod
-// runs on a cordoned node), no reservation delay. A normal reservation on the node is
-// cancelled, whoever holds it; when the ask does not fit, it reserves the node.
+// The required node only (gate 4, ask_gates.h): no schedulable check and no capacity
+// pre-check (a DaemonSet pod runs on a cordoned node), no reservation delay. A normal
+// reservation on the node is cancelled, whoever holds it; when the ask does not fit, it
+// reserves the node.
 Partition::Outcome Partition::TryRequiredNode(uint32_t ask, std::vector<Decision>* out) {
   const Ask& k = asks_[ask];
   const AskHot& hot = ask_hot_[ask];
+  const Resource& wanted = ResourceOf(hot);
   auto it = nodes_by_id_.find(k.required_node);
-  // A node that is not registered (yet): the app's next ask is tried (the YUNIKORN-2976 fix;
-  // v1.2.0 ended the app's turn).
-  if (it == nodes_by_id_.end()) return Outcome::kNone;
-  uint32_t node = it->second;
-  const bool fits = NodeCanTake(node, ask);
-  if (const auto& held = nodes_[node].reservation) {
-    // A node reserved for a required-node ask (this one included) stays with it: this ask
-    // waits for the reserved pass, and the app's other asks go on.
-    if (!asks_[held->second].required_node.empty()) return Outcome::kNone;
-    // An ask that can neither be allocated nor reserve the node in its place (it exceeds the
-    // node's capacity, or holds as many reservations as it has pending repeats) leaves the
-    // reservation alone (YuniKorn cancels it first; against an ask that reserves the node again
-    // that would never settle), and still ends the walk as YuniKorn's does.
-    bool reservable =
-        hot.reservations < hot.pending && FitIn(nodes_[node].capacity, ResourceOf(hot));
-    if (!fits && !reservable) return Outcome::kBlocked;
-    CancelReservationOnNode(node);
-  }
-  if (fits) {
-    Allocate(ask, node, std::nullopt, out);
-    return Outcome::kAllocated;
+  const uint32_t required = it == nodes_by_id_.end() ? kNoSlot : it->second;
+  uint32_t node = kNoSlot;
+  switch (NodeRefusal(apps_[hot.app].queue, wanted, /*required=*/true, required, &node)) {
+    case Refusal::kRequiredNodeUnknown:
+      // A node that is not registered (yet): the app's next ask is tried (the YUNIKORN-2976
+      // fix; v1.2.0 ended the app's turn).
+    case Refusal::kRequiredNodeHeld:
+      // A node reserved for a required-node ask (this one included) stays with it: this ask
+      // waits for the reserved pass, and the app's other asks go on.
+      return Outcome::kNone;
+    case Refusal::kNone:
+      CancelReservationOnNode(node);
+      Allocate(ask, node, std::nullopt, out);
+      return Outcome::kAllocated;
+    default:
+      break;
   }
   // YuniKorn returns a reservation result whether or not the partition can then reserve the
-  // node (the ask exceeds the node's capacity, or is reserved as often as it is pending): the
-  // walk ends here in every release up to 1.9, so the queues after it wait.
-  return Reserve(ask, node) ? Outcome::kReserved : Outcome::kBlocked;
+  // node: the walk ends here in every release up to 1.9, so the queues after it wait. An ask
+  // that cannot reserve the node (it exceeds the node's capacity, or holds as many reservations
+  // as it has pending repeats) leaves another ask's reservation there alone (YuniKorn cancels it
+  // first; against an ask that reserves the node again that would never settle).
+  if (!RequiredNodeReservable(hot.reservations, hot.pending, wanted, required)) {
+    return Outcome::kBlocked;
+  }
+  CancelReservationOnNode(required);
+  return Reserve(ask, required) ? Outcome::kReserved : Outcome::kBlocked;
 }
 
 // RequiredNodePreemptor: candidates are the node's allocations that are not required-node

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "ask_gates.h"
 #include "contract.h"
-#include "partition.h"
 
 namespace allocore::internal {
 namespace {
@@ -274,33 +274,23 @@ Partition::Outcome Partition::BackOff(uint32_t app) {
   return Outcome::kNone;
 }
 
-bool Partition::NodeCanTake(uint32_t node, uint32_t ask) const {
-  const AskHot& hot = ask_hot_[ask];
-  const Resource& resource = ResourceOf(hot);
-  return FitIn(nodes_[node].Available(), resource) &&
-         QueueMaxAllows(apps_[hot.app].queue, resource);
-}
-
 Partition::Outcome Partition::TryNodes(uint32_t ask, std::vector<Decision>* out) {
   const AskHot& hot = ask_hot_[ask];
   const Resource& resource = ResourceOf(hot);
-  // The queue max does not depend on the node: when it refuses, no node can take the ask.
-  if (QueueMaxAllows(apps_[hot.app].queue, resource)) {
-    uint32_t node = node_index_.FirstFit(
-        resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, resource); });
-    if (node != NodeIndex::kNotFound) {
-      std::optional<uint32_t> reserved_node;
-      if (hot.reservations > 0) {
-        for (const Reservation& r : apps_[hot.app].reservations) {
-          if (r.ask == ask) {
-            reserved_node = r.node;
-            break;
-          }
+  // Gate 4 without a required node (TryAllocateAppAsks sent those to TryRequiredNode).
+  uint32_t node;  // set when nothing refuses
+  if (RoomRefusal(apps_[hot.app].queue, resource, /*only_node=*/kNoSlot, &node) == Refusal::kNone) {
+    std::optional<uint32_t> reserved_node;
+    if (hot.reservations > 0) {
+      for (const Reservation& r : apps_[hot.app].reservations) {
+        if (r.ask == ask) {
+          reserved_node = r.node;
+          break;
         }
       }
-      Allocate(ask, node, reserved_node, out);
-      return Outcome::kAllocated;
     }
+    Allocate(ask, node, reserved_node, out);
+    return Outcome::kAllocated;
   }
   bool may_reserve = hot.reservations < hot.pending &&
                      context_->now - asks_[ask].create_time > kReservationDelayMs;
@@ -568,7 +558,8 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
       TryPreemption(r.ask, r.node);  // victims go when the cycle ends; the walk goes on
       continue;
     }
-    if (NodeCanTake(r.node, r.ask)) {
+    uint32_t node = kNoSlot;
+    if (RoomRefusal(apps_[app].queue, resource, r.node, &node) == Refusal::kNone) {
       Allocate(r.ask, r.node, r.node, out);
       return Outcome::kAllocated;
     }
@@ -580,10 +571,8 @@ Partition::Outcome Partition::TryReservedAllocateApp(uint32_t app, const Resourc
     const Resource& resource = ResourceOf(hot);
     if (hot.has_required_node) continue;
     if (!fits(resource)) continue;
-    if (!QueueMaxAllows(apps_[app].queue, resource)) continue;
-    uint32_t node = node_index_.FirstFit(
-        resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, resource); });
-    if (node != NodeIndex::kNotFound) {
+    uint32_t node = kNoSlot;
+    if (RoomRefusal(apps_[app].queue, resource, /*only_node=*/kNoSlot, &node) == Refusal::kNone) {
       Allocate(r.ask, node, r.node, out);
       return Outcome::kAllocated;
     }

@@ -1,10 +1,9 @@
 // The walk's gates as one verdict per ask: the node the next scheduling attempt would give it,
 // or the rule that stops it. ExplainPending reports it for every pending ask, Probe for an ask
-// that was never submitted. Both run the walk's own list of checks (AppRefusal, AskRefusal, in
-// partition.h) and then the predicates its node search calls (OverMaxLevel, the node index's
-// FirstFit, PreemptionVictims), so neither can drift from what Schedule does.
+// that was never submitted. Both run the walk's own gates, in its order and by the functions
+// the walk calls (ask_gates.h), so neither can drift from what Schedule does.
+#include "ask_gates.h"
 #include "message.h"
-#include "partition.h"
 
 namespace allocore::internal {
 
@@ -18,11 +17,13 @@ Partition::AskView Partition::ViewOf(uint32_t ask) const {
           .required_node = k.required_node,
           .task_group = k.task_group,
           .placeholder = hot.placeholder,
+          .pending = hot.pending,
           .reservations = hot.reservations,
           .preemption_triggered = hot.preemption_triggered};
 }
 
-Partition::Verdict Partition::Judge(const AskView& k) const {
+Partition::Verdict Partition::Judge(const AskView& k, const WalkEnd& end,
+                                    const WalkPosition& position) const {
   const ResourceTypes& types = context_->types;
   const App& a = apps_[k.app];
   const Queue& leaf = queues_[a.queue];
@@ -30,7 +31,7 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
   if (!RootHasMax()) {
     return {.reason = "no resources in the partition: no node reports a quantity above zero"};
   }
-  // An application without asks (New) turns Accepted with its first one.
+  // Gate 1. An application without asks (New) turns Accepted with its first one.
   const bool accepted = a.state == AppState::kAccepted || a.state == AppState::kNew;
   switch (AppRefusal(k.app, accepted, AdmittedAcceptedApp(leaf, k.app))) {
     case Refusal::kNone:
@@ -61,7 +62,7 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
     default:
       break;  // ask-level refusals come next
   }
-  // An ask that holds a reservation the headroom refuses: when 1.9 cancels it.
+  // Gate 2. An ask that holds a reservation the headroom refuses: when 1.9 cancels it.
   const std::string cancel_note =
       k.reservations > 0 && k.slot != kNoSlot ? ReservationCancelNote(k.app, k.slot) : "";
   const std::optional<Resource> user_headroom = LimitHeadroom(k.app);
@@ -86,25 +87,75 @@ Partition::Verdict Partition::Judge(const AskView& k) const {
       return {.reason = Cat(HeadroomBlocker(a.queue, k.resource),
                             ExplainPreemption(k, /*nodes_tried=*/false), cancel_note)};
   }
-  // The headroom takes the ask, yet a level's max may refuse it (the profile's rule for a max
-  // that names some types only: TryNodes' QueueMaxAllows).
-  if (uint32_t over = OverMaxLevel(a.queue, k.resource); over != kNoSlot) {
-    return {.reason = Cat("queue ", queue_side_[over].path,
-                          " cannot take the ask: its allocated plus the ask exceeds its max ",
-                          over == root_ ? "(the cluster capacity)" : "", " on some resource type")};
+  // Gate 3.
+  if (WalkRefusal(k.reservations, end, position) == Refusal::kWalkEndsEarlier) {
+    return {.reason = WalkEndReason(end.ask)};
   }
-  if (!k.required_node.empty()) return JudgeRequiredNode(k);
+  // Gate 4.
+  const bool required = !k.required_node.empty();
+  const uint32_t required_node = required ? FindNode(k.required_node) : kNoSlot;
+  uint32_t node = kNoSlot;
+  Refusal refusal = NodeRefusal(a.queue, k.resource, required, required_node, &node);
+  bool own_reservation = false;
+  if (refusal == Refusal::kRequiredNodeHeld) {
+    const auto [holder_app, holder] = *nodes_[required_node].reservation;
+    if (holder != k.slot) {
+      return {.reason = Cat("required node ", nodes_[required_node].id, " is reserved for ",
+                            app_side_[holder_app].id, "/", asks_[holder].id,
+                            ", another required-node ask")};
+    }
+    // Its own reservation: the reserved pass tries it there first, with the gates after this one.
+    own_reservation = true;
+    refusal = RoomRefusal(a.queue, k.resource, required_node, &node);
+  }
+  // A required-node ask its node refuses reserves the node, or ends the walk when it cannot.
+  const std::string ends_walk =
+      required && !own_reservation && (refusal == Refusal::kQueueMax || refusal == Refusal::kNoRoom)
+          ? EndsWalkNote(k, required_node)
+          : "";
+  switch (refusal) {
+    case Refusal::kRequiredNodeUnknown:
+      return {.reason = Cat("required node ", k.required_node, " is not registered")};
+    case Refusal::kQueueMax: {
+      // The headroom took the ask, yet a level's max refuses it (the profile's rule for a max
+      // that names some types only).
+      const uint32_t over = OverMaxLevel(a.queue, k.resource);
+      return {.reason = Cat("queue ", queue_side_[over].path,
+                            " cannot take the ask: its allocated plus the ask exceeds its max ",
+                            over == root_ ? "(the cluster capacity)" : "", " on some resource type",
+                            ends_walk)};
+    }
+    case Refusal::kNoRoom:
+      if (required) return JudgeRequiredNode(k, required_node, ends_walk);
+      break;
+    default:  // kNone
+      if (required) return {.node = node};
+      break;
+  }
   if (k.reservations > 0) {
     return {.reason = Cat("holds a reservation and waits for the reserved node to free up",
                           ExplainPreemption(k, /*nodes_tried=*/true))};
   }
-  // The node the walk's own search (TryNodes) would take.
-  if (uint32_t fits = node_index_.FirstFit(
-          k.resource, [&](uint32_t slot) { return FitIn(nodes_[slot].capacity, k.resource); });
-      fits != NodeIndex::kNotFound) {
-    return {.node = fits};
-  }
+  if (refusal == Refusal::kNone) return {.node = node};
   return {.reason = Cat(ClosestNode(k.resource), ExplainPreemption(k, /*nodes_tried=*/true))};
+}
+
+// Gate 3's reason: the ask the walk ends at every cycle.
+std::string Partition::WalkEndReason(uint32_t ask) const {
+  const AskHot& hot = ask_hot_[ask];
+  return Cat("the scheduling walk ends before this ask at ", app_side_[hot.app].id, "/",
+             asks_[ask].id, " in ", queue_side_[apps_[hot.app].queue].path,
+             ", a required-node ask that can neither be allocated on ", asks_[ask].required_node,
+             " nor reserve it; the walk ends there every cycle while it is pending");
+}
+
+std::string Partition::EndsWalkNote(const AskView& k, uint32_t node) const {
+  if (RequiredNodeReservable(k.reservations, k.pending, k.resource, node)) return "";
+  return Cat("; it cannot reserve ", nodes_[node].id, " either (",
+             FitIn(nodes_[node].capacity, k.resource)
+                 ? "it holds as many reservations as it has pending repeats"
+                 : "it exceeds the node's capacity",
+             "), so the scheduling walk ends at it every cycle and the asks after it wait");
 }
 
 // Names the highest queue whose own remaining limit is too small, and what it lacks.
@@ -190,24 +241,16 @@ std::string Partition::ReservationCancelNote(uint32_t app, uint32_t ask) const {
   return "";
 }
 
-// Why a required-node ask waits, from the predicates the walk and the preemptor use.
-Partition::Verdict Partition::JudgeRequiredNode(const AskView& k) const {
-  const ResourceTypes& types = context_->types;
-  auto it = nodes_by_id_.find(k.required_node);
-  if (it == nodes_by_id_.end()) {
-    return {.reason = Cat("required node ", k.required_node, " is not registered")};
-  }
-  const uint32_t node = it->second;
+// Why a required-node ask its node lacks room for waits: the preemptor's view (it runs in the
+// reserved pass, once the ask holds the node). `ends_walk`: EndsWalkNote.
+Partition::Verdict Partition::JudgeRequiredNode(const AskView& k, uint32_t node,
+                                                std::string_view ends_walk) const {
   const Node& n = nodes_[node];
-  if (n.reservation && n.reservation->second != k.slot &&
-      !asks_[n.reservation->second].required_node.empty()) {
-    return {.reason =
-                Cat("required node ", n.id, " is reserved for ", app_side_[n.reservation->first].id,
-                    "/", asks_[n.reservation->second].id, ", another required-node ask")};
-  }
-  if (FitIn(n.Available(), k.resource)) return {.node = node};
-  std::string lacks = Cat("required node ", n.id, " lacks ",
-                          ToString(SubClampNegative(k.resource, n.Available()), types));
+  std::string lacks =
+      Cat("required node ", n.id, " lacks ",
+          ToString(SubClampNegative(k.resource, n.Available()), context_->types), ends_walk);
+  // The preemptor runs for an ask that holds the node: not for one that cannot reserve it.
+  if (!ends_walk.empty()) return {.reason = std::move(lacks)};
   if (k.preemption_triggered) {
     return {.reason = Cat(lacks,
                           "; its preemption already ran there and the ask keeps the node "
@@ -224,10 +267,13 @@ Partition::Verdict Partition::JudgeRequiredNode(const AskView& k) const {
                         " at the next schedule")};
 }
 
-PendingExplanation Partition::ExplainPendingAsk(uint32_t app, uint32_t ask) const {
+PendingExplanation Partition::ExplainPendingAsk(uint32_t app, uint32_t ask,
+                                                const WalkEnd& end) const {
   const App& a = apps_[app];
   const Ask& k = asks_[ask];
-  Verdict verdict = Judge(ViewOf(ask));
+  // Where the ask sits matters only when an ask ends the walk.
+  const WalkPosition position = end.ask != kNoSlot ? PositionOf(ask, nullptr) : WalkPosition{};
+  Verdict verdict = Judge(ViewOf(ask), end, position);
   if (verdict.node != kNoSlot) {
     verdict.reason = Cat("fits ", k.required_node.empty() ? "" : "required ", "node ",
                          nodes_[verdict.node].id, " now: will be allocated by the next schedule");
@@ -244,8 +290,11 @@ void Partition::ExplainPending(std::vector<PendingExplanation>* out) const {
   std::vector<std::pair<int64_t, uint32_t>> apps;
   for (const auto& [id, app] : apps_by_id_) apps.push_back({apps_[app].submission_seq, app});
   std::sort(apps.begin(), apps.end());
+  const WalkEnd end = WalkEndOf(nullptr);  // once: the orders stay as they are
   for (auto [seq, app] : apps) {
-    for (const AskKey& key : apps_[app].ask_order) out->push_back(ExplainPendingAsk(app, key.slot));
+    for (const AskKey& key : apps_[app].ask_order) {
+      out->push_back(ExplainPendingAsk(app, key.slot, end));
+    }
   }
 }
 
@@ -261,7 +310,7 @@ absl::StatusOr<PendingExplanation> Partition::ExplainAsk(std::string_view app_id
     return absl::FailedPreconditionError(
         Cat("ask ", ask_id, " of application ", app_id, " has no pending repeats"));
   }
-  return ExplainPendingAsk(app, ask);
+  return ExplainPendingAsk(app, ask, WalkEndOf(nullptr));
 }
 
 absl::StatusOr<ProbeResult> Partition::Probe(const AskSpec& spec) const {
@@ -283,7 +332,9 @@ absl::StatusOr<ProbeResult> Partition::Probe(const AskSpec& spec) const {
                .priority = spec.priority,
                .required_node = spec.required_node,
                .task_group = spec.task_group,
-               .placeholder = spec.placeholder};
+               .placeholder = spec.placeholder,
+               .pending = spec.count,
+               .creation_time = spec.creation_time_millis};
   std::string_view unknown_type;
   for (const auto& [name, value] : spec.resources) {
     if (value < 0) {
@@ -304,7 +355,15 @@ absl::StatusOr<ProbeResult> Partition::Probe(const AskSpec& spec) const {
     result.reason = Cat("no node has resource type ", unknown_type);
     return result;
   }
-  Verdict verdict = Judge(view);
+  // Submitted, the probe would move its queues in their orders (more pending, maybe a higher
+  // priority): the walk's end is found with them there. Only when an ask may end the walk.
+  WalkPosition position;
+  WalkEnd end;
+  if (!required_node_pending_.empty()) {
+    position = ProbePosition(view);
+    end = WalkEndOf(&position);
+  }
+  Verdict verdict = Judge(view, end, position);
   if (verdict.node != kNoSlot) {
     result.node = std::string(nodes_[verdict.node].id);
   } else {

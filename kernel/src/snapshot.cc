@@ -38,11 +38,12 @@ namespace internal {
 // A member added to Partition must be added to StateFields (or named a cache there, or a
 // value that lives only inside one call): this size changes with it. Update it once the new
 // member is handled.
-static_assert(sizeof(void*) != 8 || sizeof(Partition) == 1248,
+static_assert(sizeof(void*) != 8 || sizeof(Partition) == 1272,
               "Partition changed: add the new member to Partition::StateFields (snapshot.cc)");
 
 // Not written: context_ (the restoring kernel's), name_ (the partition's record), the caches
-// (queue_keys_, app_keys_, every Queue::order, the priorities, node_index_: RebuildCaches), and
+// (queue_keys_, app_keys_, every Queue::order, the priorities, node_index_,
+// required_node_pending_: RebuildCaches), and
 // what lives only inside one call (defer_path_walk_, deferred_app_, preempted_,
 // partition_limits_).
 template <typename A, typename Self>

@@ -157,6 +157,19 @@ TEST(GoldenTest, JsonLines) {
   }
 }
 
+// What `allocore run --explain` writes: the records, then why each ask is still pending. The
+// probes and the pending asks behind a required-node ask that ends the walk name it.
+TEST(GoldenTest, JsonLinesWithExplain) {
+  Scenario scenario =
+      LoadFile(ALLOCORE_SOURCE_DIR "/tests/scenarios/reqnode-starves-later-asks.yaml");
+  JsonLines lines;
+  absl::StatusOr<RunResult> run = RunScenario(scenario, {}, &lines);
+  ASSERT_TRUE(run.ok()) << run.status();
+  std::string out = lines.text;
+  for (const PendingExplanation& e : run->kernel->ExplainPending()) AppendPendingJsonLine(e, &out);
+  ExpectGolden("reqnode-starves-later-asks.jsonl", out);
+}
+
 TEST(GoldenTest, RecordTable) {
   Scenario scenario = LoadFile(ALLOCORE_SOURCE_DIR "/tests/scenarios/every-step-kind.yaml");
   RecordTable table({.allocations_only = false, .priority_changes = true});
